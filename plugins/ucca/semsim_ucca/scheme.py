@@ -1,0 +1,64 @@
+"""What semsim needs to know about UCCA, as data (plus UCCA's sentence ends)."""
+
+from __future__ import annotations
+
+from semsim.graph import Graph
+from semsim.scheme import Scheme
+
+#: UCCA's foundational layer, as ``ucca.evaluation`` compares it: P~S, H~C, N~L, F~R are
+#: equivalent in weak labelled matching; punctuation (U) and linkage (LA, LR, LKG nodes)
+#: are not compared; DistSim's groups are the paper's Table 1 columns (Scenes counted by
+#: their main relation, P or S).
+UCCA = Scheme(
+    name="ucca",
+    equivalences=(frozenset("PS"), frozenset("HC"), frozenset("NL"), frozenset("FR")),
+    ignored_labels=frozenset({"U", "LA", "LR", "Terminal"}),
+    ignored_kinds=frozenset({"PNCT", "LKG"}),
+    label_groups={"A+D": ("A", "D"), "Scene": ("P", "S")},
+)
+
+_SENTENCE_FINAL = frozenset(".?!")
+
+
+def sentence_ends(g: Graph) -> tuple[int, ...]:
+    """1-based positions ending sentences, as the authors' USim code finds them.
+
+    Candidates are tokens ending in ``.``, ``?`` or ``!``; one is kept if it ends a top-level
+    scene, or follows one and starts none. Paragraph ends and the last token are added.
+    (``docs/legacy.md`` step 1.)
+    """
+    n = len(g.tokens)
+    if not n:
+        return ()
+    parent = [-1] * len(g.units)  # the primary parent of foundational kind ("fparent")
+    for e in g.edges:
+        if not e.remote and g.units[e.parent].kind == "FN" and parent[e.child] < 0:
+            parent[e.child] = e.parent
+    scene = [False] * len(g.units)
+    for e in g.edges:
+        if g.units[e.parent].kind == "FN" and ("P" in e.labels or "S" in e.labels):
+            scene[e.parent] = True
+    starts, ends = set(), set()
+    for u, unit in enumerate(g.units):
+        if unit.kind != "FN" or not scene[u] or not g.yields[u]:
+            continue
+        a = parent[u]
+        while a not in (-1, g.root) and not scene[a]:
+            a = parent[a]
+        if a in (-1, g.root):
+            starts.add(min(g.yields[u]) + 1)
+            ends.add(max(g.yields[u]) + 1)
+    marks = set()
+    for i, t in enumerate(g.tokens):
+        x = i + 1
+        if t.text and t.text[-1] in _SENTENCE_FINAL and (x in ends or (x - 1 in ends and x not in starts)):
+            marks.add(x)
+    marks.update(i for i, t in enumerate(g.tokens) if t.para_pos == 1 and i > 0)  # position before, 1-based
+    marks.add(n)
+    return tuple(sorted(marks))
+
+
+def finish(g: Graph) -> Graph:
+    """Attach the UCCA scheme and sentence ends to a freshly converted graph."""
+    g = g.with_(scheme=UCCA)
+    return g.with_(sentence_ends=sentence_ends(g))

@@ -1,0 +1,1 @@
+"""Alignment: tokens first (bipartite matching on edit distance), then units by yield."""

@@ -1,0 +1,167 @@
+"""Token alignment.
+
+The paper (§3) casts token alignment as weighted bipartite matching with edit distances
+as weights. :func:`align_tokens` does exactly that with scipy's assignment solver and
+rapidfuzz's Levenshtein distance; the reading decisions the paper leaves open are:
+
+* comparison is case-insensitive (``john`` ~ ``John`` in Figure 1);
+* among alignments of equal total edit distance, the one whose pairs sit at the most
+  similar relative positions wins (a penalty too small to outweigh one edit), so the
+  solver's internal order never decides;
+* a pair whose tokens share nothing (edit distance equal to the longer length, e.g.
+  ``the``/``a``) is not an alignment: the paper's alignment is "possibly partial".
+
+Long texts are aligned sentence by sentence over synchronised sentence ends
+(:func:`synchronised_spans`, the procedure of the authors' code, see
+``docs/legacy.md``); otherwise a deleted "the" may pair with an inserted "the"
+sentences away. :func:`legacy_token_pairs` is the original code's variant.
+"""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Sequence
+
+import numpy as np
+from rapidfuzz.distance import Levenshtein
+from rapidfuzz.process import cdist
+from scipy.optimize import linear_sum_assignment
+
+from ..graph import Graph
+
+Pair = tuple[int, int]
+
+
+def edit_distances(a: Sequence[str], b: Sequence[str]) -> np.ndarray:
+    """Levenshtein distance between every token of ``a`` and every token of ``b``."""
+    return cdist(a, b, scorer=Levenshtein.distance, dtype=np.int32, workers=1)
+
+
+def align_tokens(a: Sequence[str], b: Sequence[str]) -> list[Pair]:
+    """Minimum-edit-distance one-to-one alignment of two token lists (0-based pairs)."""
+    n, m = len(a), len(b)
+    if not n or not m:
+        return []
+    la, lb = [t.lower() for t in a], [t.lower() for t in b]
+    dist = edit_distances(la, lb).astype(np.float64)
+    # Tie-break toward similar relative positions; the sum of all penalties stays < 1,
+    # so it can only choose among alignments of equal (integer) edit distance.
+    ra = (np.arange(n) + 0.5) / n
+    rb = (np.arange(m) + 0.5) / m
+    cost = dist + np.abs(ra[:, None] - rb[None, :]) / (2 * (min(n, m) + 1))
+    rows, cols = linear_sum_assignment(cost)
+    return [(int(i), int(j)) for i, j in zip(rows, cols)
+            if dist[i, j] < max(len(la[i]), len(lb[j]))]
+
+
+# -- sentence synchronisation (shared by both variants) ---------------------------------------
+_NON_WORD = re.compile(r"[\W_]+")
+
+
+def _regularised(text: str) -> str:
+    return _NON_WORD.sub("", text)
+
+
+def _boundary(graph: Graph, p: int) -> tuple[int, str]:
+    """The position actually used for boundary ``p`` (1-based) and its regularised text:
+    a boundary on a token with no word characters steps back one token, once."""
+    r = _regularised(graph.tokens[p - 1].text)
+    if not r and p > 1:
+        p -= 1
+        r = _regularised(graph.tokens[p - 1].text)
+    return p, r
+
+
+def _ends(graph: Graph) -> tuple[int, ...]:
+    return graph.sentence_ends or ((len(graph.tokens),) if graph.tokens else ())
+
+
+def synchronised_ends(g1: Graph, g2: Graph) -> list[Pair]:
+    """Pairs of 1-based sentence-end positions that close the same sentence in both texts.
+
+    Walks both end lists, pairing ends whose regularised tokens agree and skipping one
+    end on either side when that re-synchronises them (the authors' procedure,
+    ``docs/legacy.md`` step 2, including its treatment of the final sentence).
+    """
+    e1, e2 = _ends(g1), _ends(g2)
+    if not e1 or not e2:
+        return []
+    b1 = [_boundary(g1, p) for p in e1]
+    b2 = [_boundary(g2, p) for p in e2]
+    out: list[list[int]] = []
+    i = j = 0
+    while i < len(b1) and j < len(b2):
+        (p1, r1), (p2, r2) = b1[i], b2[j]
+        a1, s1 = b1[i + 1] if i + 1 < len(b1) else b1[i]
+        a2, s2 = b2[j + 1] if j + 1 < len(b2) else b2[j]
+        if r1 == r2:
+            out.append([p1, p2])
+        elif s1 == r2:
+            i += 1
+            out.append([a1, p2])
+        elif r1 == s2:
+            j += 1
+            out.append([p1, a2])
+        i += 1
+        j += 1
+    last1, last2 = b1[-1][0], b2[-1][0]
+    if not out or (out[-1][0] != last1 and out[-1][1] != last2):
+        out.append([e1[-1], e2[-1]])
+    elif out[-1][0] != last1:
+        out[-1][0] = last1
+    elif out[-1][1] != last2:
+        out[-1][1] = e2[-1]
+    return [(a, b) for a, b in out]
+
+
+def synchronised_spans(g1: Graph, g2: Graph, by_sentence: bool = True) -> list[tuple[range, range]]:
+    """0-based token ranges of corresponding sentences (one span for the whole text if
+    ``by_sentence`` is false). Tokens after the last synchronised end are in no span."""
+    if not by_sentence:
+        return [(range(len(g1.tokens)), range(len(g2.tokens)))]
+    spans, s1, s2 = [], 0, 0
+    for end1, end2 in synchronised_ends(g1, g2):
+        spans.append((range(s1, end1), range(s2, end2)))
+        s1, s2 = end1, end2
+    return spans
+
+
+def paper_token_pairs(g1: Graph, g2: Graph, by_sentence: bool = True, punct: bool = False) -> list[Pair]:
+    """The paper's leaf alignment A_l between two graphs (0-based token indices)."""
+    pairs: list[Pair] = []
+    for r1, r2 in synchronised_spans(g1, g2, by_sentence):
+        i1 = [i for i in r1 if punct or not g1.tokens[i].punct]
+        i2 = [i for i in r2 if punct or not g2.tokens[i].punct]
+        for a, b in align_tokens([g1.tokens[i].text for i in i1], [g2.tokens[i].text for i in i2]):
+            pairs.append((i1[a], i2[b]))
+    return pairs
+
+
+def legacy_token_pairs(g1: Graph, g2: Graph) -> set[Pair]:
+    """The authors' code's alignment: 1-based positions, ``-1`` for an unaligned token.
+
+    Per synchronised sentence: lower-cased stripped tokens, the longer side as rows
+    (``g2`` on equal length), columns padded with zero-cost placeholders, cost =
+    Levenshtein + |i-j|/n. See ``docs/legacy.md`` step 3.
+    """
+    pairs: set[Pair] = set()
+    start1 = start2 = 0
+    for end1, end2 in synchronised_ends(g1, g2):
+        s1 = [t.text.lower().strip() for t in g1.tokens[start1:end1]]
+        s2 = [t.text.lower().strip() for t in g2.tokens[start2:end2]]
+        swap = len(s1) > len(s2)  # rows are g1's tokens
+        rows, cols = (s1, s2) if swap else (s2, s1)
+        row0, col0 = (start1, start2) if swap else (start2, start1)
+        n, m = len(rows), len(cols)
+        start1, start2 = end1, end2
+        if not n:
+            continue
+        cost = np.zeros((n, n))
+        if m:
+            idx = np.arange(n)
+            cost[:, :m] = edit_distances(rows, cols) + np.abs(idx[:, None] - idx[None, :m]) / n
+        for i, j in zip(*linear_sum_assignment(cost)):
+            pr = row0 + int(i) + 1
+            pc = col0 + int(j) + 1 if j < m else -1
+            pairs.add((pr, pc) if swap else (pc, pr))
+    return pairs

@@ -1,0 +1,104 @@
+"""The Python API a metric suite calls: functions and a sacrebleu-style scorer."""
+
+from __future__ import annotations
+
+import os
+from collections.abc import Iterable, Sequence
+from dataclasses import dataclass
+from typing import Any
+
+from .graph import Graph
+from .io import read, read_all
+from .metrics.dagf import dag_f as _dag_f
+from .metrics.distsim import distsim as _distsim
+from .metrics.legacy import usim_legacy
+from .metrics.usim import usim as _usim_paper
+from .plugins import to_graph
+from .stats import CorpusScore, Score, corpus_score
+
+__all__ = ["USim", "dag_f", "distsim", "read", "read_all", "usim"]
+
+VARIANTS = ("paper", "legacy")
+GraphLike = Graph | str | os.PathLike[str] | Any
+
+
+def _graph(x: GraphLike) -> Graph:
+    """Accept a Graph, a path, or a native object a plugin can convert."""
+    if isinstance(x, Graph):
+        return x
+    if isinstance(x, (str, os.PathLike)):
+        return read(x)
+    return to_graph(x)
+
+
+def _version() -> str:
+    from . import __version__
+    return __version__
+
+
+@dataclass(frozen=True)
+class USim:
+    """USim with fixed settings, in the shape of sacrebleu's metrics.
+
+    >>> metric = USim(variant="paper")
+    >>> metric.sentence_score(source_graph, correction_graph).f      # doctest: +SKIP
+    >>> metric.corpus_score(zip(sources, corrections), n_bootstrap=1000)  # doctest: +SKIP
+
+    Settings (see ``docs/reading-decisions.md``): ``variant`` ``paper`` (§3) or ``legacy``
+    (the authors' code); for ``paper``: ``direction`` (``both``, ``s->r``, ``r->s``),
+    ``tie_break`` (``coverage``, ``all``, ``first``), ``labels`` (``labeled``, ``weak``,
+    ``unlabeled``), ``remote`` (count remote edges), ``by_sentence`` (align tokens sentence
+    by sentence), ``denominator`` (``yield``: |yield(u)| as printed; ``aligned``: only the
+    tokens of u that the leaf alignment aligns); for ``legacy``: ``single_token_units`` (False = the 2018 revision).
+    """
+
+    variant: str = "paper"
+    direction: str = "both"
+    tie_break: str = "coverage"
+    labels: str = "labeled"
+    remote: bool = True
+    by_sentence: bool = True
+    denominator: str = "yield"
+    single_token_units: bool = True
+
+    def __post_init__(self) -> None:
+        if self.variant not in VARIANTS:
+            raise ValueError(f"unknown variant {self.variant!r}; choose from {', '.join(VARIANTS)}")
+
+    def sentence_score(self, source: GraphLike, correction: GraphLike) -> Score:
+        g1, g2 = _graph(source), _graph(correction)
+        if self.variant == "legacy":
+            return usim_legacy(g1, g2, single_token_units=self.single_token_units, version=_version())
+        return _usim_paper(g1, g2, direction=self.direction, tie_break=self.tie_break, labels=self.labels,
+                           remote=self.remote, by_sentence=self.by_sentence, denominator=self.denominator,
+                           version=_version())
+
+    def corpus_score(self, pairs: Iterable[tuple[GraphLike, GraphLike]], n_bootstrap: int = 0,
+                     confidence: float = 0.95, seed: int = 12345) -> CorpusScore:
+        return corpus_score((self.sentence_score(a, b) for a, b in pairs), n_bootstrap, confidence, seed)
+
+    def get_signature(self) -> str:
+        """The signature every score from this metric carries (scheme filled in per graph)."""
+        from .stats import signature
+        if self.variant == "legacy":
+            return signature("usim", {"variant": "legacy", "single_token_units": self.single_token_units},
+                             _version())
+        return signature("usim", {"variant": "paper", "dir": self.direction, "tie": self.tie_break,
+                                  "labels": self.labels, "remote": self.remote, "denom": self.denominator,
+                                  "align": "sentence" if self.by_sentence else "passage"}, _version())
+
+
+def usim(source: GraphLike, correction: GraphLike, variant: str = "paper", **settings: Any) -> Score:
+    """USim of a source and its correction (graphs, paths, or native objects)."""
+    return USim(variant=variant, **settings).sentence_score(source, correction)
+
+
+def dag_f(guessed: GraphLike, reference: GraphLike, *, labels: str = "labeled", count: str = "yields") -> Score:
+    """DAG F-score of two annotations of the same tokens (precision on ``guessed``)."""
+    return _dag_f(_graph(guessed), _graph(reference), labels=labels, count=count, version=_version())
+
+
+def distsim(pairs: Iterable[tuple[GraphLike, GraphLike]], labels: Sequence[str] | None = None,
+            by_sentence: bool = False) -> dict[str, float]:
+    """DistSim per label and label group (lower = more similar) over source/correction pairs."""
+    return _distsim(((_graph(a), _graph(b)) for a, b in pairs), labels, by_sentence)

@@ -1,0 +1,37 @@
+"""Exceptions that carry enough context for a one-line message.
+
+The CLI prints ``str(error)`` and exits non-zero, so every error raised for bad input
+names the file and, where known, the line: ``essay.xml:12: unknown edge target '1.99'``.
+"""
+
+from __future__ import annotations
+
+import os
+
+
+class SemsimError(Exception):
+    """Base class: anything semsim reports to a user as a one-line error."""
+
+
+class InputError(SemsimError):
+    """Malformed, empty or mismatched input, located by file and (optionally) line."""
+
+    def __init__(self, message: str, path: str | os.PathLike[str] | None = None, line: int | None = None):
+        self.message = message
+        self.path = None if path is None else os.fspath(path)
+        self.line = line
+        super().__init__(str(self))
+
+    def __str__(self) -> str:
+        where = ""
+        if self.path is not None:
+            where = self.path + (f":{self.line}" if self.line is not None else "") + ": "
+        return where + self.message
+
+
+class GraphError(SemsimError):
+    """A graph that breaks the model's invariants (dangling edge, cycle, bad anchor)."""
+
+
+class PluginError(SemsimError):
+    """No plugin (or more than one) can handle a request, or a plugin misbehaved."""

@@ -1,0 +1,244 @@
+"""The generic graph every representation is converted to.
+
+A :class:`Graph` is a rooted, labelled DAG of *units* over an ordered token sequence.
+Units are anchored to tokens (a UCCA preterminal to its words, an AMR concept to the
+words an aligner gave it) and connected by edges that carry one or more labels and are
+either *primary* (they define the tree-like backbone and the yields) or *remote*
+(re-entrancies that do not contribute to yields, as in UCCA). Units may be *implicit*
+(no tokens at all). Everything is immutable; derived structure (children, yields,
+yield matrices, label masks) is computed once on first use and cached.
+"""
+
+from __future__ import annotations
+
+import graphlib
+from collections.abc import Mapping, Sequence
+from dataclasses import dataclass, field
+from functools import cached_property
+from types import MappingProxyType
+from typing import Any
+
+import numpy as np
+
+from .errors import GraphError
+from .scheme import PLAIN, Scheme
+
+
+@dataclass(frozen=True, slots=True)
+class Token:
+    """One token. ``paragraph``/``para_pos`` are 1-based, as in UCCA's layer 0."""
+
+    text: str
+    punct: bool = False
+    paragraph: int = 1
+    para_pos: int = 0
+
+
+@dataclass(frozen=True, slots=True)
+class Unit:
+    """A node. ``anchors`` are indices of the tokens directly under it; ``kind`` is the
+    native node type (e.g. UCCA's ``FN``/``PNCT``/``LKG``), which a :class:`Scheme` may
+    exclude from comparison; ``label`` is an optional node label (e.g. an AMR concept)."""
+
+    id: str
+    kind: str = ""
+    anchors: tuple[int, ...] = ()
+    implicit: bool = False
+    label: str | None = None
+
+
+@dataclass(frozen=True, slots=True)
+class Edge:
+    """A labelled edge between two unit indices. ``labels`` is sorted and non-empty."""
+
+    parent: int
+    child: int
+    labels: tuple[str, ...]
+    remote: bool = False
+
+
+@dataclass(frozen=True, eq=True)
+class Graph:
+    """An immutable labelled DAG over tokens.
+
+    Args:
+        tokens: the token sequence, in text order.
+        units: the nodes; ``units[root]`` is the root.
+        edges: the edges; stored sorted by (parent, child, labels, remote) so that two
+            graphs built from the same content compare equal whatever the input order.
+        scheme: what the adapter declares about the representation.
+        id: the graph's identifier (passage id, sentence id, file name...).
+        root: index of the root unit.
+        sentence_ends: sorted 1-based token positions that end a sentence, if the adapter
+            knows them; used to align long texts sentence by sentence.
+        meta: free-form metadata (source file, parser, ...); not used by any metric.
+    """
+
+    tokens: tuple[Token, ...]
+    units: tuple[Unit, ...]
+    edges: tuple[Edge, ...]
+    scheme: Scheme = PLAIN
+    id: str = ""
+    root: int = 0
+    sentence_ends: tuple[int, ...] = ()
+    meta: Mapping[str, Any] = field(default_factory=dict, compare=False)
+
+    def __post_init__(self) -> None:
+        set_ = object.__setattr__
+        set_(self, "tokens", tuple(self.tokens))
+        set_(self, "units", tuple(self.units))
+        edges = []
+        for e in self.edges:
+            labels = tuple(sorted(set(e.labels)))
+            if not labels:
+                raise GraphError(f"graph {self.id!r}: edge {e.parent}->{e.child} has no label")
+            edges.append(Edge(e.parent, e.child, labels, bool(e.remote)))
+        set_(self, "edges", tuple(sorted(edges, key=lambda e: (e.parent, e.child, e.labels, e.remote))))
+        set_(self, "sentence_ends", tuple(sorted(set(self.sentence_ends))))
+        set_(self, "meta", MappingProxyType(dict(self.meta)))
+        self._validate()
+
+    def __hash__(self) -> int:
+        return hash((self.id, self.tokens, self.units, self.edges, self.root))
+
+    def _validate(self) -> None:
+        n_units, n_tokens = len(self.units), len(self.tokens)
+        if not 0 <= self.root < max(n_units, 1):
+            raise GraphError(f"graph {self.id!r}: root index {self.root} out of range")
+        for e in self.edges:
+            if not (0 <= e.parent < n_units and 0 <= e.child < n_units):
+                raise GraphError(f"graph {self.id!r}: edge {e.parent}->{e.child} points outside the graph")
+        for u in self.units:
+            if any(not 0 <= a < n_tokens for a in u.anchors):
+                raise GraphError(f"graph {self.id!r}: unit {u.id!r} is anchored outside the token range")
+        if any(not 1 <= p <= n_tokens for p in self.sentence_ends):
+            raise GraphError(f"graph {self.id!r}: sentence end outside 1..{n_tokens}")
+        _ = self.postorder  # raises on a cycle of primary edges
+
+    # -- structure ---------------------------------------------------------------------------
+    @cached_property
+    def incoming(self) -> tuple[tuple[int, ...], ...]:
+        """Per unit, the indices (into ``edges``) of its incoming edges."""
+        inc: list[list[int]] = [[] for _ in self.units]
+        for i, e in enumerate(self.edges):
+            inc[e.child].append(i)
+        return tuple(map(tuple, inc))
+
+    @cached_property
+    def primary_children(self) -> tuple[tuple[int, ...], ...]:
+        ch: list[list[int]] = [[] for _ in self.units]
+        for e in self.edges:
+            if not e.remote:
+                ch[e.parent].append(e.child)
+        return tuple(map(tuple, ch))
+
+    @cached_property
+    def has_primary_parent(self) -> tuple[bool, ...]:
+        flags = [False] * len(self.units)
+        for e in self.edges:
+            if not e.remote:
+                flags[e.child] = True
+        return tuple(flags)
+
+    @cached_property
+    def postorder(self) -> tuple[int, ...]:
+        """Units with every primary child before its parent (graphlib detects cycles)."""
+        sorter = graphlib.TopologicalSorter({u: self.primary_children[u] for u in range(len(self.units))})
+        try:
+            return tuple(sorter.static_order())
+        except graphlib.CycleError as exc:
+            ids = [self.units[i].id for i in exc.args[1]]
+            raise GraphError(f"graph {self.id!r}: primary edges form a cycle through {ids}") from None
+
+    # -- yields ------------------------------------------------------------------------------
+    @cached_property
+    def yields(self) -> tuple[frozenset[int], ...]:
+        """Per unit, the token indices it dominates through primary edges (punctuation included)."""
+        out: list[frozenset[int]] = [frozenset()] * len(self.units)
+        for u in self.postorder:
+            out[u] = frozenset(self.units[u].anchors).union(*(out[c] for c in self.primary_children[u]))
+        return tuple(out)
+
+    @cached_property
+    def content_yields(self) -> tuple[frozenset[int], ...]:
+        """Yields without punctuation tokens, as UCCA's evaluation and the paper's USim use them."""
+        punct = {i for i, t in enumerate(self.tokens) if t.punct}
+        return tuple(y - punct for y in self.yields) if punct else self.yields
+
+    @cached_property
+    def content_yield_matrix(self) -> np.ndarray:
+        """``M[u, t] = 1.0`` iff token ``t`` is in the content yield of unit ``u`` (float for BLAS)."""
+        m = np.zeros((len(self.units), len(self.tokens)))
+        for u, y in enumerate(self.content_yields):
+            if y:
+                m[u, list(y)] = 1.0
+        return m
+
+    # -- compared edges ----------------------------------------------------------------------
+    def is_compared_unit(self, u: int) -> bool:
+        unit = self.units[u]
+        return unit.kind not in self.scheme.ignored_kinds and not unit.implicit
+
+    @cached_property
+    def compared_edges(self) -> tuple[int, ...]:
+        """Indices of the edges the edge-based metrics count: not ignored by the scheme
+        (e.g. punctuation, linkage), into a non-implicit unit."""
+        scheme = self.scheme
+        return tuple(i for i, e in enumerate(self.edges)
+                     if not scheme.is_ignored_edge(e.labels, self.units[e.child].kind)
+                     and not self.units[e.child].implicit)
+
+    def label_masks(self, labels: str = "labeled", remote: bool = True
+                    ) -> tuple[tuple[tuple[int, int], ...], tuple[int, ...]]:
+        """The compared edges as ``(child, label mask)`` and, per unit, the mask of its
+        compared incoming edges. ``labels`` is ``labeled`` (exact), ``weak`` (the scheme's
+        equivalences) or ``unlabeled`` (every label matches every label)."""
+        key = (labels, remote)
+        cache = self.__dict__.setdefault("_label_masks", {})
+        if key not in cache:
+            weak = labels == "weak"
+            items = []
+            incoming = [0] * len(self.units)
+            for i in self.compared_edges:
+                e = self.edges[i]
+                if remote or not e.remote:
+                    m = 1 if labels == "unlabeled" else self.scheme.mask(e.labels, weak)
+                    items.append((e.child, m))
+                    incoming[e.child] |= m
+            cache[key] = (tuple(items), tuple(incoming))
+        return cache[key]
+
+    # -- convenience -------------------------------------------------------------------------
+    @property
+    def text(self) -> str:
+        return " ".join(t.text for t in self.tokens)
+
+    def unit_text(self, u: int) -> str:
+        return " ".join(self.tokens[t].text for t in sorted(self.yields[u]))
+
+    def with_(self, **changes: Any) -> Graph:
+        """A copy with some fields replaced (graphs are immutable)."""
+        fields = {k: getattr(self, k) for k in
+                  ("tokens", "units", "edges", "scheme", "id", "root", "sentence_ends", "meta")}
+        fields.update(changes)
+        return Graph(**fields)
+
+
+def build_graph(
+    tokens: Sequence[str | Token],
+    units: Sequence[Unit],
+    edges: Sequence[tuple[int, int, str | Sequence[str]] | Edge],
+    **kwargs: Any,
+) -> Graph:
+    """Build a :class:`Graph` from plain values: token strings, ``(parent, child, label)``
+    triples (label a string or a sequence of strings). Handy in tests and toy plugins."""
+    toks = [t if isinstance(t, Token) else Token(t) for t in tokens]
+    es = []
+    for e in edges:
+        if isinstance(e, Edge):
+            es.append(e)
+        else:
+            parent, child, labels, *rest = e
+            es.append(Edge(parent, child, (labels,) if isinstance(labels, str) else tuple(labels),
+                           bool(rest and rest[0])))
+    return Graph(tuple(toks), tuple(units), tuple(es), **kwargs)

@@ -1,0 +1,57 @@
+"""semsim's extension points.
+
+A plugin is a module (or object) with functions marked ``@hookimpl`` whose names are
+hooks below; it is found through the ``semsim`` entry-point group::
+
+    [project.entry-points.semsim]
+    ucca = "semsim_ucca"
+
+Registration hooks receive a ``register`` callback, as in ``llm``, so a plugin body is a
+few lines. The conversion hook is ``firstresult``, as in ``pytest``: the first plugin that
+recognises an object converts it.
+"""
+
+from __future__ import annotations
+
+from typing import TYPE_CHECKING, Any
+
+import pluggy
+
+if TYPE_CHECKING:
+    from collections.abc import Callable
+
+    from .graph import Graph
+    from .plugins import Parser, Reader
+
+hookspec = pluggy.HookspecMarker("semsim")
+hookimpl = pluggy.HookimplMarker("semsim")
+
+
+@hookspec
+def register_readers(register: Callable[[Reader], None]) -> None:
+    """Register file readers: ``register(Reader(name, suffixes, read, sniff))``.
+
+    ``read(path)`` yields :class:`~semsim.graph.Graph` objects (a file may hold several)
+    and raises :class:`~semsim.errors.InputError` naming the file and line on bad input.
+    ``sniff(path, head)`` says, from the first bytes, whether the file is in this format;
+    it picks between readers that share a suffix (e.g. UCCA XML vs. other XML).
+    """
+
+
+@hookspec
+def register_parsers(register: Callable[[Parser], None]) -> None:
+    """Register parsers from text to native graphs: ``register(Parser(name, representation, parse))``.
+
+    ``parse(texts)`` takes a batch of sentences and returns one native graph per text, in
+    order; the native graphs are converted with :func:`to_graph`. Loading models must
+    happen on the first call, never at import or registration time.
+    """
+
+
+@hookspec(firstresult=True)
+def to_graph(obj: Any) -> Graph | None:
+    """Convert a native graph object (e.g. a ``ucca.core.Passage``) to a semsim Graph.
+
+    Return ``None`` for objects of a type this plugin does not know; the first non-None
+    result wins.
+    """

@@ -1,0 +1,95 @@
+"""Reading graphs through the registered readers, and writing results.
+
+``read(path)`` picks the reader by explicit format name, else by suffix, asking each
+candidate's ``sniff`` when several share a suffix. Writers produce JSON Lines and TSV;
+every record carries the score's signature.
+"""
+
+from __future__ import annotations
+
+import csv
+import json
+import os
+from collections.abc import Iterable, Iterator
+from pathlib import Path
+from typing import IO, Any
+
+from .errors import InputError
+from .graph import Graph
+from .plugins import Reader, readers, to_graph
+
+
+def find_reader(path: Path, format: str | None = None) -> Reader:
+    available = readers()
+    if format is not None:
+        if format not in available:
+            raise InputError(f"no installed plugin reads format {format!r} "
+                             f"(installed: {', '.join(sorted(available)) or 'none'})", path)
+        return available[format]
+    suffix = "".join(path.suffixes[-1:]).lower()
+    candidates = [r for r in available.values() if suffix in r.suffixes]
+    if not candidates:
+        known = sorted({s for r in available.values() for s in r.suffixes})
+        raise InputError(f"no installed plugin reads {suffix or 'suffix-less'} files "
+                         f"(readable: {', '.join(known) or 'none; install a plugin such as semsim-ucca'})", path)
+    if len(candidates) == 1:
+        return candidates[0]
+    with open(path, "rb") as f:
+        head = f.read(4096)
+    for r in candidates:
+        if r.sniff is None or r.sniff(path, head):
+            return r
+    raise InputError(f"none of the readers for {suffix} files ({', '.join(r.name for r in candidates)}) "
+                     "recognises this file", path)
+
+
+def iter_graphs(path: str | os.PathLike[str], format: str | None = None) -> Iterator[Graph]:
+    """Every graph in a file."""
+    p = Path(path)
+    if not p.exists():
+        raise InputError("no such file", p)
+    if p.is_dir():
+        raise InputError("is a directory (give a file, or use the CLI's batch mode)", p)
+    for obj in find_reader(p, format).read(p):
+        yield to_graph(obj)
+
+
+def read_all(path: str | os.PathLike[str], format: str | None = None) -> list[Graph]:
+    return list(iter_graphs(path, format))
+
+
+def read(path: str | os.PathLike[str], format: str | None = None) -> Graph:
+    """The single graph in a file (an error if the file holds none or several)."""
+    graphs = read_all(path, format)
+    if len(graphs) != 1:
+        raise InputError(f"expected one graph, found {len(graphs)} (use read_all)", path)
+    return graphs[0]
+
+
+# -- writers -------------------------------------------------------------------------------------
+def write_jsonl(records: Iterable[dict[str, Any]], out: IO[str]) -> int:
+    n = 0
+    for r in records:
+        out.write(json.dumps(r, ensure_ascii=False, sort_keys=False) + "\n")
+        out.flush()
+        n += 1
+    return n
+
+
+def write_tsv(records: Iterable[dict[str, Any]], out: IO[str], columns: list[str]) -> int:
+    w = csv.writer(out, delimiter="\t", lineterminator="\n")
+    w.writerow(columns)
+    n = 0
+    for r in records:
+        w.writerow([_cell(r.get(c)) for c in columns])
+        out.flush()
+        n += 1
+    return n
+
+
+def _cell(v: Any) -> str:
+    if v is None:
+        return ""
+    if isinstance(v, float):
+        return f"{v:.6f}"
+    return str(v)

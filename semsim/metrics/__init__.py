@@ -1,0 +1,1 @@
+"""The metrics: USim (paper and legacy variants), DAG F-score and DistSim."""

@@ -1,0 +1,149 @@
+"""The plugin manager: entry-point discovery, environment controls, tracing.
+
+Environment variables:
+
+``SEMSIM_LOAD_PLUGINS``
+    Comma-separated entry-point names to load (``""``: none). Unset: all installed.
+``SEMSIM_DISABLE_PLUGINS``
+    Comma-separated entry-point names never to load.
+``SEMSIM_TRACE_PLUGINS``
+    If set (non-empty), every hook call and result is printed to stderr.
+"""
+
+from __future__ import annotations
+
+import os
+import sys
+from collections.abc import Callable, Iterator, Sequence
+from dataclasses import dataclass, field
+from importlib.metadata import entry_points
+from pathlib import Path
+from typing import Any
+
+import pluggy
+
+from . import hookspecs
+from .errors import PluginError
+
+GROUP = "semsim"
+
+
+@dataclass(frozen=True)
+class Reader:
+    """A file format: ``read(path)`` yields graphs; ``sniff(path, head)`` recognises content."""
+
+    name: str
+    suffixes: tuple[str, ...]
+    read: Callable[[Path], Iterator[Any]]
+    sniff: Callable[[Path, bytes], bool] | None = None
+    description: str = ""
+    plugin: str = field(default="", compare=False)
+
+
+@dataclass(frozen=True)
+class Parser:
+    """Text to native graphs, in batches. ``parse(texts)`` returns one graph per text."""
+
+    name: str
+    representation: str
+    parse: Callable[[Sequence[str]], list[Any]]
+    description: str = ""
+    plugin: str = field(default="", compare=False)
+
+
+_pm: pluggy.PluginManager | None = None
+_versions: dict[str, str | None] = {}
+
+
+def _names(var: str) -> set[str] | None:
+    value = os.environ.get(var)
+    if value is None:
+        return None
+    return {n.strip() for n in value.split(",") if n.strip()}
+
+
+def get_plugin_manager() -> pluggy.PluginManager:
+    """The process-wide plugin manager, loading installed plugins on first use."""
+    global _pm
+    if _pm is None:
+        pm = pluggy.PluginManager(GROUP)
+        pm.add_hookspecs(hookspecs)
+        load, disabled = _names("SEMSIM_LOAD_PLUGINS"), _names("SEMSIM_DISABLE_PLUGINS") or set()
+        for ep in sorted(entry_points(group=GROUP), key=lambda e: e.name):
+            if ep.name in disabled or (load is not None and ep.name not in load):
+                continue
+            if pm.get_plugin(ep.name) is not None:
+                continue
+            try:
+                pm.register(ep.load(), name=ep.name)
+                _versions[ep.name] = ep.dist.version if ep.dist is not None else None
+            except Exception as exc:  # a broken plugin must not break semsim
+                print(f"semsim: could not load plugin {ep.name!r}: {exc}", file=sys.stderr)
+        if os.environ.get("SEMSIM_TRACE_PLUGINS"):
+            pm.trace.root.setwriter(lambda msg: print(msg, end="", file=sys.stderr))
+            pm.enable_tracing()
+        _pm = pm
+    return _pm
+
+
+def reset_plugin_manager() -> None:
+    """Forget loaded plugins (tests use this to re-read environment variables)."""
+    global _pm
+    _pm = None
+
+
+def _collect(hook: str) -> list[Any]:
+    pm = get_plugin_manager()
+    items: list[Any] = []
+    for impl in getattr(pm.hook, hook).get_hookimpls():
+        name = pm.get_name(impl.plugin) or ""
+
+        def register(item: Any, _name: str = name) -> None:
+            items.append(item if item.plugin else _replace_plugin(item, _name))
+
+        impl.function(register=register)
+    return items
+
+
+def _replace_plugin(item: Any, name: str) -> Any:
+    from dataclasses import replace
+    return replace(item, plugin=name)
+
+
+def readers() -> dict[str, Reader]:
+    """Every registered reader by name (a later duplicate name is an error)."""
+    return _unique(_collect("register_readers"), "reader")
+
+
+def parsers() -> dict[str, Parser]:
+    return _unique(_collect("register_parsers"), "parser")
+
+
+def _unique(items: list[Any], what: str) -> dict[str, Any]:
+    out: dict[str, Any] = {}
+    for item in items:
+        if item.name in out:
+            raise PluginError(f"two plugins register a {what} named {item.name!r}: "
+                              f"{out[item.name].plugin!r} and {item.plugin!r}")
+        out[item.name] = item
+    return out
+
+
+def to_graph(obj: Any) -> Any:
+    """Convert a native object through the first plugin that knows it."""
+    from .graph import Graph
+    if isinstance(obj, Graph):
+        return obj
+    result = get_plugin_manager().hook.to_graph(obj=obj)
+    if result is None:
+        raise PluginError(f"no installed plugin converts {type(obj).__module__}.{type(obj).__qualname__} "
+                          "objects to semsim graphs (see `semsim plugins`)")
+    return result
+
+
+def plugin_info() -> list[dict[str, Any]]:
+    """Name, version and implemented hooks of every loaded plugin (for ``semsim plugins``)."""
+    pm = get_plugin_manager()
+    return [{"name": name, "version": _versions.get(name),
+             "hooks": sorted(h.name for h in pm.get_hookcallers(plugin) or [])}
+            for name, plugin in sorted(pm.list_name_plugin(), key=lambda p: p[0]) if plugin is not None]

@@ -1,0 +1,68 @@
+"""What an adapter declares about its representation, as data.
+
+The core never names a UCCA or AMR label. Label equivalences (UCCA's P~S, H~C, N~L, F~R),
+which edges and units are outside comparison (punctuation, linkage), and named label
+groups for DistSim all come from the plugin that built the graph, as a :class:`Scheme`.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterable, Mapping
+from dataclasses import dataclass, field
+from functools import cache
+
+
+@cache
+def _bit(label: str) -> int:
+    """A process-wide bit per label. Only equality of bits matters, so the assignment
+    order (and hence the hash seed or the order graphs are read) never changes a score."""
+    return 1 << _bit.cache_info().currsize
+
+
+@dataclass(frozen=True)
+class Scheme:
+    """Representation-specific facts the metrics need.
+
+    Attributes:
+        name: the representation's name, e.g. ``"ucca"``.
+        equivalences: groups of labels treated as the same in "weak" labelled matching.
+        ignored_labels: an edge bearing any of these labels is not compared.
+        ignored_kinds: units of these kinds (and the edges into them) are not compared.
+        label_groups: named sets of labels for DistSim, e.g. ``{"A+D": ("A", "D")}``.
+    """
+
+    name: str
+    equivalences: tuple[frozenset[str], ...] = ()
+    ignored_labels: frozenset[str] = frozenset()
+    ignored_kinds: frozenset[str] = frozenset()
+    label_groups: Mapping[str, tuple[str, ...]] = field(default_factory=dict)
+
+    def __post_init__(self) -> None:
+        object.__setattr__(self, "equivalences", tuple(frozenset(g) for g in self.equivalences))
+        object.__setattr__(self, "ignored_labels", frozenset(self.ignored_labels))
+        object.__setattr__(self, "ignored_kinds", frozenset(self.ignored_kinds))
+        object.__setattr__(self, "label_groups", {k: tuple(v) for k, v in dict(self.label_groups).items()})
+
+    def __hash__(self) -> int:
+        return hash((self.name, self.equivalences, self.ignored_labels, self.ignored_kinds,
+                     tuple(sorted(self.label_groups.items()))))
+
+    def expand(self, labels: Iterable[str]) -> frozenset[str]:
+        """The labels plus every label equivalent to one of them."""
+        labels = frozenset(labels)
+        return labels.union(*(g for g in self.equivalences if g & labels))
+
+    def mask(self, labels: Iterable[str], weak: bool = False) -> int:
+        """A bit mask of the labels (expanded when ``weak``): two label sets share a label
+        exactly when their masks share a bit, which keeps matching loops cheap."""
+        m = 0
+        for label in self.expand(labels) if weak else labels:
+            m |= _bit(label)
+        return m
+
+    def is_ignored_edge(self, labels: Iterable[str], child_kind: str) -> bool:
+        return child_kind in self.ignored_kinds or not self.ignored_labels.isdisjoint(labels)
+
+
+#: The scheme of graphs whose adapter declared nothing special.
+PLAIN = Scheme("plain")

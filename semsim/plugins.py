@@ -79,11 +79,20 @@ def get_plugin_manager() -> pluggy.PluginManager:
                 _versions[ep.name] = ep.dist.version if ep.dist is not None else None
             except Exception as exc:  # a broken plugin must not break semsim
                 print(f"semsim: could not load plugin {ep.name!r}: {exc}", file=sys.stderr)
-        if os.environ.get("SEMSIM_TRACE_PLUGINS"):
-            pm.trace.root.setwriter(lambda msg: print(msg, end="", file=sys.stderr))
-            pm.enable_tracing()
+        if _tracing():
+            pm.add_hookcall_monitoring(
+                lambda name, impls, kwargs: _trace(f"{name}({', '.join(kwargs)}) -> {len(impls)} plugin(s)"),
+                lambda outcome, name, impls, kwargs: _trace(f"{name} returned {outcome.get_result()!r:.120}"))
         _pm = pm
     return _pm
+
+
+def _tracing() -> bool:
+    return bool(os.environ.get("SEMSIM_TRACE_PLUGINS"))
+
+
+def _trace(message: str) -> None:
+    print(f"semsim trace: {message}", file=sys.stderr)
 
 
 def reset_plugin_manager() -> None:
@@ -101,7 +110,10 @@ def _collect(hook: str) -> list[Any]:
         def register(item: Any, _name: str = name) -> None:
             items.append(item if item.plugin else _replace_plugin(item, _name))
 
+        before = len(items)
         impl.function(register=register)
+        if _tracing():
+            _trace(f"{hook} in plugin {name!r} registered {[i.name for i in items[before:]]}")
     return items
 
 

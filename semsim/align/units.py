@@ -18,7 +18,8 @@ inside v, so almost every v has several maximisers and the tie-break decides the
     Keep every maximiser of w (A as a relation, no tie-break at all): the most lenient.
 ``first``
     The first maximiser in node order: what a naive ``argmax`` does. Shown only to
-    measure how much the choice matters; it fails the paper's Figure 1.
+    measure how much the choice matters; it fails the paper's Figure 1 and does not even
+    give identical graphs 1.0 (a root and its only child share a yield).
 
 Yields here are content yields (no punctuation tokens). Nodes with an empty yield
 (implicit units) get no alignment: w is undefined for them.

@@ -1,0 +1,40 @@
+"""Markers shared by the core and plugin test suites.
+
+``needs_shared``: the test reads ``../shared`` (papers, data) beside the checkout.
+``needs_ucca``: the test imports the ``ucca`` package (installed with --no-deps).
+Outside CI such tests are skipped when their resource is missing, saying so; in CI
+(``CI=true``) a missing resource is a failure, so nothing is skipped silently there.
+"""
+
+from __future__ import annotations
+
+import importlib.util
+import os
+from pathlib import Path
+
+import pytest
+
+SHARED = Path(os.environ.get("SEMSIM_SHARED", Path(__file__).resolve().parent.parent / "shared"))
+
+
+def _missing(marker: str) -> str | None:
+    if marker == "needs_shared" and not (SHARED / "data").is_dir():
+        return f"needs ../shared (not found at {SHARED})"
+    if marker == "needs_ucca" and importlib.util.find_spec("ucca") is None:
+        return "needs the `ucca` package: pip install --no-deps ucca==1.3.11"
+    return None
+
+
+def pytest_runtest_setup(item: pytest.Item) -> None:
+    for marker in ("needs_shared", "needs_ucca"):
+        if item.get_closest_marker(marker):
+            reason = _missing(marker)
+            if reason and os.environ.get("CI", "").lower() in ("1", "true", "yes"):
+                pytest.fail(f"{reason} (required in CI)")
+            elif reason:
+                pytest.skip(reason)
+
+
+@pytest.fixture(scope="session")
+def shared() -> Path:
+    return SHARED

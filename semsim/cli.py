@@ -1,0 +1,316 @@
+"""The command line: a thin layer over :mod:`semsim.api`.
+
+Every error a user can cause (missing file, malformed input, mismatched batches) ends as
+one line on stderr and exit status 1; inputs are all read before anything is written,
+and ``-o FILE`` is written through ``FILE.partial``, renamed only when complete.
+"""
+
+from __future__ import annotations
+
+import json
+import os
+import sys
+from collections.abc import Callable, Iterator
+from contextlib import contextmanager
+from pathlib import Path
+from typing import IO, Any
+
+import click
+
+from . import __version__
+from .api import USim
+from .errors import SemsimError
+from .io import read, write_jsonl, write_tsv
+from .stats import Score, corpus_score
+
+FORMATS = ("text", "json", "jsonl", "tsv")
+
+
+def _fail(exc: Exception) -> click.ClickException:
+    return click.ClickException(str(exc))
+
+
+@click.group(context_settings={"help_option_names": ["-h", "--help"]})
+@click.version_option(__version__, "-V", "--version", prog_name="semsim")
+@click.option("--allow-pickle", is_flag=True, help="Let readers unpickle files (unpickling runs code: trusted files only).")
+def cli(allow_pickle: bool) -> None:
+    """Semantic faithfulness of a text to another by comparing meaning-representation graphs."""
+    if allow_pickle:
+        os.environ["SEMSIM_ALLOW_PICKLE"] = "1"
+
+
+# -- batches ------------------------------------------------------------------------------------
+def _list_file(spec: str) -> list[Path]:
+    path = Path(spec[1:])
+    try:
+        lines = path.read_text(encoding="utf-8").splitlines()
+    except OSError as exc:
+        raise SemsimError(f"{path}: cannot read list: {exc.strerror or exc}") from None
+    except UnicodeDecodeError as exc:
+        raise SemsimError(f"{path}: not UTF-8 text ({exc.reason} at byte {exc.start})") from None
+    out = []
+    for n, line in enumerate(lines, 1):
+        if not line.strip():
+            raise SemsimError(f"{path}:{n}: empty line in file list")
+        p = Path(line.strip())
+        out.append(p if p.is_absolute() else path.parent / p)
+    return out
+
+
+def _files_in(directory: Path) -> dict[str, Path]:
+    return {str(p.relative_to(directory)): p for p in sorted(directory.rglob("*"))
+            if p.is_file() and not p.name.startswith(".")}
+
+
+def pair_inputs(first: str, second: str) -> list[tuple[Path, Path]]:
+    """Pairs of files from two files, two directories (matched by relative name) or two
+    ``@list`` files (matched by line)."""
+    if first.startswith("@") or second.startswith("@"):
+        if not (first.startswith("@") and second.startswith("@")):
+            raise SemsimError("give two @list files, or neither")
+        a, b = _list_file(first), _list_file(second)
+        if len(a) != len(b):
+            raise SemsimError(f"{first[1:]} lists {len(a)} files but {second[1:]} lists {len(b)}")
+        return list(zip(a, b))
+    p1, p2 = Path(first), Path(second)
+    for p in (p1, p2):
+        if not p.exists():
+            raise SemsimError(f"{p}: no such file or directory")
+    if p1.is_dir() != p2.is_dir():
+        raise SemsimError(f"{p1} and {p2}: give two files or two directories")
+    if not p1.is_dir():
+        return [(p1, p2)]
+    f1, f2 = _files_in(p1), _files_in(p2)
+    only1, only2 = sorted(f1.keys() - f2.keys()), sorted(f2.keys() - f1.keys())
+    if only1 or only2:
+        side, name, other = (p1, only1[0], p2) if only1 else (p2, only2[0], p1)
+        more = len(only1) + len(only2) - 1
+        raise SemsimError(f"{side / name}: no file of that name in {other}"
+                          + (f" (and {more} more unmatched)" if more else ""))
+    if not f1:
+        raise SemsimError(f"{p1}: no files")
+    return [(f1[k], f2[k]) for k in sorted(f1)]
+
+
+def _read_pairs(pairs: list[tuple[Path, Path]], read_format: str | None, quiet: bool):
+    from tqdm import tqdm
+    cache: dict[Path, Any] = {}
+    out = []
+    for a, b in tqdm(pairs, desc="reading", unit="pair", disable=quiet or len(pairs) < 2 or None,
+                     file=sys.stderr, leave=False):
+        for p in (a, b):
+            if p not in cache:
+                cache[p] = read(p, read_format)
+        out.append((cache[a], cache[b]))
+    return out
+
+
+# -- output -------------------------------------------------------------------------------------
+@contextmanager
+def _output(path: str | None) -> Iterator[IO[str]]:
+    """stdout, or ``path`` written via ``path.partial`` and renamed when complete; on failure
+    the partial file keeps every complete record written so far."""
+    if path is None or path == "-":
+        yield sys.stdout
+        return
+    partial = Path(path + ".partial")
+    with open(partial, "w", encoding="utf-8") as f:
+        try:
+            yield f
+        except BaseException:
+            f.flush()
+            click.echo(f"semsim: results so far kept in {partial}", err=True)
+            raise
+    os.replace(partial, path)
+
+
+def _emit(records: Callable[[], Iterator[dict[str, Any]]], fmt: str, out: IO[str],
+          columns: list[str], summary: Callable[[], dict[str, Any] | None]) -> None:
+    if fmt == "jsonl":
+        write_jsonl(records(), out)
+        s = summary()
+        if s:
+            write_jsonl([s], out)
+    elif fmt == "tsv":
+        write_tsv(records(), out, columns)
+    elif fmt == "json":
+        rows = list(records())
+        doc: dict[str, Any] = {"pairs": rows}
+        s = summary()
+        if s:
+            doc["corpus"] = s
+        out.write(json.dumps(doc, indent=2, ensure_ascii=False) + "\n")
+    else:
+        rows = list(records())
+        width = max(len(str(r.get("name", ""))) for r in rows) if rows else 4
+        out.write("  ".join([f"{'pair':<{width}}"] + [f"{c:>8}" for c in columns[1:]]) + "\n")
+        for r in rows:
+            cells = [f"{r.get(c, ''):>8.4f}" if isinstance(r.get(c), float) else f"{r.get(c, '')!s:>8}"
+                     for c in columns[1:]]
+            out.write("  ".join([f"{r.get('name', ''):<{width}}", *cells]) + "\n")
+        s = summary()
+        if s:
+            ci = f"  {s['confidence']:.0%} CI [{s['macro_ci'][0]:.4f}, {s['macro_ci'][1]:.4f}]" if "macro_ci" in s else ""
+            out.write(f"corpus: macro F {s['macro_f']:.4f}{ci}  micro F {s['micro_f']:.4f}  n={s['n']}\n")
+        if rows:
+            out.write(f"signature: {rows[0]['signature']}\n")
+
+
+def _pair_name(a: Path, b: Path) -> str:
+    return a.name if a.name == b.name else f"{a.name}~{b.name}"
+
+
+def _score_command(pairs: list[tuple[Path, Path]], score: Callable[[Any, Any], Score], fmt: str,
+                   output: str | None, read_format: str | None, quiet: bool, n_bootstrap: int, seed: int) -> None:
+    from tqdm import tqdm
+    graphs = _read_pairs(pairs, read_format, quiet)
+    scores: list[Score] = []
+
+    def records() -> Iterator[dict[str, Any]]:
+        for (a, b), (g1, g2) in zip(pairs, tqdm(graphs, desc="scoring", unit="pair", file=sys.stderr,
+                                                 disable=quiet or len(graphs) < 2 or None, leave=False)):
+            s = score(g1, g2)
+            scores.append(s)
+            parts = {f"{k}_f": c.f for k, c in s.parts.items()} if len(s.parts) > 1 else {}
+            yield {"name": _pair_name(a, b), "source": str(a), "correction": str(b), "f": s.f,
+                   "precision": s.precision, "recall": s.recall, **parts,
+                   "detail": {k: c.as_dict() for k, c in s.parts.items()}, "signature": s.signature}
+
+    def summary() -> dict[str, Any] | None:
+        if len(scores) < 2:
+            return None
+        return {"corpus": True, **corpus_score(scores, n_bootstrap=n_bootstrap, seed=seed).as_dict()}
+
+    parts = list(score(*graphs[0]).parts) if graphs else []
+    columns = ["name", "f", "precision", "recall", *(f"{k}_f" for k in parts if len(parts) > 1)]
+    if fmt == "tsv":
+        columns = ["source", "correction", *columns[1:], "signature"]
+    with _output(output) as out:
+        _emit(records, fmt, out, columns, summary)
+
+
+def _common(f: Callable[..., Any]) -> Callable[..., Any]:
+    for opt in reversed([
+        click.option("--format", "fmt", type=click.Choice(FORMATS), default="text", show_default=True,
+                     help="Output format (json/jsonl/tsv carry the signature on every record)."),
+        click.option("-o", "--output", type=click.Path(dir_okay=False), help="Write here instead of stdout."),
+        click.option("--read-format", help="Reader to use (see `semsim plugins`); default: by suffix."),
+        click.option("--bootstrap", "n_bootstrap", type=click.IntRange(0), default=0, show_default=True,
+                     help="Bootstrap resamples for the corpus confidence interval."),
+        click.option("--seed", type=int, default=12345, show_default=True, help="Bootstrap seed."),
+        click.option("-q", "--quiet", is_flag=True, help="No progress bars."),
+    ]):
+        f = opt(f)
+    return f
+
+
+@cli.command()
+@click.argument("source")
+@click.argument("correction")
+@click.option("--variant", type=click.Choice(["paper", "legacy"]), default="paper", show_default=True,
+              help="paper: §3 of the paper; legacy: what the authors' released code computes.")
+@click.option("--direction", type=click.Choice(["both", "s->r", "r->s"]), default="both", show_default=True)
+@click.option("--tie-break", type=click.Choice(["coverage", "all", "first"]), default="coverage",
+              show_default=True, help="How ties of the node weight w(v,u) are resolved (paper variant).")
+@click.option("--labels", type=click.Choice(["labeled", "weak", "unlabeled"]), default="labeled",
+              show_default=True, help="Edge label matching (weak: the scheme's equivalences).")
+@click.option("--remote/--no-remote", default=True, show_default=True, help="Count remote edges.")
+@click.option("--align", "align", type=click.Choice(["sentence", "passage"]), default="sentence",
+              show_default=True, help="Align tokens sentence by sentence or over the whole text.")
+@click.option("--denominator", type=click.Choice(["yield", "aligned"]), default="yield", show_default=True,
+              help="|yield(u)| in w(v,u): all tokens, or only aligned ones.")
+@click.option("--single-token-units/--no-single-token-units", default=True, show_default=True,
+              help="Legacy variant: keep units of one token (the 2018 revision drops them).")
+@_common
+def usim(source: str, correction: str, variant: str, direction: str, tie_break: str, labels: str,
+         remote: bool, align: str, denominator: str, single_token_units: bool, fmt: str, output: str | None,
+         read_format: str | None, n_bootstrap: int, seed: int, quiet: bool) -> None:
+    """USim of CORRECTION against SOURCE (files, directories matched by name, or @lists)."""
+    metric = USim(variant=variant, direction=direction, tie_break=tie_break, labels=labels, remote=remote,
+                  by_sentence=align == "sentence", denominator=denominator,
+                  single_token_units=single_token_units)
+    try:
+        _score_command(pair_inputs(source, correction), metric.sentence_score, fmt, output, read_format,
+                       quiet, n_bootstrap, seed)
+    except SemsimError as exc:
+        raise _fail(exc) from None
+
+
+@cli.command()
+@click.argument("guessed")
+@click.argument("reference")
+@click.option("--labels", type=click.Choice(["labeled", "weak", "unlabeled"]), default="labeled",
+              show_default=True)
+@click.option("--count", type=click.Choice(["yields", "edges"]), default="yields", show_default=True,
+              help="yields: as ucca.evaluation (distinct yields); edges: every edge, as §3's prose.")
+@_common
+def dagf(guessed: str, reference: str, labels: str, count: str, fmt: str, output: str | None,
+         read_format: str | None, n_bootstrap: int, seed: int, quiet: bool) -> None:
+    """DAG F-score of two annotations of the same text (precision on GUESSED)."""
+    from .api import dag_f
+    try:
+        _score_command(pair_inputs(guessed, reference), lambda a, b: dag_f(a, b, labels=labels, count=count),
+                       fmt, output, read_format, quiet, n_bootstrap, seed)
+    except SemsimError as exc:
+        raise _fail(exc) from None
+
+
+@cli.command()
+@click.argument("source")
+@click.argument("correction")
+@click.option("--by-sentence", is_flag=True, help="Count per synchronised sentence (N = sentence pairs).")
+@click.option("--label", "labels", multiple=True, help="Labels or groups to report (default: all).")
+@click.option("--format", "fmt", type=click.Choice(["text", "json"]), default="text", show_default=True)
+@click.option("--read-format", help="Reader to use; default: by suffix.")
+def distsim(source: str, correction: str, by_sentence: bool, labels: tuple[str, ...], fmt: str,
+            read_format: str | None) -> None:
+    """DistSim per label: mean |count in source - count in correction| (lower = more similar)."""
+    from .api import distsim as _distsim
+    try:
+        graphs = _read_pairs(pair_inputs(source, correction), read_format, True)
+        result = _distsim(graphs, labels or None, by_sentence)
+    except SemsimError as exc:
+        raise _fail(exc) from None
+    if fmt == "json":
+        click.echo(json.dumps({"distsim": result, "by_sentence": by_sentence, "n_pairs": len(graphs),
+                               "version": __version__}, indent=2))
+    else:
+        for k, v in result.items():
+            click.echo(f"{k}\t{v:.4f}")
+
+
+@cli.command()
+@click.option("--format", "fmt", type=click.Choice(["text", "json"]), default="text", show_default=True)
+def plugins(fmt: str) -> None:
+    """List loaded plugins, their hooks, readers and parsers."""
+    from .plugins import parsers, plugin_info, readers
+    info = plugin_info()
+    rs, ps = readers(), parsers()
+    if fmt == "json":
+        click.echo(json.dumps({"plugins": info,
+                               "readers": {n: {"plugin": r.plugin, "suffixes": list(r.suffixes),
+                                               "description": r.description} for n, r in rs.items()},
+                               "parsers": {n: {"plugin": p.plugin, "representation": p.representation,
+                                               "description": p.description} for n, p in ps.items()}},
+                              indent=2))
+        return
+    if not info:
+        click.echo("no plugins loaded (install one, e.g. `pip install -e plugins/ucca`)")
+    for p in info:
+        click.echo(f"{p['name']} {p['version'] or ''}: hooks {', '.join(p['hooks'])}")
+    for n, r in sorted(rs.items()):
+        click.echo(f"  reader {n} ({', '.join(r.suffixes)}) from {r.plugin}: {r.description}")
+    for n, p in sorted(ps.items()):
+        click.echo(f"  parser {n} [{p.representation}] from {p.plugin}: {p.description}")
+
+
+def main() -> None:
+    try:
+        cli(prog_name="semsim")
+    except SemsimError as exc:  # anything not caught per command
+        click.echo(f"Error: {exc}", err=True)
+        sys.exit(1)
+
+
+if __name__ == "__main__":
+    main()

@@ -1,0 +1,62 @@
+from __future__ import annotations
+
+import dataclasses
+
+import numpy as np
+import pytest
+from figure1 import source
+
+from semsim import Edge, Graph, GraphError, Token, Unit, build_graph
+
+
+def test_yields_follow_primary_edges_only():
+    g = build_graph(["a", "b", "c"], [Unit("r"), Unit("x", anchors=(0, 1)), Unit("y", anchors=(2,))],
+                    [(0, 1, "A"), (0, 2, "B"), (2, 1, "R", True)])
+    assert g.yields == (frozenset({0, 1, 2}), frozenset({0, 1}), frozenset({2}))
+
+
+def test_content_yields_drop_punctuation():
+    g = build_graph([Token("a"), Token(".", punct=True)], [Unit("r", anchors=(0, 1))], [])
+    assert g.content_yields[0] == {0}
+    assert np.array_equal(g.content_yield_matrix, [[1.0, 0.0]])
+
+
+def test_equal_whatever_the_edge_order():
+    units = [Unit("r"), Unit("x", anchors=(0,)), Unit("y", anchors=(1,))]
+    a = build_graph(["a", "b"], units, [(0, 1, "A"), (0, 2, "B")])
+    b = build_graph(["a", "b"], units, [(0, 2, "B"), (0, 1, "A")])
+    assert a == b and hash(a) == hash(b)
+
+
+def test_immutable():
+    g = source()
+    with pytest.raises(dataclasses.FrozenInstanceError):
+        g.id = "x"
+
+
+@pytest.mark.parametrize("edges, message", [
+    ([(0, 5, "A")], "points outside"),
+    ([(0, 1, "A"), (1, 2, "B"), (2, 1, "C")], "cycle"),
+    ([Edge(0, 1, ())], "no label"),
+])
+def test_invalid_graphs(edges, message):
+    with pytest.raises(GraphError, match=message):
+        build_graph(["a"], [Unit("r"), Unit("x", anchors=(0,)), Unit("y")], edges)
+
+
+def test_remote_cycles_are_allowed():
+    g = build_graph(["a"], [Unit("r"), Unit("x", anchors=(0,))], [(0, 1, "A"), (1, 0, "R", True)])
+    assert g.yields[0] == {0}
+
+
+def test_bad_anchor_and_sentence_end():
+    with pytest.raises(GraphError, match="anchored outside"):
+        Graph((Token("a"),), (Unit("r", anchors=(3,)),), ())
+    with pytest.raises(GraphError, match="sentence end"):
+        Graph((Token("a"),), (Unit("r"),), (), sentence_ends=(2,))
+
+
+def test_with_returns_a_modified_copy():
+    g = source()
+    h = g.with_(id="other")
+    assert h.id == "other" and g.id == "fig1-source" and h.edges == g.edges

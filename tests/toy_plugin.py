@@ -1,0 +1,69 @@
+"""A throw-away plugin: a toy representation with its own reader, parser and adapter.
+
+It exists to prove that a new representation needs no change to semsim's core: the
+tests register it and score through it.
+"""
+
+from __future__ import annotations
+
+import json
+from dataclasses import dataclass
+
+from semsim.errors import InputError
+from semsim.graph import Edge, Graph, Token, Unit
+from semsim.hookspecs import hookimpl
+from semsim.plugins import Parser, Reader
+from semsim.scheme import Scheme
+
+TOY = Scheme("toy", equivalences=(frozenset({"Big", "Large"}),), ignored_labels=frozenset({"Punct"}),
+             label_groups={"Any": ("Big", "Small", "Large")})
+
+
+@dataclass(frozen=True)
+class ToyTree:
+    """The native object of the toy representation: words with one label each."""
+
+    words: tuple[str, ...]
+    labels: tuple[str, ...]
+
+
+def toy_parse(texts):
+    """Label capitalised words Big, others Small, punctuation Punct: a 'parser'."""
+    out = []
+    for text in texts:
+        words = tuple(text.split())
+        out.append(ToyTree(words, tuple("Punct" if not w.isalnum() else "Big" if w[:1].isupper() else "Small"
+                                        for w in words)))
+    return out
+
+
+def tree_to_graph(tree: ToyTree, graph_id: str = "") -> Graph:
+    units = [Unit("root")] + [Unit(f"w{i}", anchors=(i,)) for i in range(len(tree.words))]
+    edges = [Edge(0, i + 1, (label,)) for i, label in enumerate(tree.labels)]
+    tokens = [Token(w, punct=not w.isalnum()) for w in tree.words]
+    return Graph(tuple(tokens), tuple(units), tuple(edges), scheme=TOY, id=graph_id)
+
+
+def read_toy(path):
+    for n, line in enumerate(path.read_text(encoding="utf-8").splitlines(), 1):
+        try:
+            data = json.loads(line)
+            tree = ToyTree(tuple(data["words"]), tuple(data["labels"]))
+        except (ValueError, KeyError, TypeError) as exc:
+            raise InputError(f"bad toy graph: {exc}", path, n) from None
+        yield tree
+
+
+@hookimpl
+def register_readers(register):
+    register(Reader("toy", (".toy",), read_toy, None, "toy JSON lines"))
+
+
+@hookimpl
+def register_parsers(register):
+    register(Parser("toy-parser", "toy", toy_parse, "capitalisation 'parser'"))
+
+
+@hookimpl
+def to_graph(obj):
+    return tree_to_graph(obj) if isinstance(obj, ToyTree) else None

@@ -14,11 +14,11 @@ from __future__ import annotations
 
 __version__ = "0.1.0"
 
-from .api import USim, dag_f, distsim, read, read_all, usim  # noqa: E402
-from .errors import GraphError, InputError, PluginError, SemsimError  # noqa: E402
-from .graph import Edge, Graph, Token, Unit, build_graph  # noqa: E402
-from .scheme import Scheme  # noqa: E402
-from .stats import CorpusScore, Counts, Score, corpus_score  # noqa: E402
+from .api import USim, dag_f, distsim, read, read_all, usim
+from .errors import GraphError, InputError, PluginError, SemsimError
+from .graph import Edge, Graph, Token, Unit, build_graph
+from .scheme import Scheme
+from .stats import CorpusScore, Counts, Score, corpus_score
 
 __all__ = [
     "CorpusScore", "Counts", "Edge", "Graph", "GraphError", "InputError", "PluginError", "Scheme", "Score",

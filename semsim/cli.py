@@ -32,7 +32,8 @@ def _fail(exc: Exception) -> click.ClickException:
 
 @click.group(context_settings={"help_option_names": ["-h", "--help"]})
 @click.version_option(__version__, "-V", "--version", prog_name="semsim")
-@click.option("--allow-pickle", is_flag=True, help="Let readers unpickle files (unpickling runs code: trusted files only).")
+@click.option("--allow-pickle", is_flag=True,
+              help="Let readers unpickle files (unpickling runs code: trusted files only).")
 def cli(allow_pickle: bool) -> None:
     """Semantic faithfulness of a text to another by comparing meaning-representation graphs."""
     if allow_pickle:
@@ -150,7 +151,9 @@ def _emit(records: Callable[[], Iterator[dict[str, Any]]], fmt: str, out: IO[str
             out.write("  ".join([f"{r.get('name', ''):<{width}}", *cells]) + "\n")
         s = summary()
         if s:
-            ci = f"  {s['confidence']:.0%} CI [{s['macro_ci'][0]:.4f}, {s['macro_ci'][1]:.4f}]" if "macro_ci" in s else ""
+            ci = ""
+            if "macro_ci" in s:
+                ci = f"  {s['confidence']:.0%} CI [{s['macro_ci'][0]:.4f}, {s['macro_ci'][1]:.4f}]"
             out.write(f"corpus: macro F {s['macro_f']:.4f}{ci}  micro F {s['micro_f']:.4f}  n={s['n']}\n")
         if rows:
             out.write(f"signature: {rows[0]['signature']}\n")

@@ -9,7 +9,7 @@ from semsim import Unit, build_graph
 
 def source():
     return build_graph(
-        "He gva an apple for john".split(),
+        ["He", "gva", "an", "apple", "for", "john"],
         [Unit("root"), Unit("scene"), Unit("He", anchors=(0,)), Unit("gva", anchors=(1,)), Unit("an apple"),
          Unit("an", anchors=(2,)), Unit("apple", anchors=(3,)), Unit("for john"), Unit("for", anchors=(4,)),
          Unit("john", anchors=(5,))],
@@ -19,7 +19,7 @@ def source():
 
 def correction():
     return build_graph(
-        "He gave John an apple".split(),
+        ["He", "gave", "John", "an", "apple"],
         [Unit("root"), Unit("scene"), Unit("He", anchors=(0,)), Unit("gave", anchors=(1,)),
          Unit("John", anchors=(2,)), Unit("an apple"), Unit("an", anchors=(3,)), Unit("apple", anchors=(4,))],
         [(0, 1, "H"), (1, 2, "A"), (1, 3, "P"), (1, 4, "A"), (1, 5, "A"), (5, 6, "E"), (5, 7, "C")],

@@ -3,8 +3,13 @@
 from __future__ import annotations
 
 from semsim import Token, Unit, build_graph
-from semsim.align.tokens import (align_tokens, legacy_token_pairs, paper_token_pairs, synchronised_ends,
-                                 synchronised_spans)
+from semsim.align.tokens import (
+    align_tokens,
+    legacy_token_pairs,
+    paper_token_pairs,
+    synchronised_ends,
+    synchronised_spans,
+)
 
 
 def flat(words, ends=(), paragraphs=None):
@@ -33,8 +38,8 @@ def test_empty_sides():
 
 
 def test_sentence_synchronisation_skips_an_extra_end():
-    g1 = flat("a b . c d . e f .".split(), ends=(3, 6, 9))
-    g2 = flat("a b c d . e f .".split(), ends=(5, 8))
+    g1 = flat(["a", "b", ".", "c", "d", ".", "e", "f", "."], ends=(3, 6, 9))
+    g2 = flat(["a", "b", "c", "d", ".", "e", "f", "."], ends=(5, 8))
     # ends on punctuation step back to the word before; g1's first end ("b") matches no end
     # of g2 but its next one ("d") does, so it is skipped. As in the authors' code, the
     # stepped-back final positions are kept, leaving the final "." in no sentence.
@@ -49,8 +54,8 @@ def test_without_sentence_ends_the_whole_text_is_one_sentence():
 
 
 def test_sentence_alignment_keeps_words_in_their_sentence():
-    g1 = flat("the cat sat . dogs ran .".split(), ends=(4, 7))
-    g2 = flat("cat sat . the dogs ran .".split(), ends=(3, 7))
+    g1 = flat(["the", "cat", "sat", ".", "dogs", "ran", "."], ends=(4, 7))
+    g2 = flat(["cat", "sat", ".", "the", "dogs", "ran", "."], ends=(3, 7))
     pairs = paper_token_pairs(g1, g2)
     assert (0, 3) not in pairs  # "the" of sentence 1 does not jump to sentence 2
     assert (4, 4) in pairs

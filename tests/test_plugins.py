@@ -42,7 +42,7 @@ def test_reader_errors_name_file_and_line(toy_plugin, tmp_path):
 def test_unknown_suffix_and_object(isolated_plugins, tmp_path):
     f = tmp_path / "x.unknown"
     f.write_text("x")
-    with pytest.raises(semsim.InputError, match="no installed plugin reads .unknown files"):
+    with pytest.raises(semsim.InputError, match=r"no installed plugin reads \.unknown files"):
         semsim.read(f)
     with pytest.raises(semsim.PluginError, match="no installed plugin converts"):
         semsim.usim(object(), object())

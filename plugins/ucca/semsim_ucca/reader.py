@@ -70,9 +70,8 @@ class _Builder:
             self.edges.append(self.edge)
         elif name == "attributes" and parent == "edge" and self.edge is not None:
             self.edge[3] = attrs.get("remote") == "True"
-        elif name == "category" and parent == "edge" and self.edge is not None:
-            if attrs.get("tag"):
-                self.edge[2].append(attrs["tag"])
+        elif name == "category" and parent == "edge" and self.edge is not None and attrs.get("tag"):
+            self.edge[2].append(attrs["tag"])
 
     def _node_attributes(self, attrs: dict[str, str]) -> None:
         node_id, kind = self.node

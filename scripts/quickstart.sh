@@ -1,0 +1,12 @@
+#!/usr/bin/env bash
+# One command on a fresh machine: set everything up, then score the built-in examples
+# (the paper's Figure 1: "He gva an apple for john" -> "He gave John an apple").
+set -euo pipefail
+cd "$(dirname "$0")/.."
+bash scripts/setup.sh
+echo "== USim, paper definition (both directions, averaged)"
+.venv/bin/semsim usim examples/fig1-source.xml examples/fig1-correction.xml
+echo "== USim, as the authors' released code computes it"
+.venv/bin/semsim usim examples/fig1-source.xml examples/fig1-correction.xml --variant legacy
+echo "== DAG F-score between two annotations of the source"
+.venv/bin/semsim dagf examples/fig1-source.annotator2.xml examples/fig1-source.xml

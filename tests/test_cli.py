@@ -1,0 +1,106 @@
+"""The CLI over the toy plugin: formats, batches, errors, atomic output."""
+
+from __future__ import annotations
+
+import json
+
+import pytest
+from click.testing import CliRunner
+
+from semsim import __version__
+from semsim.cli import cli
+
+
+def toy(path, words, labels):
+    path.write_text(json.dumps({"words": words, "labels": labels}) + "\n", encoding="utf-8")
+    return path
+
+
+@pytest.fixture
+def pair(toy_plugin, tmp_path):
+    a = toy(tmp_path / "a.toy", ["He", "gva", "an", "apple"], ["Big", "Small", "Small", "Small"])
+    b = toy(tmp_path / "b.toy", ["He", "gave", "an", "apple"], ["Big", "Small", "Small", "Big"])
+    return a, b
+
+
+def run(*args):
+    return CliRunner().invoke(cli, list(map(str, args)), catch_exceptions=False)
+
+
+def test_version():
+    r = run("--version")
+    assert r.exit_code == 0 and __version__ in r.output
+
+
+def test_text_and_jsonl(pair):
+    r = run("usim", *pair)
+    assert r.exit_code == 0 and "signature: usim|variant:paper" in r.output
+    r = run("usim", *pair, "--format", "jsonl")
+    rec = json.loads(r.output.splitlines()[0])
+    assert rec["f"] == pytest.approx(0.75) and rec["signature"].startswith("usim|variant:paper")
+    assert set(rec["detail"]) == {"s->r", "r->s"}
+
+
+def test_directory_batch_with_corpus_summary_and_tsv(toy_plugin, tmp_path):
+    for side in ("src", "cor"):
+        (tmp_path / side).mkdir()
+        for i in range(3):
+            toy(tmp_path / side / f"{i}.toy", ["a", "b", "c"][: i + 1], ["Small", "Big", "Small"][: i + 1])
+    r = run("usim", tmp_path / "src", tmp_path / "cor", "--format", "jsonl", "--bootstrap", "50")
+    lines = [json.loads(x) for x in r.output.splitlines()]
+    assert len(lines) == 4 and lines[-1]["corpus"] and lines[-1]["macro_f"] == 1.0
+    assert "macro_ci" in lines[-1]
+    r = run("usim", tmp_path / "src", tmp_path / "cor", "--format", "tsv")
+    rows = r.output.splitlines()
+    assert rows[0].split("\t")[:3] == ["source", "correction", "f"] and len(rows) == 4
+
+
+def test_list_files_and_mismatched_counts(pair, tmp_path):
+    (tmp_path / "l1").write_text(f"{pair[0]}\n{pair[0]}\n")
+    (tmp_path / "l2").write_text(f"{pair[1]}\n")
+    r = CliRunner().invoke(cli, ["usim", f"@{tmp_path / 'l1'}", f"@{tmp_path / 'l2'}"])
+    assert r.exit_code == 1 and "lists 2 files but" in r.output and "Traceback" not in r.output
+    (tmp_path / "l2").write_text(f"{pair[1]}\n{pair[1]}\n")
+    assert run("usim", f"@{tmp_path / 'l1'}", f"@{tmp_path / 'l2'}").exit_code == 0
+
+
+def test_unmatched_directories(toy_plugin, tmp_path):
+    for side, names in (("s", ["x", "y"]), ("c", ["x"])):
+        (tmp_path / side).mkdir()
+        for n in names:
+            toy(tmp_path / side / f"{n}.toy", ["a"], ["Big"])
+    r = CliRunner().invoke(cli, ["usim", str(tmp_path / "s"), str(tmp_path / "c")])
+    assert r.exit_code == 1 and "y.toy: no file of that name" in r.output
+
+
+def test_bad_input_is_one_line_and_nothing_is_written(pair, tmp_path):
+    bad = tmp_path / "bad.toy"
+    bad.write_text("{not json\n")
+    out = tmp_path / "out.jsonl"
+    r = CliRunner().invoke(cli, ["usim", str(pair[0]), str(bad), "-o", str(out)])
+    assert r.exit_code == 1
+    assert r.output.strip().splitlines() == [f"Error: {bad}:1: bad toy graph: Expecting property name "
+                                             "enclosed in double quotes: line 1 column 2 (char 1)"]
+    assert not out.exists() and not (tmp_path / "out.jsonl.partial").exists()
+
+
+def test_output_file_is_complete(pair, tmp_path):
+    out = tmp_path / "out.json"
+    assert run("usim", *pair, "--format", "json", "-o", out).exit_code == 0
+    assert json.loads(out.read_text())["pairs"][0]["f"] == pytest.approx(0.75)
+
+
+def test_dagf_and_distsim_and_plugins(pair):
+    r = run("dagf", pair[0], pair[0], "--format", "jsonl")
+    assert json.loads(r.output)["f"] == 1.0
+    r = CliRunner().invoke(cli, ["dagf", str(pair[0]), str(pair[1])])
+    assert r.exit_code == 1 and "same tokens" in r.output
+    r = run("distsim", *pair, "--format", "json")
+    assert json.loads(r.output)["distsim"]["Big"] == 1.0
+    r = run("plugins")
+    assert "reader toy (.toy) from toy" in r.output and "parser toy-parser [toy]" in r.output
+
+
+def test_missing_file(toy_plugin, tmp_path):
+    r = CliRunner().invoke(cli, ["usim", str(tmp_path / "nope.toy"), str(tmp_path / "nope2.toy")])
+    assert r.exit_code == 1 and "nope.toy: no such file or directory" in r.output

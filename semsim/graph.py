@@ -12,16 +12,18 @@ yield matrices, label masks) is computed once on first use and cached.
 from __future__ import annotations
 
 import graphlib
-from collections.abc import Mapping, Sequence
+from collections.abc import Callable, Hashable, Mapping, Sequence
 from dataclasses import dataclass, field
 from functools import cached_property
 from types import MappingProxyType
-from typing import Any
+from typing import Any, TypeVar
 
 import numpy as np
 
 from .errors import GraphError
 from .scheme import PLAIN, Scheme
+
+T = TypeVar("T")
 
 
 @dataclass(frozen=True, slots=True)
@@ -193,9 +195,7 @@ class Graph:
         """The compared edges as ``(child, label mask)`` and, per unit, the mask of its
         compared incoming edges. ``labels`` is ``labeled`` (exact), ``weak`` (the scheme's
         equivalences) or ``unlabeled`` (every label matches every label)."""
-        key = (labels, remote)
-        cache = self.__dict__.setdefault("_label_masks", {})
-        if key not in cache:
+        def build() -> tuple[tuple[tuple[int, int], ...], tuple[int, ...]]:
             weak = labels == "weak"
             items = []
             incoming = [0] * len(self.units)
@@ -205,7 +205,15 @@ class Graph:
                     m = 1 if labels == "unlabeled" else self.scheme.mask(e.labels, weak)
                     items.append((e.child, m))
                     incoming[e.child] |= m
-            cache[key] = (tuple(items), tuple(incoming))
+            return tuple(items), tuple(incoming)
+
+        return self.memo(("label_masks", labels, remote), build)
+
+    def memo(self, key: Hashable, build: Callable[[], T]) -> T:
+        """Derived data a metric computes once per graph (graphs are immutable)."""
+        cache = self.__dict__.setdefault("_memo", {})
+        if key not in cache:
+            cache[key] = build()
         return cache[key]
 
     # -- convenience -------------------------------------------------------------------------

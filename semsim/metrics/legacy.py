@@ -29,10 +29,21 @@ def compared_units(g: Graph, min_tokens: int = 0) -> list[int]:
             if has_parent[u] and unit.kind not in kinds and (not min_tokens or len(g.yields[u]) > min_tokens)]
 
 
-def _terminal_positions(g: Graph, units: list[int]) -> list[list[int]]:
-    """T(u): sorted paragraph positions of each unit's tokens (punctuation included)."""
-    pos = [t.para_pos or i + 1 for i, t in enumerate(g.tokens)]  # unknown para_pos: the position
-    return [sorted(pos[t] for t in g.yields[u]) for u in units]
+def _units_data(g: Graph, min_tokens: int) -> tuple[list[int], list[list[int]], np.ndarray, np.ndarray]:
+    """Per graph, once: N(P); T(u), the sorted paragraph positions of each unit's tokens
+    (punctuation included); the expanded label mask of each unit's incoming edges (remote
+    ones too); and ``member[p, u] = 1`` iff position value p is in T(u)."""
+    def build():
+        units = compared_units(g, min_tokens)
+        pos = [t.para_pos or i + 1 for i, t in enumerate(g.tokens)]  # unknown para_pos: the position
+        ts = [sorted(pos[t] for t in g.yields[u]) for u in units]
+        labels = [g.scheme.mask((lab for i in g.incoming[u] for lab in g.edges[i].labels), weak=True)
+                  for u in units]
+        member = np.zeros((max(pos, default=0) + 1, len(units)))
+        for y, t in enumerate(ts):
+            member[t, y] = 1.0
+        return units, ts, np.array(labels, dtype=object), member
+    return g.memo(("legacy-units", min_tokens), build)
 
 
 def _consumed(positions: list[int], mentioned: dict[int, int]) -> list[int]:
@@ -47,54 +58,44 @@ def _consumed(positions: list[int], mentioned: dict[int, int]) -> list[int]:
     return out
 
 
-def _walk_counts(t_from: list[list[int]], t_to: list[list[int]], mentioned: dict[int, int],
-                 size: int) -> np.ndarray:
+def _walk_counts(t_from: list[list[int]], mentioned: dict[int, int], member_to: np.ndarray) -> np.ndarray:
     """``c[x, y]``: consumed pairs of unit x whose partner position is in T(y)."""
+    size = member_to.shape[0]
     partners = np.zeros((len(t_from), size))
     for x, ts in enumerate(t_from):
         for b in _consumed(ts, mentioned):
-            if b >= 0:
+            if 0 <= b < size:  # a partner beyond every T(y) of the other side matches nothing
                 partners[x, b] += 1
-    member = np.zeros((size, len(t_to)))
-    for y, ts in enumerate(t_to):
-        member[ts, y] = 1.0
-    return partners @ member
+    return partners @ member_to
 
 
 def legacy_parts(g1: Graph, g2: Graph, pairs: set[tuple[int, int]], min_tokens: int = 0) -> Counts:
-    n1, n2 = compared_units(g1, min_tokens), compared_units(g2, min_tokens)
-    t1, t2 = _terminal_positions(g1, n1), _terminal_positions(g2, n2)
+    n1, t1, lab1, member1 = _units_data(g1, min_tokens)
+    n2, t2, lab2, member2 = _units_data(g2, min_tokens)
     by1 = {a: b for a, b in pairs if a >= 0}
     by2 = {b: a for a, b in pairs if b >= 0}
-    size = 2 + max([len(g1.tokens), len(g2.tokens)] + [p for ts in t1 + t2 for p in ts])
-    c1 = _walk_counts(t1, t2, by1, size)        # (|N1|, |N2|)
-    c2 = _walk_counts(t2, t1, by2, size).T      # (|N1|, |N2|)
+    c1 = _walk_counts(t1, by1, member2)        # (|N1|, |N2|)
+    c2 = _walk_counts(t2, by2, member1).T      # (|N1|, |N2|)
     len1 = np.array([len(t) for t in t1], dtype=float)[:, None]
     len2 = np.array([len(t) for t in t2], dtype=float)[None, :]
     with np.errstate(divide="ignore", invalid="ignore"):
         recall = np.where(len1 > 0, c1 / len1, 0.0)
         precision = np.where(len2 > 0, c2 / len2, 0.0)
         sim = np.where(precision + recall > 0, 2 * precision * recall / (precision + recall), 0.0)
-    scheme = g1.scheme
-    lab1 = [scheme.mask((lab for i in g1.incoming[u] for lab in g1.edges[i].labels), weak=True) for u in n1]
-    lab2 = [scheme.mask((lab for i in g2.incoming[u] for lab in g2.edges[i].labels), weak=True) for u in n2]
-    count1 = _count_matched(sim, lab1, lab2)
-    count2 = _count_matched(sim.T, lab2, lab1)
+    compatible = (lab1[:, None] & lab2[None, :]) != 0 if sim.size else np.zeros(sim.shape, dtype=bool)
+    count1 = _count_matched(sim, compatible)
+    count2 = _count_matched(sim.T, compatible.T)
     # Side 1 is the source: the original calls count1/|N1| recall; semsim's convention calls
     # the first graph's side precision. F is the same either way.
     return Counts(count1, len(n1), count2, len(n2))
 
 
-def _count_matched(sim: np.ndarray, labels_from: list[int], labels_to: list[int]) -> int:
-    """Units whose best-similarity partners include a label-compatible one."""
-    matched = 0
+def _count_matched(sim: np.ndarray, compatible: np.ndarray) -> int:
+    """Units whose best-similarity partners (similarity > 0) include a label-compatible one."""
     if sim.size == 0:
         return 0
-    best = sim.max(axis=1)
-    for x in np.nonzero(best > 0)[0]:
-        if any(labels_from[x] & labels_to[y] for y in np.nonzero(sim[x] == best[x])[0]):
-            matched += 1
-    return matched
+    best = sim.max(axis=1, keepdims=True)
+    return int(((sim == best) & (best > 0) & compatible).any(axis=1).sum())
 
 
 def usim_legacy(g1: Graph, g2: Graph, *, single_token_units: bool = True, version: str = "") -> Score:

@@ -11,6 +11,7 @@ sentence pairs as in the paper.
 
 from __future__ import annotations
 
+from bisect import bisect_right
 from collections import Counter
 from collections.abc import Iterable, Mapping, Sequence
 
@@ -24,13 +25,15 @@ def label_counts(g: Graph, groups: Mapping[str, Sequence[str]] | None = None,
     groups = g.scheme.label_groups if groups is None else groups
     spans = list(spans) if spans is not None else [range(len(g.tokens))]
     out: list[Counter[str]] = [Counter() for _ in spans]
+    if not spans:
+        return out
     starts = [s.start for s in spans]
     for i in g.compared_edges:
         e = g.edges[i]
         y = g.yields[e.child] or g.yields[e.parent]
         first = min(y) if y else 0
-        k = next((n for n in range(len(spans) - 1, -1, -1) if first >= starts[n]), 0)
-        if spans and first not in spans[k]:
+        k = max(bisect_right(starts, first) - 1, 0)
+        if first not in spans[k]:  # after the last synchronised sentence end
             continue
         labels = set(e.labels)
         for label in labels:

@@ -32,6 +32,7 @@ SETTINGS = {
     "paper (default: coverage tie-break, sentence alignment)": {},
     "paper, aligned-token denominator": {"denominator": "aligned"},
     "paper, weak labels": {"labels": "weak"},
+    "paper, aligned-token denominator + weak labels": {"denominator": "aligned", "labels": "weak"},
     "paper, tie-break all": {"tie_break": "all"},
     "paper, tie-break first": {"tie_break": "first"},
     "paper, passage-level alignment": {"by_sentence": False},

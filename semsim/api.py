@@ -11,10 +11,11 @@ from .graph import Graph
 from .io import read, read_all
 from .metrics.dagf import dag_f as _dag_f
 from .metrics.distsim import distsim as _distsim
-from .metrics.legacy import usim_legacy
+from .metrics.legacy import legacy_settings, usim_legacy
+from .metrics.usim import paper_settings
 from .metrics.usim import usim as _usim_paper
 from .plugins import to_graph
-from .stats import CorpusScore, Score, corpus_score
+from .stats import CorpusScore, Score, corpus_score, signature
 
 __all__ = ["USim", "dag_f", "distsim", "read", "read_all", "usim"]
 
@@ -78,14 +79,13 @@ class USim:
         return corpus_score((self.sentence_score(a, b) for a, b in pairs), n_bootstrap, confidence, seed)
 
     def get_signature(self) -> str:
-        """The signature every score from this metric carries (scheme filled in per graph)."""
-        from .stats import signature
+        """The signature of this metric's settings (each score's also names the graphs' scheme)."""
         if self.variant == "legacy":
-            return signature("usim", {"variant": "legacy", "single_token_units": self.single_token_units},
-                             _version())
-        return signature("usim", {"variant": "paper", "dir": self.direction, "tie": self.tie_break,
-                                  "labels": self.labels, "remote": self.remote, "denom": self.denominator,
-                                  "align": "sentence" if self.by_sentence else "passage"}, _version())
+            settings = legacy_settings(self.single_token_units)
+        else:
+            settings = paper_settings(self.direction, self.tie_break, self.labels, self.remote, self.by_sentence,
+                                      self.denominator)
+        return signature("usim", settings, _version())
 
 
 def usim(source: GraphLike, correction: GraphLike, variant: str = "paper", **settings: Any) -> Score:

@@ -125,15 +125,18 @@ def _output(path: str | None) -> Iterator[IO[str]]:
     os.replace(partial, path)
 
 
+_NOT_IN_TABLES = ("name", "source", "correction", "detail", "signature")
+
+
 def _emit(records: Callable[[], Iterator[dict[str, Any]]], fmt: str, out: IO[str],
-          columns: list[str], summary: Callable[[], dict[str, Any] | None]) -> None:
+          summary: Callable[[], dict[str, Any] | None]) -> None:
     if fmt == "jsonl":
         write_jsonl(records(), out)
         s = summary()
         if s:
             write_jsonl([s], out)
     elif fmt == "tsv":
-        write_tsv(records(), out, columns)
+        write_tsv(records(), out, exclude=("name", "detail"))
     elif fmt == "json":
         rows = list(records())
         doc: dict[str, Any] = {"pairs": rows}
@@ -143,11 +146,12 @@ def _emit(records: Callable[[], Iterator[dict[str, Any]]], fmt: str, out: IO[str
         out.write(json.dumps(doc, indent=2, ensure_ascii=False) + "\n")
     else:
         rows = list(records())
+        columns = [c for c in rows[0] if c not in _NOT_IN_TABLES] if rows else []
         width = max(len(str(r.get("name", ""))) for r in rows) if rows else 4
-        out.write("  ".join([f"{'pair':<{width}}"] + [f"{c:>8}" for c in columns[1:]]) + "\n")
+        out.write("  ".join([f"{'pair':<{width}}"] + [f"{c:>8}" for c in columns]) + "\n")
         for r in rows:
             cells = [f"{r.get(c, ''):>8.4f}" if isinstance(r.get(c), float) else f"{r.get(c, '')!s:>8}"
-                     for c in columns[1:]]
+                     for c in columns]
             out.write("  ".join([f"{r.get('name', ''):<{width}}", *cells]) + "\n")
         s = summary()
         if s:
@@ -184,12 +188,8 @@ def _score_command(pairs: list[tuple[Path, Path]], score: Callable[[Any, Any], S
             return None
         return {"corpus": True, **corpus_score(scores, n_bootstrap=n_bootstrap, seed=seed).as_dict()}
 
-    parts = list(score(*graphs[0]).parts) if graphs else []
-    columns = ["name", "f", "precision", "recall", *(f"{k}_f" for k in parts if len(parts) > 1)]
-    if fmt == "tsv":
-        columns = ["source", "correction", *columns[1:], "signature"]
     with _output(output) as out:
-        _emit(records, fmt, out, columns, summary)
+        _emit(records, fmt, out, summary)
 
 
 def _common(f: Callable[..., Any]) -> Callable[..., Any]:

@@ -76,11 +76,15 @@ def write_jsonl(records: Iterable[dict[str, Any]], out: IO[str]) -> int:
     return n
 
 
-def write_tsv(records: Iterable[dict[str, Any]], out: IO[str], columns: list[str]) -> int:
+def write_tsv(records: Iterable[dict[str, Any]], out: IO[str], exclude: Iterable[str] = ()) -> int:
+    """One row per record; the header is the first record's keys (less ``exclude``)."""
     w = csv.writer(out, delimiter="\t", lineterminator="\n")
-    w.writerow(columns)
+    columns: list[str] | None = None
     n = 0
     for r in records:
+        if columns is None:
+            columns = [c for c in r if c not in exclude]
+            w.writerow(columns)
         w.writerow([_cell(r.get(c)) for c in columns])
         out.flush()
         n += 1

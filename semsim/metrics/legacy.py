@@ -98,6 +98,11 @@ def _count_matched(sim: np.ndarray, compatible: np.ndarray) -> int:
     return int(((sim == best) & (best > 0) & compatible).any(axis=1).sum())
 
 
+def legacy_settings(single_token_units: bool) -> dict[str, object]:
+    """The settings that name a legacy-variant score in its signature."""
+    return {"variant": "legacy", "single_token_units": single_token_units}
+
+
 def usim_legacy(g1: Graph, g2: Graph, *, single_token_units: bool = True, version: str = "") -> Score:
     """USim as computed by the authors' released code.
 
@@ -105,6 +110,5 @@ def usim_legacy(g1: Graph, g2: Graph, *, single_token_units: bool = True, versio
     """
     pairs = legacy_token_pairs(g1, g2)
     counts = legacy_parts(g1, g2, pairs, 0 if single_token_units else 1)
-    sig = signature("usim", {"variant": "legacy", "single_token_units": single_token_units,
-                             "scheme": g1.scheme.name}, version)
+    sig = signature("usim", {**legacy_settings(single_token_units), "scheme": g1.scheme.name}, version)
     return Score({"legacy": counts}, sig)

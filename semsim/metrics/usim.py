@@ -71,6 +71,13 @@ def usim_parts(g1: Graph, g2: Graph, token_pairs: list[tuple[int, int]], directi
     return parts
 
 
+def paper_settings(direction: str, tie_break: str, labels: str, remote: bool, by_sentence: bool,
+                   denominator: str) -> dict[str, object]:
+    """The settings that name a paper-variant score in its signature."""
+    return {"variant": "paper", "dir": direction, "tie": tie_break, "labels": labels, "remote": remote,
+            "denom": denominator, "align": "sentence" if by_sentence else "passage"}
+
+
 def usim(g1: Graph, g2: Graph, *, direction: str = "both", tie_break: str = "coverage",
          labels: str = "labeled", remote: bool = True, by_sentence: bool = True,
          denominator: str = "yield", version: str = "") -> Score:
@@ -81,7 +88,6 @@ def usim(g1: Graph, g2: Graph, *, direction: str = "both", tie_break: str = "cov
         raise ValueError(f"unknown label mode {labels!r}; choose from {', '.join(LABEL_MODES)}")
     pairs = paper_token_pairs(g1, g2, by_sentence=by_sentence)
     parts = usim_parts(g1, g2, pairs, direction, tie_break, labels, remote, denominator)
-    sig = signature("usim", {"variant": "paper", "dir": direction, "tie": tie_break, "labels": labels,
-                             "remote": remote, "denom": denominator, "align": "sentence" if by_sentence else "passage",
+    sig = signature("usim", {**paper_settings(direction, tie_break, labels, remote, by_sentence, denominator),
                              "scheme": g1.scheme.name}, version)
     return Score(parts, sig)

@@ -7,10 +7,10 @@ import sys
 from pathlib import Path
 
 import pytest
-from semsim_ucca.passage import passage_to_graph
 
 import semsim
 from semsim.metrics.dagf import dag_f
+from semsim_ucca.passage import passage_to_graph
 
 EXAMPLE_FILES = sorted((Path(__file__).resolve().parents[3] / "examples").glob("*.xml"))
 IAA = [(f"amittaic{n}", f"tree{n}") for n in ("1197", "1198", "1200", "1297", "1298", "1300", "1301")]

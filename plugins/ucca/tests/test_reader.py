@@ -3,10 +3,10 @@
 from __future__ import annotations
 
 import pytest
-from semsim_ucca.scheme import UCCA
 
 import semsim
 from semsim import InputError
+from semsim_ucca.scheme import UCCA
 
 
 def test_figure1_source(examples):

@@ -97,3 +97,37 @@ def _cell(v: Any) -> str:
     if isinstance(v, float):
         return f"{v:.6f}"
     return str(v)
+
+
+# -- graphs as JSON (the parse cache stores them; plugins may too) ----------------------------------
+GRAPH_FORMAT = 1
+
+
+def graph_to_dict(g: Graph) -> dict[str, Any]:
+    """A self-contained JSON-able form of a graph, scheme included."""
+    s = g.scheme
+    return {
+        "format": GRAPH_FORMAT, "id": g.id, "root": g.root, "sentence_ends": list(g.sentence_ends),
+        "tokens": [[t.text, t.punct, t.paragraph, t.para_pos] for t in g.tokens],
+        "units": [[u.id, u.kind, list(u.anchors), u.implicit, u.label] for u in g.units],
+        "edges": [[e.parent, e.child, list(e.labels), e.remote] for e in g.edges],
+        "scheme": {"name": s.name, "equivalences": [sorted(x) for x in s.equivalences],
+                   "ignored_labels": sorted(s.ignored_labels), "ignored_kinds": sorted(s.ignored_kinds),
+                   "label_groups": {k: list(v) for k, v in s.label_groups.items()}},
+        "meta": {k: v for k, v in g.meta.items() if isinstance(v, (str, int, float, bool))},
+    }
+
+
+def graph_from_dict(d: dict[str, Any]) -> Graph:
+    from .graph import Edge, Token, Unit
+    from .scheme import Scheme
+    if d.get("format") != GRAPH_FORMAT:
+        raise ValueError(f"unsupported graph format {d.get('format')!r}")
+    s = d["scheme"]
+    return Graph(
+        tokens=tuple(Token(t, bool(p), int(par), int(pp)) for t, p, par, pp in d["tokens"]),
+        units=tuple(Unit(i, k, tuple(a), bool(imp), lab) for i, k, a, imp, lab in d["units"]),
+        edges=tuple(Edge(p, c, tuple(ls), bool(r)) for p, c, ls, r in d["edges"]),
+        scheme=Scheme(s["name"], tuple(frozenset(x) for x in s["equivalences"]), frozenset(s["ignored_labels"]),
+                      frozenset(s["ignored_kinds"]), s["label_groups"]),
+        id=d["id"], root=d["root"], sentence_ends=tuple(d["sentence_ends"]), meta=d.get("meta", {}))

@@ -207,31 +207,44 @@ def _common(f: Callable[..., Any]) -> Callable[..., Any]:
     return f
 
 
+def _usim_options(f: Callable[..., Any]) -> Callable[..., Any]:
+    """The USim settings, shared by ``usim`` (graphs in) and ``score`` (text in)."""
+    for opt in reversed([
+        click.option("--variant", type=click.Choice(["paper", "legacy"]), default="paper", show_default=True,
+                     help="paper: §3 of the paper; legacy: what the authors' released code computes."),
+        click.option("--direction", type=click.Choice(["both", "s->r", "r->s"]), default="both", show_default=True),
+        click.option("--tie-break", type=click.Choice(["coverage", "all", "first"]), default="coverage",
+                     show_default=True, help="How ties of the node weight w(v,u) are resolved (paper variant)."),
+        click.option("--labels", type=click.Choice(["labeled", "weak", "unlabeled"]), default="labeled",
+                     show_default=True, help="Edge label matching (weak: the scheme's equivalences)."),
+        click.option("--remote/--no-remote", default=True, show_default=True, help="Count remote edges."),
+        click.option("--align", "align", type=click.Choice(["sentence", "passage"]), default="sentence",
+                     show_default=True, help="Align tokens sentence by sentence or over the whole text."),
+        click.option("--denominator", type=click.Choice(["yield", "aligned"]), default="yield", show_default=True,
+                     help="|yield(u)| in w(v,u): all tokens, or only aligned ones."),
+        click.option("--single-token-units/--no-single-token-units", default=True, show_default=True,
+                     help="Legacy variant: keep units of one token (the 2018 revision drops them)."),
+    ]):
+        f = opt(f)
+    return f
+
+
+def _metric(variant: str, direction: str, tie_break: str, labels: str, remote: bool, align: str,
+            denominator: str, single_token_units: bool) -> USim:
+    return USim(variant=variant, direction=direction, tie_break=tie_break, labels=labels, remote=remote,
+                by_sentence=align == "sentence", denominator=denominator, single_token_units=single_token_units)
+
+
 @cli.command()
 @click.argument("source")
 @click.argument("correction")
-@click.option("--variant", type=click.Choice(["paper", "legacy"]), default="paper", show_default=True,
-              help="paper: §3 of the paper; legacy: what the authors' released code computes.")
-@click.option("--direction", type=click.Choice(["both", "s->r", "r->s"]), default="both", show_default=True)
-@click.option("--tie-break", type=click.Choice(["coverage", "all", "first"]), default="coverage",
-              show_default=True, help="How ties of the node weight w(v,u) are resolved (paper variant).")
-@click.option("--labels", type=click.Choice(["labeled", "weak", "unlabeled"]), default="labeled",
-              show_default=True, help="Edge label matching (weak: the scheme's equivalences).")
-@click.option("--remote/--no-remote", default=True, show_default=True, help="Count remote edges.")
-@click.option("--align", "align", type=click.Choice(["sentence", "passage"]), default="sentence",
-              show_default=True, help="Align tokens sentence by sentence or over the whole text.")
-@click.option("--denominator", type=click.Choice(["yield", "aligned"]), default="yield", show_default=True,
-              help="|yield(u)| in w(v,u): all tokens, or only aligned ones.")
-@click.option("--single-token-units/--no-single-token-units", default=True, show_default=True,
-              help="Legacy variant: keep units of one token (the 2018 revision drops them).")
+@_usim_options
 @_common
 def usim(source: str, correction: str, variant: str, direction: str, tie_break: str, labels: str,
          remote: bool, align: str, denominator: str, single_token_units: bool, fmt: str, output: str | None,
          read_format: str | None, n_bootstrap: int, seed: int, quiet: bool) -> None:
     """USim of CORRECTION against SOURCE (files, directories matched by name, or @lists)."""
-    metric = USim(variant=variant, direction=direction, tie_break=tie_break, labels=labels, remote=remote,
-                  by_sentence=align == "sentence", denominator=denominator,
-                  single_token_units=single_token_units)
+    metric = _metric(variant, direction, tie_break, labels, remote, align, denominator, single_token_units)
     try:
         _score_command(pair_inputs(source, correction), metric.sentence_score, fmt, output, read_format,
                        quiet, n_bootstrap, seed)
@@ -280,6 +293,136 @@ def distsim(source: str, correction: str, by_sentence: bool, labels: tuple[str, 
     else:
         for k, v in result.items():
             click.echo(f"{k}\t{v:.4f}")
+
+
+@cli.command()
+@click.option("--source", "source_path", required=True, type=click.Path(dir_okay=False, path_type=Path),
+              help="Source sentences, one per line (UTF-8).")
+@click.option("--hyp", "hyps", multiple=True, type=click.Path(dir_okay=False, path_type=Path),
+              help="A system's output, line-parallel to the source (repeatable).")
+@click.option("--ref", "refs", multiple=True, type=click.Path(dir_okay=False, path_type=Path),
+              help="A reference correction, scored like a system (repeatable).")
+@click.option("--representation", default=None, help="Representation to parse into (e.g. ucca).")
+@click.option("--parser", "parser_name", default=None, help="Parser to use (see `semsim plugins`).")
+@click.option("--model", default=None, help="Parser model (path or name; default: the parser's own setting).")
+@_usim_options
+@click.option("--jobs", type=click.IntRange(1), default=1, show_default=True, help="Parsing processes.")
+@click.option("--batch-size", type=click.IntRange(1), default=32, show_default=True)
+@click.option("--cache", "cache_path", type=click.Path(dir_okay=False), default=None,
+              help="Parse cache file (default: $SEMSIM_CACHE_DIR/parses.sqlite3).")
+@click.option("--no-cache", is_flag=True, help="Parse everything, store nothing.")
+@click.option("-o", "--output", type=click.Path(dir_okay=False), help="Per-sentence JSON Lines here.")
+@click.option("--format", "fmt", type=click.Choice(["text", "json", "tsv"]), default="text", show_default=True,
+              help="Format of the per-system summary on stdout.")
+@click.option("--bootstrap", "n_bootstrap", type=click.IntRange(0), default=1000, show_default=True)
+@click.option("--seed", type=int, default=12345, show_default=True)
+@click.option("-q", "--quiet", is_flag=True, help="No progress bars.")
+def score(source_path: Path, hyps: tuple[Path, ...], refs: tuple[Path, ...], representation: str | None,
+          parser_name: str | None, model: str | None, variant: str, direction: str, tie_break: str, labels: str,
+          remote: bool, align: str, denominator: str, single_token_units: bool, jobs: int, batch_size: int,
+          cache_path: str | None, no_cache: bool, output: str | None, fmt: str, n_bootstrap: int, seed: int,
+          quiet: bool) -> None:
+    """USim of systems' outputs (and references) against their sources, from plain text.
+
+    Every unique sentence is parsed once (and cached across runs); an empty source line
+    scores 1 against an empty output line and 0 otherwise, as in the original tool.
+    """
+    from .cache import ParseCache
+    from .pipeline import check_parallel, find_parser, parse_sentences, read_lines, score_systems
+    metric = _metric(variant, direction, tie_break, labels, remote, align, denominator, single_token_units)
+    try:
+        if not hyps and not refs:
+            raise SemsimError("give at least one --hyp (or --ref) file")
+        source = read_lines(source_path)
+        files = {**{p: read_lines(p) for p in hyps}, **{p: read_lines(p) for p in refs}}
+        check_parallel(source_path, source, files)
+        names = _system_names([*hyps], [*refs])
+        systems = {names[p]: files[p] for p in [*hyps, *refs]}
+        parser = find_parser(parser_name, representation)
+        cache = None if no_cache else ParseCache(cache_path)
+        texts = [*source, *(line for lines in systems.values() for line in lines)]
+        graphs = parse_sentences(texts, parser, model, cache, batch_size, jobs, progress=not quiet)
+        by_system: dict[str, list[Score]] = {n: [] for n in systems}
+        with _output(output) as out:
+            for r in score_systems(source, systems, graphs, metric.sentence_score):
+                by_system[r.system].append(r.score)
+                if output:
+                    write_jsonl([{"system": r.system, "line": r.line, "f": r.score.f,
+                                  "precision": r.score.precision, "recall": r.score.recall, "empty": r.empty,
+                                  "detail": {k: c.as_dict() for k, c in r.score.parts.items()},
+                                  "signature": r.score.signature}], out)
+    except SemsimError as exc:
+        raise _fail(exc) from None
+    summary = [{"system": n, **corpus_score(s, n_bootstrap=n_bootstrap, seed=seed).as_dict()}
+               for n, s in by_system.items()]
+    _print_summary(summary, fmt)
+
+
+def _system_names(hyps: list[Path], refs: list[Path]) -> dict[Path, str]:
+    """Short unique names: file names, or paths where file names clash."""
+    paths = [*hyps, *refs]
+    short = [p.name for p in paths]
+    use = short if len(set(short)) == len(short) else [str(p) for p in paths]
+    return {p: ("ref:" if p in refs and p not in hyps else "") + n for p, n in zip(paths, use)}
+
+
+def _print_summary(rows: list[dict[str, Any]], fmt: str) -> None:
+    if fmt == "json":
+        click.echo(json.dumps({"systems": rows}, indent=2))
+        return
+    cols = ["system", "n", "macro_f", "ci_low", "ci_high", "micro_f"]
+    table = [[r["system"], r["n"], r["macro_f"], *(r.get("macro_ci") or ["", ""]), r["micro_f"]] for r in rows]
+    if fmt == "tsv":
+        click.echo("\t".join(cols))
+        for t in table:
+            click.echo("\t".join(f"{x:.6f}" if isinstance(x, float) else str(x) for x in t))
+        return
+    width = max(len(str(t[0])) for t in table)
+    click.echo(f"{'system':<{width}}  {'n':>6}  {'mean F':>7}  {'95% CI':>17}  {'micro F':>7}")
+    for name, n, macro, lo, hi, micro in table:
+        ci = f"[{lo:.4f}, {hi:.4f}]" if lo != "" else ""
+        click.echo(f"{name:<{width}}  {n:>6}  {macro:>7.4f}  {ci:>17}  {micro:>7.4f}")
+    if rows:
+        click.echo(f"signature: {rows[0]['signature']}")
+
+
+@cli.group()
+def cache() -> None:
+    """Inspect or clear the parse cache."""
+
+
+@cache.command("info")
+@click.option("--cache", "cache_path", type=click.Path(dir_okay=False), default=None)
+@click.option("--format", "fmt", type=click.Choice(["text", "json"]), default="text", show_default=True)
+def cache_info(cache_path: str | None, fmt: str) -> None:
+    """Where the cache is, its size, and entries and hits per parser and model."""
+    from .cache import ParseCache
+    try:
+        with ParseCache(cache_path) as c:
+            st = c.stats()
+    except SemsimError as exc:
+        raise _fail(exc) from None
+    if fmt == "json":
+        click.echo(json.dumps(st, indent=2))
+        return
+    click.echo(f"{st['path']}: {st['entries']} parses, {st['hits']} hits, {st['bytes'] / 1e6:.1f} MB")
+    for g in st["groups"]:
+        click.echo(f"  {g['representation']}/{g['parser']} model {g['model'][:12]}: "
+                   f"{g['entries']} parses, {g['hits']} hits")
+
+
+@cache.command("clear")
+@click.option("--cache", "cache_path", type=click.Path(dir_okay=False), default=None)
+@click.option("--parser", default=None, help="Only this parser's entries.")
+def cache_clear(cache_path: str | None, parser: str | None) -> None:
+    """Delete cached parses."""
+    from .cache import ParseCache
+    try:
+        with ParseCache(cache_path) as c:
+            n = c.clear(parser)
+    except SemsimError as exc:
+        raise _fail(exc) from None
+    click.echo(f"removed {n} parses")
 
 
 @cli.command()

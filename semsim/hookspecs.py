@@ -40,11 +40,12 @@ def register_readers(register: Callable[[Reader], None]) -> None:
 
 @hookspec
 def register_parsers(register: Callable[[Parser], None]) -> None:
-    """Register parsers from text to native graphs: ``register(Parser(name, representation, parse))``.
+    """Register parsers from text to native graphs: ``register(Parser(name, representation, parse, ...))``.
 
-    ``parse(texts)`` takes a batch of sentences and returns one native graph per text, in
-    order; the native graphs are converted with :func:`to_graph`. Loading models must
-    happen on the first call, never at import or registration time.
+    ``parse(texts, model)`` takes a batch of sentences and returns one native graph per text,
+    in order; the native graphs are converted with :func:`to_graph`. ``model_identity(model)``
+    returns a content hash of the model (the parse cache's key). Loading models must happen
+    on the first call, never at import or registration time.
     """
 
 

@@ -6,6 +6,10 @@ Environment variables:
     Comma-separated entry-point names to load (``""``: none). Unset: all installed.
 ``SEMSIM_DISABLE_PLUGINS``
     Comma-separated entry-point names never to load.
+``SEMSIM_PLUGINS``
+    Comma-separated extra plugin modules to register without packaging them: importable
+    module names or paths to ``.py`` files (like tox's inline ``toxfile.py``). Worker
+    processes inherit it.
 ``SEMSIM_TRACE_PLUGINS``
     If set (non-empty), every hook call and result is printed to stderr.
 """
@@ -42,12 +46,21 @@ class Reader:
 
 @dataclass(frozen=True)
 class Parser:
-    """Text to native graphs, in batches. ``parse(texts)`` returns one graph per text."""
+    """Text to native graphs, in batches.
+
+    ``parse(texts, model)`` returns one native graph per text (``model``: a path or name the
+    parser understands, or None for its default, e.g. from an environment variable).
+    ``model_identity(model)`` names the model's content (a hash) for the parse cache and
+    raises :class:`~semsim.errors.SemsimError` with advice when the model is missing.
+    ``serialize(native)`` gives a text form of a parse to keep in the cache (optional).
+    """
 
     name: str
     representation: str
-    parse: Callable[[Sequence[str]], list[Any]]
+    parse: Callable[[Sequence[str], str | None], list[Any]]
     description: str = ""
+    model_identity: Callable[[str | None], str] | None = None
+    serialize: Callable[[Any], str] | None = None
     plugin: str = field(default="", compare=False)
 
 
@@ -79,12 +92,33 @@ def get_plugin_manager() -> pluggy.PluginManager:
                 _versions[ep.name] = ep.dist.version if ep.dist is not None else None
             except Exception as exc:  # a broken plugin must not break semsim
                 print(f"semsim: could not load plugin {ep.name!r}: {exc}", file=sys.stderr)
+        for spec in sorted(_names("SEMSIM_PLUGINS") or ()):
+            pm.register(_load_module(spec), name=spec)
         if _tracing():
             pm.add_hookcall_monitoring(
                 lambda name, impls, kwargs: _trace(f"{name}({', '.join(kwargs)}) -> {len(impls)} plugin(s)"),
                 lambda outcome, name, impls, kwargs: _trace(f"{name} returned {outcome.get_result()!r:.120}"))
         _pm = pm
     return _pm
+
+
+def _load_module(spec: str) -> Any:
+    """An inline plugin: a module name, or a path to a ``.py`` file."""
+    import importlib
+    import importlib.util
+    try:
+        if spec.endswith(".py"):
+            path = Path(spec).resolve()
+            module_spec = importlib.util.spec_from_file_location(f"semsim_inline_{path.stem}", path)
+            if module_spec is None or module_spec.loader is None:
+                raise ImportError(f"cannot load {path}")
+            module = importlib.util.module_from_spec(module_spec)
+            sys.modules[module_spec.name] = module  # dataclasses and pickling look it up there
+            module_spec.loader.exec_module(module)
+            return module
+        return importlib.import_module(spec)
+    except (ImportError, OSError) as exc:
+        raise PluginError(f"SEMSIM_PLUGINS: cannot load {spec!r}: {exc}") from None
 
 
 def _tracing() -> bool:

@@ -7,6 +7,8 @@ tests register it and score through it.
 from __future__ import annotations
 
 import json
+import os
+import signal
 from dataclasses import dataclass
 
 from semsim.errors import InputError
@@ -27,8 +29,18 @@ class ToyTree:
     labels: tuple[str, ...]
 
 
-def toy_parse(texts):
-    """Label capitalised words Big, others Small, punctuation Punct: a 'parser'."""
+def toy_parse(texts, model=None):
+    """Label capitalised words Big, others Small, punctuation Punct: a 'parser'.
+
+    For the tests of the text pipeline: ``TOY_PARSE_LOG`` names a file to which every
+    parsed sentence is appended; a batch holding the sentence ``TOY_KILL_AT`` kills the
+    process (SIGKILL), as a crash or ``kill -9`` would.
+    """
+    if os.environ.get("TOY_PARSE_LOG"):
+        with open(os.environ["TOY_PARSE_LOG"], "a", encoding="utf-8") as log:
+            log.writelines(t + "\n" for t in texts)
+    if os.environ.get("TOY_KILL_AT") in texts:
+        os.kill(os.getpid(), signal.SIGKILL)
     out = []
     for text in texts:
         words = tuple(text.split())
@@ -61,7 +73,8 @@ def register_readers(register):
 
 @hookimpl
 def register_parsers(register):
-    register(Parser("toy-parser", "toy", toy_parse, "capitalisation 'parser'"))
+    register(Parser("toy-parser", "toy", toy_parse, "capitalisation 'parser'",
+                    model_identity=lambda model: "rules-v1", serialize=lambda tree: json.dumps(tree.labels)))
 
 
 @hookimpl

@@ -1,0 +1,144 @@
+"""A parse cache: every unique sentence is parsed once, across runs, systems and processes.
+
+An SQLite database (standard library) keyed by representation, parser, model identity (a
+content hash of the model) and whitespace-normalised text; it stores the parser's native
+output (when the parser can serialise it) and the generic graph as JSON. WAL mode lets
+several processes read and write at once; every batch is one transaction, so a run killed
+mid-way (even ``kill -9``) leaves a consistent database and the next run resumes, parsing
+only what is missing.
+"""
+
+from __future__ import annotations
+
+import hashlib
+import json
+import os
+import sqlite3
+import time
+from collections.abc import Iterable, Sequence
+from contextlib import closing
+from dataclasses import dataclass
+from pathlib import Path
+from typing import Any
+
+from .errors import SemsimError
+from .graph import Graph
+from .io import graph_from_dict, graph_to_dict
+
+SCHEMA = 1
+
+
+def cache_dir() -> Path:
+    """``$SEMSIM_CACHE_DIR``, else ``$XDG_CACHE_HOME/semsim``, else ``~/.cache/semsim``."""
+    if os.environ.get("SEMSIM_CACHE_DIR"):
+        return Path(os.environ["SEMSIM_CACHE_DIR"])
+    base = os.environ.get("XDG_CACHE_HOME") or Path.home() / ".cache"
+    return Path(base) / "semsim"
+
+
+def normalise(text: str) -> str:
+    """The cache's view of a sentence: whitespace runs collapsed, ends stripped."""
+    return " ".join(text.split())
+
+
+@dataclass(frozen=True)
+class Entry:
+    native: str | None
+    graph: Graph
+
+
+class ParseCache:
+    """Parses by (representation, parser, model, text). Safe for concurrent processes."""
+
+    def __init__(self, path: str | os.PathLike[str] | None = None):
+        self.path = Path(path) if path is not None else cache_dir() / "parses.sqlite3"
+        self.path.parent.mkdir(parents=True, exist_ok=True)
+        try:
+            self._db = sqlite3.connect(self.path, timeout=60, isolation_level=None)
+            self._db.execute("PRAGMA journal_mode=WAL")
+            self._db.execute("PRAGMA synchronous=NORMAL")
+            with self._transaction() as db:
+                db.execute("CREATE TABLE IF NOT EXISTS meta (key TEXT PRIMARY KEY, value TEXT)")
+                db.execute("INSERT OR IGNORE INTO meta VALUES ('schema', ?)", (str(SCHEMA),))
+                db.execute("""CREATE TABLE IF NOT EXISTS parses (
+                    key TEXT PRIMARY KEY, representation TEXT, parser TEXT, model TEXT, text TEXT,
+                    native TEXT, graph TEXT, created REAL, hits INTEGER DEFAULT 0)""")
+            (schema,) = self._db.execute("SELECT value FROM meta WHERE key='schema'").fetchone()
+        except sqlite3.DatabaseError as exc:
+            raise SemsimError(f"{self.path}: not a usable semsim cache ({exc}); remove it or choose "
+                              "another with --cache") from None
+        if schema != str(SCHEMA):
+            raise SemsimError(f"{self.path}: cache schema {schema}, this semsim uses {SCHEMA}; "
+                              "clear it with `semsim cache clear`")
+
+    def _transaction(self):
+        db = self._db
+
+        class _Tx:
+            def __enter__(self):
+                db.execute("BEGIN IMMEDIATE")
+                return db
+
+            def __exit__(self, exc_type, *_):
+                db.execute("ROLLBACK" if exc_type else "COMMIT")
+        return _Tx()
+
+    @staticmethod
+    def key(representation: str, parser: str, model: str, text: str) -> str:
+        raw = "\x1f".join((representation, parser, model, normalise(text)))
+        return hashlib.sha256(raw.encode("utf-8")).hexdigest()
+
+    def get_many(self, representation: str, parser: str, model: str, texts: Iterable[str]) -> dict[str, Entry]:
+        """Cached entries for those of ``texts`` that are cached (counting a hit for each)."""
+        keys = {self.key(representation, parser, model, t): t for t in texts}
+        found: dict[str, Entry] = {}
+        items = list(keys)
+        for i in range(0, len(items), 500):
+            chunk = items[i:i + 500]
+            marks = ",".join("?" * len(chunk))
+            rows = self._db.execute(f"SELECT key, native, graph FROM parses WHERE key IN ({marks})", chunk)
+            for key, native, graph in rows:
+                found[keys[key]] = Entry(native, graph_from_dict(json.loads(graph)))
+        if found:
+            hit = [self.key(representation, parser, model, t) for t in found]
+            with self._transaction() as db:
+                db.executemany("UPDATE parses SET hits = hits + 1 WHERE key = ?", [(k,) for k in hit])
+        return found
+
+    def put_many(self, representation: str, parser: str, model: str,
+                 items: Sequence[tuple[str, str | None, Graph]]) -> None:
+        """Store parses, all or none (one transaction); an entry already there is kept."""
+        now = time.time()
+        rows = [(self.key(representation, parser, model, text), representation, parser, model, normalise(text),
+                 native, json.dumps(graph_to_dict(graph), separators=(",", ":")), now)
+                for text, native, graph in items]
+        with self._transaction() as db:
+            db.executemany("INSERT OR IGNORE INTO parses (key, representation, parser, model, text, native, graph, "
+                           "created) VALUES (?, ?, ?, ?, ?, ?, ?, ?)", rows)
+
+    def stats(self) -> dict[str, Any]:
+        groups = [{"representation": r, "parser": p, "model": m, "entries": n, "hits": h or 0}
+                  for r, p, m, n, h in self._db.execute(
+                      "SELECT representation, parser, model, COUNT(*), SUM(hits) FROM parses "
+                      "GROUP BY representation, parser, model ORDER BY representation, parser, model")]
+        size = sum(p.stat().st_size for p in self.path.parent.glob(self.path.name + "*") if p.is_file())
+        return {"path": str(self.path), "bytes": size, "entries": sum(g["entries"] for g in groups),
+                "hits": sum(g["hits"] for g in groups), "groups": groups}
+
+    def clear(self, parser: str | None = None) -> int:
+        with self._transaction() as db:
+            cur = db.execute("DELETE FROM parses" + (" WHERE parser = ?" if parser else ""),
+                             (parser,) if parser else ())
+            n = cur.rowcount
+        with closing(self._db.cursor()) as c:
+            c.execute("VACUUM")
+        return n
+
+    def close(self) -> None:
+        self._db.close()
+
+    def __enter__(self) -> ParseCache:
+        return self
+
+    def __exit__(self, *_: object) -> None:
+        self.close()

@@ -1,0 +1,160 @@
+"""Text in, scores out: read sentence files, parse each unique sentence once, score.
+
+Parsing goes through a registered :class:`~semsim.plugins.Parser` and the parse cache;
+each batch is stored as soon as it is parsed, so an interrupted run loses at most the
+batch in flight. ``jobs > 1`` parses batches in worker processes; results are keyed by
+text, so the output does not depend on the number of processes or their timing.
+"""
+
+from __future__ import annotations
+
+import os
+import sys
+from collections.abc import Callable, Iterator, Sequence
+from concurrent.futures import ProcessPoolExecutor, as_completed
+from dataclasses import dataclass
+from multiprocessing import get_context
+from pathlib import Path
+from typing import Any
+
+from .cache import ParseCache, normalise
+from .errors import InputError, PluginError, SemsimError
+from .graph import Graph
+from .io import graph_from_dict, graph_to_dict
+from .plugins import Parser, parsers, to_graph
+from .stats import Counts, Score
+
+
+def read_lines(path: str | os.PathLike[str]) -> list[str]:
+    """Sentences of a UTF-8 file, one per line (empty lines kept, they are scored specially)."""
+    p = Path(path)
+    try:
+        data = p.read_bytes()
+    except FileNotFoundError:
+        raise InputError("no such file", p) from None
+    except OSError as exc:
+        raise InputError(f"cannot read: {exc.strerror or exc}", p) from None
+    try:
+        text = data.decode("utf-8")
+    except UnicodeDecodeError as exc:
+        line = data.count(b"\n", 0, exc.start) + 1
+        raise InputError(f"not UTF-8 ({exc.reason} at byte {exc.start}); convert it, e.g. with iconv", p,
+                         line) from None
+    lines = text.split("\n")
+    if lines and lines[-1] == "":
+        lines.pop()
+    return [line.rstrip("\r") for line in lines]
+
+
+def find_parser(name: str | None, representation: str | None) -> Parser:
+    available = parsers()
+    if name is not None:
+        if name not in available:
+            raise PluginError(f"no parser named {name!r} (installed: {', '.join(sorted(available)) or 'none'})")
+        return available[name]
+    matching = [p for p in available.values() if representation in (None, p.representation)]
+    if len(matching) != 1:
+        what = f"for representation {representation!r}" if representation else ""
+        names = ", ".join(sorted(p.name for p in matching)) or "none installed"
+        raise PluginError(f"choose a parser {what} with --parser ({names})".replace("  ", " "))
+    return matching[0]
+
+
+# -- parsing ----------------------------------------------------------------------------------------
+def _parse_batch(parser_name: str, model: str | None, texts: list[str]) -> list[tuple[str | None, dict[str, Any]]]:
+    """Parse one batch (in this process or a worker): serialised native parse + graph dict."""
+    parser = parsers()[parser_name]
+    natives = parser.parse(texts, model)
+    if len(natives) != len(texts):
+        raise PluginError(f"parser {parser_name!r} returned {len(natives)} parses for {len(texts)} sentences")
+    out = []
+    for native in natives:
+        graph = to_graph(native)
+        out.append((parser.serialize(native) if parser.serialize else None, graph_to_dict(graph)))
+    return out
+
+
+def parse_sentences(texts: Sequence[str], parser: Parser, model: str | None = None,
+                    cache: ParseCache | None = None, batch_size: int = 32, jobs: int = 1,
+                    progress: bool = True) -> dict[str, Graph]:
+    """Graphs for every distinct (normalised) non-empty text, parsing only cache misses."""
+    model_id = parser.model_identity(model) if parser.model_identity else str(model)
+    unique = list(dict.fromkeys(normalise(t) for t in texts if t.strip()))
+    graphs: dict[str, Graph] = {}
+    if cache is not None:
+        graphs.update({t: e.graph for t, e in cache.get_many(parser.representation, parser.name, model_id,
+                                                            unique).items()})
+    todo = [t for t in unique if t not in graphs]
+    batches = [todo[i:i + batch_size] for i in range(0, len(todo), batch_size)]
+    from tqdm import tqdm
+    bar = tqdm(total=len(todo), desc=f"parsing with {parser.name}", unit="sent", file=sys.stderr,
+               disable=not progress or not todo or None)
+
+    def store(batch: list[str], results: list[tuple[str | None, dict[str, Any]]]) -> None:
+        parsed = [(text, native, graph_from_dict(g)) for text, (native, g) in zip(batch, results)]
+        if cache is not None:
+            cache.put_many(parser.representation, parser.name, model_id, parsed)
+        graphs.update({text: g for text, _, g in parsed})
+        bar.update(len(batch))
+
+    try:
+        if jobs <= 1 or len(batches) <= 1:
+            for batch in batches:
+                store(batch, _parse_batch(parser.name, model, batch))
+        else:
+            with ProcessPoolExecutor(max_workers=jobs, mp_context=get_context("spawn")) as pool:
+                futures = {pool.submit(_parse_batch, parser.name, model, b): b for b in batches}
+                for future in as_completed(futures):
+                    store(futures[future], future.result())
+    finally:
+        bar.close()
+    return graphs
+
+
+# -- scoring ------------------------------------------------------------------------------------------
+@dataclass(frozen=True)
+class SentenceResult:
+    system: str
+    line: int
+    score: Score
+    empty: bool
+
+
+def _empty_score(source: str, hypothesis: str, like: Score) -> Score:
+    """The original tool's convention: an empty source scores 1 if the hypothesis is empty
+    too, else 0; an empty hypothesis scores 0."""
+    ok = not source.strip() and not hypothesis.strip()
+    c = Counts(1, 1, 1, 1) if ok else Counts(0, 1, 0, 1)
+    return Score({k: c for k in like.parts}, like.signature, like.headline)
+
+
+def score_systems(source: Sequence[str], systems: dict[str, Sequence[str]], graphs: dict[str, Graph],
+                  score: Callable[[Graph, Graph], Score]) -> Iterator[SentenceResult]:
+    """Score each system's lines against the source lines, in file order."""
+    template: Score | None = None  # parts and signature that an empty pair's score mimics
+    for name, lines in systems.items():
+        for i, (src, hyp) in enumerate(zip(source, lines)):
+            if src.strip() and hyp.strip():
+                yield SentenceResult(name, i + 1, score(graphs[normalise(src)], graphs[normalise(hyp)]), False)
+            else:
+                template = template or _template(source, systems, graphs, score)
+                yield SentenceResult(name, i + 1, _empty_score(src, hyp, template), True)
+
+
+def _template(source: Sequence[str], systems: dict[str, Sequence[str]], graphs: dict[str, Graph],
+              score: Callable[[Graph, Graph], Score]) -> Score:
+    for lines in systems.values():
+        for src, hyp in zip(source, lines):
+            if src.strip() and hyp.strip():
+                return score(graphs[normalise(src)], graphs[normalise(hyp)])
+    if not graphs:
+        raise SemsimError("every sentence pair has an empty side: nothing to score")
+    g = next(iter(graphs.values()))
+    return score(g, g)
+
+
+def check_parallel(source_path: Path, source: Sequence[str], others: dict[Path, Sequence[str]]) -> None:
+    for path, lines in others.items():
+        if len(lines) != len(source):
+            raise InputError(f"has {len(lines)} lines but the source {source_path} has {len(source)}; "
+                             "files must be line-parallel", path)

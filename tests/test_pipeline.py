@@ -1,0 +1,139 @@
+"""Text in, scores out: the parse cache, resuming after kill -9, jobs, bad text input."""
+
+from __future__ import annotations
+
+import json
+import os
+import sqlite3
+import subprocess
+import sys
+from pathlib import Path
+
+import pytest
+from click.testing import CliRunner
+
+import semsim.plugins as plugins
+from semsim.cache import ParseCache
+from semsim.cli import cli
+from semsim.errors import InputError
+from semsim.pipeline import parse_sentences, read_lines
+
+TOY = str(Path(__file__).with_name("toy_plugin.py"))
+SOURCE = ["He gva an apple .", "The cat sat .", "", "Dogs run fast .", "A b c ."]
+SYS1 = ["He gave John an apple .", "The cat sat .", "", "Dogs ran fast .", "A B c ."]
+SYS2 = ["He gave an apple .", "the cat sat down .", "x", "Dogs run .", "A b c ."]
+
+
+@pytest.fixture
+def toy_env(monkeypatch, tmp_path):
+    monkeypatch.setenv("SEMSIM_LOAD_PLUGINS", "")
+    monkeypatch.setenv("SEMSIM_PLUGINS", TOY)
+    monkeypatch.setenv("SEMSIM_CACHE_DIR", str(tmp_path / "cache"))
+    plugins.reset_plugin_manager()
+    yield tmp_path
+    plugins.reset_plugin_manager()
+
+
+def files(tmp_path):
+    paths = {}
+    for name, lines in (("src.txt", SOURCE), ("sys1.txt", SYS1), ("sys2.txt", SYS2)):
+        (tmp_path / name).write_text("\n".join(lines) + "\n", encoding="utf-8")
+        paths[name] = tmp_path / name
+    return paths
+
+
+def score(*args, env=None):
+    cmd = [sys.executable, "-m", "semsim.cli", "score", *map(str, args)]
+    return subprocess.run(cmd, capture_output=True, text=True, env={**os.environ, **(env or {})})
+
+
+def test_score_writes_sentences_and_summary_and_caches(toy_env):
+    f = files(toy_env)
+    log = toy_env / "parsed.log"
+    out = toy_env / "sent.jsonl"
+    r = score("--source", f["src.txt"], "--hyp", f["sys1.txt"], "--hyp", f["sys2.txt"], "--parser", "toy-parser",
+              "-o", out, "--format", "json", "-q", env={"TOY_PARSE_LOG": str(log)})
+    assert r.returncode == 0, r.stderr
+    summary = json.loads(r.stdout)["systems"]
+    assert [s["system"] for s in summary] == ["sys1.txt", "sys2.txt"] and summary[0]["n"] == 5
+    records = [json.loads(x) for x in out.read_text().splitlines()]
+    assert len(records) == 10
+    empty = [(x["system"], x["line"], x["f"]) for x in records if x["empty"]]
+    assert empty == [("sys1.txt", 3, 1.0), ("sys2.txt", 3, 0.0)]  # both empty: 1; else 0
+    unique = {" ".join(t.split()) for t in SOURCE + SYS1 + SYS2 if t.strip()}
+    parsed = log.read_text().splitlines()
+    assert sorted(parsed) == sorted(unique)  # every unique sentence parsed exactly once
+    # second run: everything from the cache, same numbers
+    log.unlink()
+    r2 = score("--source", f["src.txt"], "--hyp", f["sys1.txt"], "--hyp", f["sys2.txt"], "--parser", "toy-parser",
+               "--format", "json", "-q", env={"TOY_PARSE_LOG": str(log)})
+    assert not log.exists() and json.loads(r2.stdout) == json.loads(r.stdout)
+    info = json.loads(subprocess.run([sys.executable, "-m", "semsim.cli", "cache", "info", "--format", "json"],
+                                     capture_output=True, text=True, check=True).stdout)
+    assert info["entries"] == len(unique) and info["hits"] == len(unique)
+
+
+def test_killed_run_leaves_a_usable_cache_and_resumes(toy_env):
+    f = files(toy_env)
+    log = toy_env / "parsed.log"
+    args = ["--source", f["src.txt"], "--hyp", f["sys1.txt"], "--parser", "toy-parser", "--batch-size", "2", "-q"]
+    r = score(*args, env={"TOY_KILL_AT": "Dogs ran fast .", "TOY_PARSE_LOG": str(log)})
+    assert r.returncode == -9
+    db = toy_env / "cache" / "parses.sqlite3"
+    with sqlite3.connect(db) as con:
+        assert con.execute("PRAGMA integrity_check").fetchone() == ("ok",)
+        done = {t for (t,) in con.execute("SELECT text FROM parses")}
+    assert done and "Dogs ran fast ." not in done
+    log.unlink()
+    r = score(*args, env={"TOY_PARSE_LOG": str(log)})
+    assert r.returncode == 0, r.stderr
+    assert done.isdisjoint(log.read_text().splitlines())  # nothing parsed twice
+
+
+def test_jobs_do_not_change_results(toy_env):
+    f = files(toy_env)
+    outs = []
+    for jobs in ("1", "2"):
+        out = toy_env / f"out{jobs}.jsonl"
+        r = score("--source", f["src.txt"], "--hyp", f["sys1.txt"], "--hyp", f["sys2.txt"], "--parser", "toy-parser",
+                  "--jobs", jobs, "--batch-size", "2", "--no-cache", "-o", out, "-q")
+        assert r.returncode == 0, r.stderr
+        outs.append(out.read_text())
+    assert outs[0] == outs[1]
+
+
+def test_mismatched_lines_and_bad_encoding(toy_env):
+    f = files(toy_env)
+    short = toy_env / "short.txt"
+    short.write_text("one line\n")
+    r = score("--source", f["src.txt"], "--hyp", short, "--parser", "toy-parser")
+    assert r.returncode == 1
+    assert r.stderr.strip() == f"Error: {short}: has 1 lines but the source {f['src.txt']} has 5; " \
+                               "files must be line-parallel"
+    bad = toy_env / "latin.txt"
+    bad.write_bytes("ok\nnaïve\n".encode("latin-1"))
+    with pytest.raises(InputError, match=r"latin\.txt:2: not UTF-8"):
+        read_lines(bad)
+
+
+def test_parse_sentences_in_process(toy_env):
+    parser = plugins.parsers()["toy-parser"]
+    with ParseCache(toy_env / "c.sqlite3") as cache:
+        graphs = parse_sentences(["a  b", "a b", "", "C"], parser, cache=cache, progress=False)
+        assert set(graphs) == {"a b", "C"}
+        assert cache.stats()["entries"] == 2
+        assert cache.get_many("toy", "toy-parser", "rules-v1", ["a b"])["a b"].native == '["Small", "Small"]'
+
+
+def test_corrupt_cache_file_is_a_clear_error(toy_env):
+    bad = toy_env / "bad.sqlite3"
+    bad.write_bytes(b"this is not a database" * 100)
+    r = CliRunner().invoke(cli, ["cache", "info", "--cache", str(bad)])
+    assert r.exit_code == 1 and "not a usable semsim cache" in r.output
+
+
+def test_cache_clear(toy_env):
+    with ParseCache() as cache:
+        parse_sentences(["a b"], plugins.parsers()["toy-parser"], cache=cache, progress=False)
+    r = CliRunner().invoke(cli, ["cache", "clear"])
+    assert r.exit_code == 0 and "removed 1 parses" in r.output

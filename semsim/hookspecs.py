@@ -21,6 +21,7 @@ if TYPE_CHECKING:
     from collections.abc import Callable
 
     from .graph import Graph
+    from .models import ModelSpec
     from .plugins import Parser, Reader
 
 hookspec = pluggy.HookspecMarker("semsim")
@@ -46,6 +47,15 @@ def register_parsers(register: Callable[[Parser], None]) -> None:
     in order; the native graphs are converted with :func:`to_graph`. ``model_identity(model)``
     returns a content hash of the model (the parse cache's key). Loading models must happen
     on the first call, never at import or registration time.
+    """
+
+
+@hookspec
+def register_models(register: Callable[[ModelSpec], None]) -> None:
+    """Register downloadable models: ``register(ModelSpec(name, url, parser, sha256, ...))``.
+
+    ``semsim models download NAME`` fetches, verifies and unpacks them into the per-user
+    model directory; ``subpath`` says what to pass to the parser inside the unpacked files.
     """
 
 

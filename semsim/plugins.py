@@ -165,6 +165,11 @@ def parsers() -> dict[str, Parser]:
     return _unique(_collect("register_parsers"), "parser")
 
 
+def models() -> dict[str, Any]:
+    """Every registered :class:`~semsim.models.ModelSpec` by name."""
+    return _unique(_collect("register_models"), "model")
+
+
 def _unique(items: list[Any], what: str) -> dict[str, Any]:
     out: dict[str, Any] = {}
     for item in items:

@@ -14,6 +14,7 @@ from dataclasses import dataclass
 from semsim.errors import InputError
 from semsim.graph import Edge, Graph, Token, Unit
 from semsim.hookspecs import hookimpl
+from semsim.models import ModelSpec
 from semsim.plugins import Parser, Reader
 from semsim.scheme import Scheme
 
@@ -75,6 +76,12 @@ def register_readers(register):
 def register_parsers(register):
     register(Parser("toy-parser", "toy", toy_parse, "capitalisation 'parser'",
                     model_identity=lambda model: "rules-v1", serialize=lambda tree: json.dumps(tree.labels)))
+
+
+@hookimpl
+def register_models(register):
+    register(ModelSpec("toy-model", os.environ.get("TOY_MODEL_URL", "file:///nonexistent/toy-model.tar.gz"),
+                       "toy-parser", os.environ.get("TOY_MODEL_SHA256"), "a toy model archive", subpath="toy"))
 
 
 @hookimpl

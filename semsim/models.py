@@ -1,0 +1,155 @@
+"""Model management: known model archives, downloaded on request into a per-user cache.
+
+Plugins declare the models they know with the ``register_models`` hook; ``semsim models
+download NAME`` fetches one (http, https or file URLs) with a progress bar, resumes an
+interrupted http download from its ``.part`` file, verifies the SHA-256, unpacks into a
+temporary directory and renames it into place, so a model directory is either complete or
+absent. Nothing is downloaded at import time or implicitly.
+"""
+
+from __future__ import annotations
+
+import hashlib
+import json
+import os
+import shutil
+import sys
+import tarfile
+import urllib.error
+import urllib.request
+import zipfile
+from dataclasses import dataclass, field
+from pathlib import Path
+
+from .cache import cache_dir
+from .errors import SemsimError
+
+MARKER = ".semsim-model.json"
+
+
+@dataclass(frozen=True)
+class ModelSpec:
+    """A downloadable model. ``sha256`` None: no published checksum (trust on first use)."""
+
+    name: str
+    url: str
+    parser: str
+    sha256: str | None = None
+    description: str = ""
+    subpath: str = ""  # what to pass to the parser, relative to the unpacked directory
+    plugin: str = field(default="", compare=False)
+
+
+def models_dir() -> Path:
+    """``$SEMSIM_MODELS_DIR``, else ``<cache dir>/models``."""
+    return Path(os.environ.get("SEMSIM_MODELS_DIR") or cache_dir() / "models")
+
+
+def known_models() -> dict[str, ModelSpec]:
+    from .plugins import models
+    return models()
+
+
+def installed(name: str) -> Path | None:
+    """The unpacked directory of an installed model, or None."""
+    d = models_dir() / name
+    return d if (d / MARKER).is_file() else None
+
+
+def model_path(name: str) -> Path:
+    """What to pass to the parser for an installed model."""
+    d = installed(name)
+    if d is None:
+        raise SemsimError(f"model {name!r} is not installed: run `semsim models download {name}`")
+    info = json.loads((d / MARKER).read_text(encoding="utf-8"))
+    return d / info.get("subpath", "")
+
+
+def _sha256(path: Path) -> str:
+    h = hashlib.sha256()
+    with open(path, "rb") as f:
+        for block in iter(lambda: f.read(1 << 20), b""):
+            h.update(block)
+    return h.hexdigest()
+
+
+def _fetch(url: str, part: Path, progress: bool) -> None:
+    """Download ``url`` into ``part``, resuming from its current size when the server allows."""
+    from tqdm import tqdm
+    have = part.stat().st_size if part.exists() else 0
+    request = urllib.request.Request(url, headers={"Range": f"bytes={have}-"} if have else {})
+    with urllib.request.urlopen(request, timeout=60) as response:
+        resumed = have and getattr(response, "status", 200) == 206
+        if not resumed:
+            have = 0
+        length = response.headers.get("Content-Length")
+        total = have + int(length) if length and length.isdigit() else None
+        with open(part, "ab" if resumed else "wb") as out, tqdm(
+                total=total, initial=have, unit="B", unit_scale=True, desc=part.name.strip(".").removesuffix(".part"),
+                file=sys.stderr, disable=not progress or None) as bar:
+            for block in iter(lambda: response.read(1 << 16), b""):
+                out.write(block)
+                bar.update(len(block))
+
+
+def _unpack(archive: Path, into: Path) -> None:
+    if tarfile.is_tarfile(archive):
+        with tarfile.open(archive) as tar:
+            tar.extractall(into, filter="data")
+    elif zipfile.is_zipfile(archive):
+        with zipfile.ZipFile(archive) as z:
+            for member in z.namelist():
+                if Path(member).is_absolute() or ".." in Path(member).parts:
+                    raise SemsimError(f"{archive.name}: unsafe path {member!r} in archive")
+            z.extractall(into)
+    else:  # a single-file model
+        shutil.copy(archive, into / archive.name.removesuffix(".part"))
+
+
+def download(spec: ModelSpec, url: str | None = None, sha256: str | None = None,
+             progress: bool = True) -> Path:
+    """Download, verify and unpack a model; returns its directory (a no-op if installed)."""
+    done = installed(spec.name)
+    if done is not None:
+        return done
+    root = models_dir()
+    root.mkdir(parents=True, exist_ok=True)
+    url = url or spec.url
+    expected = (sha256 or spec.sha256 or "").lower() or None
+    part = root / f".{spec.name}.part"
+    try:
+        _fetch(url, part, progress)
+    except (urllib.error.URLError, OSError, ValueError) as exc:
+        raise SemsimError(f"download of model {spec.name!r} from {url} failed: {exc}; "
+                          f"run the command again to resume ({part} keeps what arrived)") from None
+    actual = _sha256(part)
+    if expected is not None and actual != expected:
+        part.unlink()
+        raise SemsimError(f"model {spec.name!r}: SHA-256 mismatch (expected {expected}, got {actual}); "
+                          "the download was deleted")
+    if expected is None:
+        print(f"semsim: no published SHA-256 for {spec.name!r}; recorded {actual} (pass --sha256 to enforce one)",
+              file=sys.stderr)
+    tmp = root / f".{spec.name}.tmp-{os.getpid()}"
+    shutil.rmtree(tmp, ignore_errors=True)
+    tmp.mkdir()
+    try:
+        _unpack(part, tmp)
+        (tmp / MARKER).write_text(json.dumps({"name": spec.name, "url": url, "sha256": actual,
+                                              "verified": expected is not None, "subpath": spec.subpath},
+                                             indent=2), encoding="utf-8")
+        os.replace(tmp, root / spec.name)
+    except (tarfile.TarError, zipfile.BadZipFile, OSError) as exc:
+        raise SemsimError(f"model {spec.name!r}: cannot unpack {url}: {exc}") from None
+    finally:
+        shutil.rmtree(tmp, ignore_errors=True)
+    part.unlink()
+    return root / spec.name
+
+
+def remove(name: str) -> bool:
+    d = installed(name)
+    if d is None:
+        return False
+    shutil.rmtree(d)
+    return True

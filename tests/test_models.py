@@ -1,0 +1,109 @@
+"""Model downloads: file:// archives the test builds, checksums, atomic unpacking, resume."""
+
+from __future__ import annotations
+
+import hashlib
+import http.server
+import io
+import tarfile
+import threading
+from pathlib import Path
+from typing import ClassVar
+
+import pytest
+from click.testing import CliRunner
+
+import semsim.plugins as plugins
+from semsim.cli import cli
+from semsim.errors import SemsimError
+from semsim.models import ModelSpec, download, installed, model_path
+
+
+def make_archive(path: Path) -> str:
+    with tarfile.open(path, "w:gz") as tar:
+        for name, data in (("toy/weights.bin", b"\x00" * 50_000 + bytes(range(256)) * 40), ("toy/config.json", b"{}")):
+            info = tarfile.TarInfo(name)
+            info.size = len(data)
+            tar.addfile(info, io.BytesIO(data))
+    return hashlib.sha256(path.read_bytes()).hexdigest()
+
+
+@pytest.fixture
+def models_env(monkeypatch, tmp_path, toy_plugin):
+    monkeypatch.setenv("SEMSIM_MODELS_DIR", str(tmp_path / "models"))
+    archive = tmp_path / "toy-model.tar.gz"
+    digest = make_archive(archive)
+    monkeypatch.setenv("TOY_MODEL_URL", archive.as_uri())
+    monkeypatch.setenv("TOY_MODEL_SHA256", digest)
+    return archive, digest
+
+
+def test_download_verify_unpack_via_cli(models_env):
+    r = CliRunner().invoke(cli, ["models", "download", "toy-model", "-q"])
+    assert r.exit_code == 0, r.output
+    path = Path(r.output.strip())
+    assert path == model_path("toy-model") and (path / "weights.bin").is_file()
+    assert "toy-model [toy-parser] installed" in CliRunner().invoke(cli, ["models", "list"]).output
+    assert CliRunner().invoke(cli, ["models", "remove", "toy-model"]).output.strip() == "removed toy-model"
+    assert installed("toy-model") is None
+
+
+def test_checksum_mismatch_deletes_the_download(models_env, tmp_path):
+    r = CliRunner().invoke(cli, ["models", "download", "toy-model", "--sha256", "0" * 64, "-q"])
+    assert r.exit_code == 1 and "SHA-256 mismatch" in r.output
+    assert not list((tmp_path / "models").iterdir())  # no partial file, no half-unpacked model
+
+
+def test_missing_model_and_bad_url_are_clear(models_env, tmp_path):
+    with pytest.raises(SemsimError, match="not installed: run `semsim models download toy-model`"):
+        model_path("toy-model")
+    r = CliRunner().invoke(cli, ["models", "download", "toy-model", "--url", (tmp_path / "nope.tgz").as_uri()])
+    assert r.exit_code == 1 and "download of model 'toy-model'" in r.output and "failed" in r.output
+
+
+def test_without_known_checksum_the_computed_one_is_recorded(models_env, capsys):
+    archive, digest = models_env
+    spec = ModelSpec("nosum", archive.as_uri(), "toy-parser", None, subpath="toy")
+    path = download(spec, progress=False)
+    assert digest in capsys.readouterr().err
+    assert '"verified": false' in (path / ".semsim-model.json").read_text()
+
+
+class _RangeHandler(http.server.BaseHTTPRequestHandler):
+    """Serves one file with Range support; remembers the Range headers it saw."""
+
+    payload = b""
+    ranges: ClassVar[list[str | None]] = []
+
+    def do_GET(self):
+        rng = self.headers.get("Range")
+        type(self).ranges.append(rng)
+        start = int(rng.split("=")[1].rstrip("-")) if rng else 0
+        body = self.payload[start:]
+        self.send_response(206 if rng else 200)
+        self.send_header("Content-Length", str(len(body)))
+        self.end_headers()
+        self.wfile.write(body)
+
+    def log_message(self, *args):
+        pass
+
+
+def test_interrupted_http_download_resumes(models_env, tmp_path):
+    archive, _ = models_env
+    _RangeHandler.payload, _RangeHandler.ranges = archive.read_bytes(), []
+    server = http.server.HTTPServer(("127.0.0.1", 0), _RangeHandler)
+    thread = threading.Thread(target=server.serve_forever, daemon=True)
+    thread.start()
+    try:
+        root = tmp_path / "models"
+        root.mkdir()
+        half = len(_RangeHandler.payload) // 2
+        (root / ".toy-model.part").write_bytes(_RangeHandler.payload[:half])  # what a broken run left
+        spec = plugins.models()["toy-model"]
+        path = download(spec, url=f"http://127.0.0.1:{server.server_port}/toy.tgz", progress=False)
+    finally:
+        server.shutdown()
+        server.server_close()
+    assert _RangeHandler.ranges == [f"bytes={half}-"]
+    assert (path / "toy" / "weights.bin").is_file() and not (root / ".toy-model.part").exists()

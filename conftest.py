@@ -2,6 +2,7 @@
 
 ``needs_shared``: the test reads ``../shared`` (papers, data) beside the checkout.
 ``needs_ucca``: the test imports the ``ucca`` package (installed with --no-deps).
+``needs_tupa``: the test trains or runs TUPA (the UCCA plugin's ``tupa`` extra).
 Outside CI such tests are skipped when their resource is missing, saying so; in CI
 (``CI=true``) a missing resource is a failure, so nothing is skipped silently there.
 """
@@ -22,11 +23,14 @@ def _missing(marker: str) -> str | None:
         return f"needs ../shared (not found at {SHARED})"
     if marker == "needs_ucca" and importlib.util.find_spec("ucca") is None:
         return "needs the `ucca` package: pip install --no-deps ucca==1.3.11"
+    if marker == "needs_tupa" and (importlib.util.find_spec("tupa") is None
+                                   or importlib.util.find_spec("dynet_config") is None):
+        return "needs TUPA: bash scripts/setup.sh (see docs/install.md)"
     return None
 
 
 def pytest_runtest_setup(item: pytest.Item) -> None:
-    for marker in ("needs_shared", "needs_ucca"):
+    for marker in ("needs_shared", "needs_ucca", "needs_tupa"):
         if item.get_closest_marker(marker):
             reason = _missing(marker)
             if reason and os.environ.get("CI", "").lower() in ("1", "true", "yes"):

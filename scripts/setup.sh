@@ -2,11 +2,12 @@
 # Create .venv and install semsim, its UCCA plugin and the test tools from this checkout.
 # `ucca` 1.3.11 pins spacy==2.3.5, which cannot build on Python 3.11, and semsim needs none
 # of ucca's spaCy code: install it without dependencies, plus the few its core imports
-# (the plugin's `ucca` extra). See docs/install.md.
+# (the plugin's `ucca` extra). TUPA and semstr are installed the same way, after their
+# real dependencies (the `tupa` extra). See docs/install.md.
 set -euo pipefail
 cd "$(dirname "$0")/.."
 PYTHON=${PYTHON:-python3}
 [ -x .venv/bin/python ] || "$PYTHON" -m venv .venv
-.venv/bin/python -m pip install --quiet --disable-pip-version-check -e ".[test]" -e "plugins/ucca[ucca]"
-.venv/bin/python -m pip install --quiet --disable-pip-version-check --no-deps "ucca==1.3.11"
+.venv/bin/python -m pip install --quiet --disable-pip-version-check -e ".[test]" -e "plugins/ucca[ucca,tupa]"
+.venv/bin/python -m pip install --quiet --disable-pip-version-check --no-deps "ucca==1.3.11" "tupa==1.4.2" "semstr==1.2.2"
 .venv/bin/semsim --version

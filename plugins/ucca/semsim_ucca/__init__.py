@@ -6,7 +6,8 @@ import sys
 from typing import Any
 
 from semsim.hookspecs import hookimpl
-from semsim.plugins import Reader
+from semsim.models import ModelSpec
+from semsim.plugins import Parser, Reader
 
 from .reader import read_pickle, read_xml, sniff_xml
 
@@ -16,6 +17,23 @@ def register_readers(register):
     register(Reader("ucca-xml", (".xml",), read_xml, sniff_xml, "UCCA XML passage (one per file)"))
     register(Reader("ucca-pickle", (".pickle", ".pkl"), read_pickle, None,
                     "ucca Passage pickle (only with --allow-pickle: unpickling runs code)"))
+
+
+@hookimpl
+def register_parsers(register):
+    from . import tupa  # light: TUPA itself is imported on the first parse
+    register(Parser("tupa", "ucca", tupa.parse, "TUPA 1.4.2 transition-based UCCA parser (--model PREFIX)",
+                    model_identity=tupa.model_identity, serialize=tupa.serialize))
+
+
+@hookimpl
+def register_models(register):
+    # TUPA's published English model (BiLSTM, trained on the UCCA Wiki corpus). No SHA-256
+    # is published for it: the one computed on first download is recorded and reported.
+    register(ModelSpec("tupa-ucca-bilstm-1.3.10",
+                       "https://github.com/huji-nlp/tupa/releases/download/v1.3.10/ucca-bilstm-1.3.10.tar.gz",
+                       "tupa", None, "TUPA's pretrained English UCCA model (BiLSTM, ~1 GB unpacked)",
+                       subpath="models/ucca-bilstm"))
 
 
 @hookimpl

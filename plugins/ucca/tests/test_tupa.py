@@ -76,3 +76,20 @@ def test_missing_model_is_one_clear_line(tmp_path):
                                "prefix of the files TUPA writes: PREFIX.json, PREFIX.data, ...)"
     r = semsim("score", "--source", src, "--hyp", src, "--parser", "tupa", "--no-cache", env={"SEMSIM_TUPA_MODEL": ""})
     assert r.returncode == 1 and "no TUPA model: pass --model PREFIX" in r.stderr and "Traceback" not in r.stderr
+
+
+@pytest.mark.needs_shared
+def test_jfleg_dev_end_to_end(tiny_model, shared, tmp_path):
+    """The first JFLEG dev sentences against two references: real learner text through the CLI."""
+    dev = shared / "data" / "jfleg" / "dev"
+    paths = []
+    for name in ("dev.src", "dev.ref0", "dev.ref1"):
+        lines = (dev / name).read_text(encoding="utf-8").splitlines()[:15]
+        paths.append(tmp_path / name)
+        paths[-1].write_text("\n".join(lines) + "\n", encoding="utf-8")
+    r = semsim("score", "--source", paths[0], "--ref", paths[1], "--ref", paths[2], "--model", tiny_model,
+               "--representation", "ucca", "--format", "json", "-q", env={"SEMSIM_CACHE_DIR": str(tmp_path / "c")})
+    assert r.returncode == 0, r.stderr
+    systems = json.loads(r.stdout)["systems"]
+    assert [s["system"] for s in systems] == ["ref:dev.ref0", "ref:dev.ref1"]
+    assert all(s["n"] == 15 and 0.0 < s["macro_f"] <= 1.0 for s in systems)

@@ -26,11 +26,18 @@ from .stats import Score, corpus_score
 FORMATS = ("text", "json", "jsonl", "tsv")
 
 
-def _fail(exc: Exception) -> click.ClickException:
-    return click.ClickException(str(exc))
+class _Group(click.Group):
+    """Turns semsim's own errors, raised anywhere below a command, into click's one-line
+    ``Error: ...`` and exit status 1 (no traceback)."""
+
+    def invoke(self, ctx: click.Context) -> Any:
+        try:
+            return super().invoke(ctx)
+        except SemsimError as exc:
+            raise click.ClickException(str(exc)) from None
 
 
-@click.group(context_settings={"help_option_names": ["-h", "--help"]})
+@click.group(cls=_Group, context_settings={"help_option_names": ["-h", "--help"]})
 @click.version_option(__version__, "-V", "--version", prog_name="semsim")
 @click.option("--allow-pickle", is_flag=True,
               help="Let readers unpickle files (unpickling runs code: trusted files only).")
@@ -245,11 +252,8 @@ def usim(source: str, correction: str, variant: str, direction: str, tie_break: 
          read_format: str | None, n_bootstrap: int, seed: int, quiet: bool) -> None:
     """USim of CORRECTION against SOURCE (files, directories matched by name, or @lists)."""
     metric = _metric(variant, direction, tie_break, labels, remote, align, denominator, single_token_units)
-    try:
-        _score_command(pair_inputs(source, correction), metric.sentence_score, fmt, output, read_format,
-                       quiet, n_bootstrap, seed)
-    except SemsimError as exc:
-        raise _fail(exc) from None
+    _score_command(pair_inputs(source, correction), metric.sentence_score, fmt, output, read_format,
+                   quiet, n_bootstrap, seed)
 
 
 @cli.command()
@@ -264,11 +268,8 @@ def dagf(guessed: str, reference: str, labels: str, count: str, fmt: str, output
          read_format: str | None, n_bootstrap: int, seed: int, quiet: bool) -> None:
     """DAG F-score of two annotations of the same text (precision on GUESSED)."""
     from .api import dag_f
-    try:
-        _score_command(pair_inputs(guessed, reference), lambda a, b: dag_f(a, b, labels=labels, count=count),
-                       fmt, output, read_format, quiet, n_bootstrap, seed)
-    except SemsimError as exc:
-        raise _fail(exc) from None
+    _score_command(pair_inputs(guessed, reference), lambda a, b: dag_f(a, b, labels=labels, count=count),
+                   fmt, output, read_format, quiet, n_bootstrap, seed)
 
 
 @cli.command()
@@ -282,11 +283,8 @@ def distsim(source: str, correction: str, by_sentence: bool, labels: tuple[str, 
             read_format: str | None) -> None:
     """DistSim per label: mean |count in source - count in correction| (lower = more similar)."""
     from .api import distsim as _distsim
-    try:
-        graphs = _read_pairs(pair_inputs(source, correction), read_format, True)
-        result = _distsim(graphs, labels or None, by_sentence)
-    except SemsimError as exc:
-        raise _fail(exc) from None
+    graphs = _read_pairs(pair_inputs(source, correction), read_format, True)
+    result = _distsim(graphs, labels or None, by_sentence)
     if fmt == "json":
         click.echo(json.dumps({"distsim": result, "by_sentence": by_sentence, "n_pairs": len(graphs),
                                "version": __version__}, indent=2))
@@ -330,29 +328,26 @@ def score(source_path: Path, hyps: tuple[Path, ...], refs: tuple[Path, ...], rep
     from .cache import ParseCache
     from .pipeline import check_parallel, find_parser, parse_sentences, read_lines, score_systems
     metric = _metric(variant, direction, tie_break, labels, remote, align, denominator, single_token_units)
-    try:
-        if not hyps and not refs:
-            raise SemsimError("give at least one --hyp (or --ref) file")
-        source = read_lines(source_path)
-        files = {**{p: read_lines(p) for p in hyps}, **{p: read_lines(p) for p in refs}}
-        check_parallel(source_path, source, files)
-        names = _system_names([*hyps], [*refs])
-        systems = {names[p]: files[p] for p in [*hyps, *refs]}
-        parser = find_parser(parser_name, representation)
-        cache = None if no_cache else ParseCache(cache_path)
-        texts = [*source, *(line for lines in systems.values() for line in lines)]
-        graphs = parse_sentences(texts, parser, model, cache, batch_size, jobs, progress=not quiet)
-        by_system: dict[str, list[Score]] = {n: [] for n in systems}
-        with _output(output) as out:
-            for r in score_systems(source, systems, graphs, metric.sentence_score):
-                by_system[r.system].append(r.score)
-                if output:
-                    write_jsonl([{"system": r.system, "line": r.line, "f": r.score.f,
-                                  "precision": r.score.precision, "recall": r.score.recall, "empty": r.empty,
-                                  "detail": {k: c.as_dict() for k, c in r.score.parts.items()},
-                                  "signature": r.score.signature}], out)
-    except SemsimError as exc:
-        raise _fail(exc) from None
+    if not hyps and not refs:
+        raise SemsimError("give at least one --hyp (or --ref) file")
+    source = read_lines(source_path)
+    files = {**{p: read_lines(p) for p in hyps}, **{p: read_lines(p) for p in refs}}
+    check_parallel(source_path, source, files)
+    names = _system_names([*hyps], [*refs])
+    systems = {names[p]: files[p] for p in [*hyps, *refs]}
+    parser = find_parser(parser_name, representation)
+    cache = None if no_cache else ParseCache(cache_path)
+    texts = [*source, *(line for lines in systems.values() for line in lines)]
+    graphs = parse_sentences(texts, parser, model, cache, batch_size, jobs, progress=not quiet)
+    by_system: dict[str, list[Score]] = {n: [] for n in systems}
+    with _output(output) as out:
+        for r in score_systems(source, systems, graphs, metric.sentence_score):
+            by_system[r.system].append(r.score)
+            if output:
+                write_jsonl([{"system": r.system, "line": r.line, "f": r.score.f,
+                              "precision": r.score.precision, "recall": r.score.recall, "empty": r.empty,
+                              "detail": {k: c.as_dict() for k, c in r.score.parts.items()},
+                              "signature": r.score.signature}], out)
     summary = [{"system": n, **corpus_score(s, n_bootstrap=n_bootstrap, seed=seed).as_dict()}
                for n, s in by_system.items()]
     _print_summary(summary, fmt)
@@ -397,11 +392,8 @@ def cache() -> None:
 def cache_info(cache_path: str | None, fmt: str) -> None:
     """Where the cache is, its size, and entries and hits per parser and model."""
     from .cache import ParseCache
-    try:
-        with ParseCache(cache_path) as c:
-            st = c.stats()
-    except SemsimError as exc:
-        raise _fail(exc) from None
+    with ParseCache(cache_path) as c:
+        st = c.stats()
     if fmt == "json":
         click.echo(json.dumps(st, indent=2))
         return
@@ -417,11 +409,8 @@ def cache_info(cache_path: str | None, fmt: str) -> None:
 def cache_clear(cache_path: str | None, parser: str | None) -> None:
     """Delete cached parses."""
     from .cache import ParseCache
-    try:
-        with ParseCache(cache_path) as c:
-            n = c.clear(parser)
-    except SemsimError as exc:
-        raise _fail(exc) from None
+    with ParseCache(cache_path) as c:
+        n = c.clear(parser)
     click.echo(f"removed {n} parses")
 
 
@@ -451,14 +440,11 @@ def models_list() -> None:
 def models_download(name: str, url: str | None, sha256: str | None, quiet: bool) -> None:
     """Download, verify and unpack model NAME."""
     from .models import download, known_models, model_path
-    try:
-        known = known_models()
-        if name not in known:
-            raise SemsimError(f"unknown model {name!r} (known: {', '.join(sorted(known)) or 'none'})")
-        download(known[name], url=url, sha256=sha256, progress=not quiet)
-        click.echo(model_path(name))
-    except SemsimError as exc:
-        raise _fail(exc) from None
+    known = known_models()
+    if name not in known:
+        raise SemsimError(f"unknown model {name!r} (known: {', '.join(sorted(known)) or 'none'})")
+    download(known[name], url=url, sha256=sha256, progress=not quiet)
+    click.echo(model_path(name))
 
 
 @models.command("path")
@@ -466,10 +452,7 @@ def models_download(name: str, url: str | None, sha256: str | None, quiet: bool)
 def models_path(name: str) -> None:
     """Print what to pass as --model for an installed model."""
     from .models import model_path
-    try:
-        click.echo(model_path(name))
-    except SemsimError as exc:
-        raise _fail(exc) from None
+    click.echo(model_path(name))
 
 
 @models.command("remove")
@@ -506,11 +489,7 @@ def plugins(fmt: str) -> None:
 
 
 def main() -> None:
-    try:
-        cli(prog_name="semsim")
-    except SemsimError as exc:  # anything not caught per command
-        click.echo(f"Error: {exc}", err=True)
-        sys.exit(1)
+    cli(prog_name="semsim")
 
 
 if __name__ == "__main__":

@@ -135,14 +135,6 @@ class Graph:
         return tuple(map(tuple, ch))
 
     @cached_property
-    def has_primary_parent(self) -> tuple[bool, ...]:
-        flags = [False] * len(self.units)
-        for e in self.edges:
-            if not e.remote:
-                flags[e.child] = True
-        return tuple(flags)
-
-    @cached_property
     def postorder(self) -> tuple[int, ...]:
         """Units with every primary child before its parent (graphlib detects cycles)."""
         sorter = graphlib.TopologicalSorter({u: self.primary_children[u] for u in range(len(self.units))})
@@ -177,10 +169,6 @@ class Graph:
         return m
 
     # -- compared edges ----------------------------------------------------------------------
-    def is_compared_unit(self, u: int) -> bool:
-        unit = self.units[u]
-        return unit.kind not in self.scheme.ignored_kinds and not unit.implicit
-
     @cached_property
     def compared_edges(self) -> tuple[int, ...]:
         """Indices of the edges the edge-based metrics count: not ignored by the scheme

@@ -137,3 +137,17 @@ def test_cache_clear(toy_env):
         parse_sentences(["a b"], plugins.parsers()["toy-parser"], cache=cache, progress=False)
     r = CliRunner().invoke(cli, ["cache", "clear"])
     assert r.exit_code == 0 and "removed 1 parses" in r.output
+
+
+def test_concurrent_processes_share_one_cache(toy_env):
+    f = files(toy_env)
+    cmd = [sys.executable, "-m", "semsim.cli", "score", "--source", str(f["src.txt"]), "--hyp", str(f["sys1.txt"]),
+           "--hyp", str(f["sys2.txt"]), "--parser", "toy-parser", "--batch-size", "1", "--format", "json", "-q"]
+    procs = [subprocess.Popen(cmd, stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True) for _ in range(4)]
+    outs = [p.communicate() for p in procs]
+    assert all(p.returncode == 0 for p in procs), [e for _, e in outs]
+    assert len({o for o, _ in outs}) == 1  # the same numbers from every process
+    with sqlite3.connect(toy_env / "cache" / "parses.sqlite3") as con:
+        assert con.execute("PRAGMA integrity_check").fetchone() == ("ok",)
+        unique = {" ".join(t.split()) for t in SOURCE + SYS1 + SYS2 if t.strip()}
+        assert con.execute("SELECT COUNT(*), COUNT(DISTINCT text) FROM parses").fetchone() == (len(unique),) * 2

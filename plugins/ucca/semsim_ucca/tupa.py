@@ -147,7 +147,15 @@ def _parser(prefix: Path) -> Any:
         _loaded.clear()
         config = _configure("-m", key, "--no-write", "--seed", "1")
         from tupa.parse import Parser
-        _loaded[key] = Parser(key, config=config)
+        parser = Parser(key, config=config)
+        try:
+            for _ in parser.train():  # with no passages, TUPA's train() just loads the model
+                pass
+        except Exception as exc:  # TUPA raises anything from json, numpy, DyNet... on a bad model
+            print(file=sys.stderr)  # end TUPA's unterminated "Loading from ..." line
+            raise SemsimError(f"cannot load TUPA model {key}: {type(exc).__name__}: {exc} (is it a TUPA 1.4 "
+                              "model with all its files: PREFIX.json, PREFIX.data, ...?)") from None
+        _loaded[key] = parser
     return _loaded[key]
 
 

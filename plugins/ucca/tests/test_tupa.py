@@ -93,3 +93,15 @@ def test_jfleg_dev_end_to_end(tiny_model, shared, tmp_path):
     systems = json.loads(r.stdout)["systems"]
     assert [s["system"] for s in systems] == ["ref:dev.ref0", "ref:dev.ref1"]
     assert all(s["n"] == 15 and 0.0 < s["macro_f"] <= 1.0 for s in systems)
+
+
+def test_incompatible_model_is_one_clear_line(tiny_model, tmp_path):
+    broken = tmp_path / "broken"
+    for f in tiny_model.parent.iterdir():
+        (tmp_path / f.name.replace(tiny_model.name, "broken")).write_bytes(f.read_bytes())
+    (tmp_path / "broken.data").write_bytes(b"not a model")
+    src = tmp_path / "s.txt"
+    src.write_text("a b .\n")
+    r = semsim("score", "--source", src, "--hyp", src, "--parser", "tupa", "--model", broken, "--no-cache", "-q")
+    assert r.returncode == 1 and "Traceback" not in r.stderr
+    assert r.stderr.strip().splitlines()[-1].startswith(f"Error: cannot load TUPA model {broken}:")

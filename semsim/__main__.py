@@ -1,0 +1,5 @@
+"""``python -m semsim``: the command line."""
+
+from .cli import main
+
+main()

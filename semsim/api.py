@@ -78,6 +78,12 @@ class USim:
                      confidence: float = 0.95, seed: int = 12345) -> CorpusScore:
         return corpus_score((self.sentence_score(a, b) for a, b in pairs), n_bootstrap, confidence, seed)
 
+    def part_names(self) -> list[str]:
+        """The parts of this metric's scores (directions, or the legacy count)."""
+        if self.variant == "legacy":
+            return ["legacy"]
+        return ["s->r", "r->s"] if self.direction == "both" else [self.direction]
+
     def get_signature(self) -> str:
         """The signature of this metric's settings (each score's also names the graphs' scheme)."""
         if self.variant == "legacy":

@@ -19,7 +19,7 @@ import click
 
 from . import __version__
 from .api import USim
-from .errors import SemsimError
+from .errors import InputError, SemsimError
 from .io import read, write_jsonl, write_tsv
 from .stats import Score, corpus_score
 
@@ -122,7 +122,11 @@ def _output(path: str | None) -> Iterator[IO[str]]:
         yield sys.stdout
         return
     partial = Path(path + ".partial")
-    with open(partial, "w", encoding="utf-8") as f:
+    try:
+        f = open(partial, "w", encoding="utf-8")  # noqa: SIM115 (closed by the with below)
+    except OSError as exc:
+        raise SemsimError(f"{path}: cannot write: {exc.strerror or exc}") from None
+    with f:
         try:
             yield f
         except BaseException:
@@ -331,6 +335,8 @@ def score(source_path: Path, hyps: tuple[Path, ...], refs: tuple[Path, ...], rep
     if not hyps and not refs:
         raise SemsimError("give at least one --hyp (or --ref) file")
     source = read_lines(source_path)
+    if not source:
+        raise InputError("no sentences", source_path)
     files = {**{p: read_lines(p) for p in hyps}, **{p: read_lines(p) for p in refs}}
     check_parallel(source_path, source, files)
     names = _system_names([*hyps], [*refs])
@@ -341,7 +347,8 @@ def score(source_path: Path, hyps: tuple[Path, ...], refs: tuple[Path, ...], rep
     graphs = parse_sentences(texts, parser, model, cache, batch_size, jobs, progress=not quiet)
     by_system: dict[str, list[Score]] = {n: [] for n in systems}
     with _output(output) as out:
-        for r in score_systems(source, systems, graphs, metric.sentence_score):
+        fallback = Score.fixed(0.0, metric.part_names(), metric.get_signature())
+        for r in score_systems(source, systems, graphs, metric.sentence_score, fallback):
             by_system[r.system].append(r.score)
             if output:
                 write_jsonl([{"system": r.system, "line": r.line, "f": r.score.f,

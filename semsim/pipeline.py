@@ -22,11 +22,12 @@ from .errors import InputError, PluginError, SemsimError
 from .graph import Graph
 from .io import graph_from_dict, graph_to_dict
 from .plugins import Parser, parsers, to_graph
-from .stats import Counts, Score
+from .stats import Score
 
 
 def read_lines(path: str | os.PathLike[str]) -> list[str]:
-    """Sentences of a UTF-8 file, one per line (empty lines kept, they are scored specially)."""
+    """Sentences of a UTF-8 file, one per line (empty lines kept, they are scored specially;
+    a byte-order mark and CRLF line ends are accepted)."""
     p = Path(path)
     try:
         data = p.read_bytes()
@@ -35,7 +36,7 @@ def read_lines(path: str | os.PathLike[str]) -> list[str]:
     except OSError as exc:
         raise InputError(f"cannot read: {exc.strerror or exc}", p) from None
     try:
-        text = data.decode("utf-8")
+        text = data.decode("utf-8-sig")
     except UnicodeDecodeError as exc:
         line = data.count(b"\n", 0, exc.start) + 1
         raise InputError(f"not UTF-8 ({exc.reason} at byte {exc.start}); convert it, e.g. with iconv", p,
@@ -100,15 +101,33 @@ def parse_sentences(texts: Sequence[str], parser: Parser, model: str | None = No
     try:
         if jobs <= 1 or len(batches) <= 1:
             for batch in batches:
-                store(batch, _parse_batch(parser.name, model, batch))
+                store(batch, _guarded(parser.name, batch, _parse_batch, parser.name, model, batch))
         else:
             with ProcessPoolExecutor(max_workers=jobs, mp_context=get_context("spawn")) as pool:
                 futures = {pool.submit(_parse_batch, parser.name, model, b): b for b in batches}
+                failure: SemsimError | None = None
                 for future in as_completed(futures):
-                    store(futures[future], future.result())
+                    try:  # keep every finished batch, stop submitting after a failure
+                        store(futures[future], _guarded(parser.name, futures[future], future.result))
+                    except SemsimError as exc:
+                        failure = failure or exc
+                        pool.shutdown(wait=False, cancel_futures=True)
+                if failure is not None:
+                    raise failure
     finally:
         bar.close()
     return graphs
+
+
+def _guarded(parser_name: str, batch: list[str], fn: Callable[..., Any], *args: Any) -> Any:
+    """Run a parse; any exception from the parser becomes one clear error."""
+    try:
+        return fn(*args)
+    except SemsimError:
+        raise
+    except Exception as exc:
+        raise PluginError(f"parser {parser_name!r} failed on the batch starting {batch[0]!r}: "
+                          f"{type(exc).__name__}: {exc}") from None
 
 
 # -- scoring ------------------------------------------------------------------------------------------
@@ -120,37 +139,27 @@ class SentenceResult:
     empty: bool
 
 
-def _empty_score(source: str, hypothesis: str, like: Score) -> Score:
-    """The original tool's convention: an empty source scores 1 if the hypothesis is empty
-    too, else 0; an empty hypothesis scores 0."""
-    ok = not source.strip() and not hypothesis.strip()
-    c = Counts(1, 1, 1, 1) if ok else Counts(0, 1, 0, 1)
-    return Score({k: c for k in like.parts}, like.signature, like.headline)
-
-
 def score_systems(source: Sequence[str], systems: dict[str, Sequence[str]], graphs: dict[str, Graph],
-                  score: Callable[[Graph, Graph], Score]) -> Iterator[SentenceResult]:
-    """Score each system's lines against the source lines, in file order."""
-    template: Score | None = None  # parts and signature that an empty pair's score mimics
+                  score: Callable[[Graph, Graph], Score], fallback: Score) -> Iterator[SentenceResult]:
+    """Score each system's lines against the source lines, in file order.
+
+    A pair with an empty side is not parsed; as in the authors' tool it scores 1 if both
+    sides are empty and 0 otherwise, by convention (no counts). Such scores copy the parts
+    and signature of a real score of the run (``fallback`` when every pair is empty).
+    """
+    template: Score | None = None
     for name, lines in systems.items():
         for i, (src, hyp) in enumerate(zip(source, lines)):
             if src.strip() and hyp.strip():
                 yield SentenceResult(name, i + 1, score(graphs[normalise(src)], graphs[normalise(hyp)]), False)
-            else:
-                template = template or _template(source, systems, graphs, score)
-                yield SentenceResult(name, i + 1, _empty_score(src, hyp, template), True)
-
-
-def _template(source: Sequence[str], systems: dict[str, Sequence[str]], graphs: dict[str, Graph],
-              score: Callable[[Graph, Graph], Score]) -> Score:
-    for lines in systems.values():
-        for src, hyp in zip(source, lines):
-            if src.strip() and hyp.strip():
-                return score(graphs[normalise(src)], graphs[normalise(hyp)])
-    if not graphs:
-        raise SemsimError("every sentence pair has an empty side: nothing to score")
-    g = next(iter(graphs.values()))
-    return score(g, g)
+                continue
+            if template is None:
+                template = next((score(graphs[normalise(a)], graphs[normalise(b)])
+                                 for lines_ in systems.values() for a, b in zip(source, lines_)
+                                 if a.strip() and b.strip()), fallback)
+            value = 1.0 if not src.strip() and not hyp.strip() else 0.0
+            yield SentenceResult(name, i + 1, Score.fixed(value, list(template.parts), template.signature,
+                                                          template.headline), True)
 
 
 def check_parallel(source_path: Path, source: Sequence[str], others: dict[Path, Sequence[str]]) -> None:

@@ -68,24 +68,34 @@ class Score:
     signature: str
     headline: tuple[str, ...] = ()
     extra: Mapping[str, object] = field(default_factory=dict, compare=False)
+    #: A score fixed by convention rather than computed (e.g. an empty sentence): F,
+    #: precision and recall are this value, and the parts hold zero counts, so the
+    #: sentence counts in macro averages but adds nothing to micro sums.
+    convention: float | None = None
 
-    def _head(self) -> list[Counts]:
-        return [self.parts[k] for k in (self.headline or tuple(self.parts))]
+    def _mean(self, attr: str) -> float:
+        if self.convention is not None:
+            return self.convention
+        heads = [self.parts[k] for k in (self.headline or tuple(self.parts))]
+        return sum(getattr(c, attr) for c in heads) / len(heads)
 
     @property
     def f(self) -> float:
-        heads = self._head()
-        return sum(c.f for c in heads) / len(heads)
+        return self._mean("f")
 
     @property
     def precision(self) -> float:
-        heads = self._head()
-        return sum(c.precision for c in heads) / len(heads)
+        return self._mean("precision")
 
     @property
     def recall(self) -> float:
-        heads = self._head()
-        return sum(c.recall for c in heads) / len(heads)
+        return self._mean("recall")
+
+    @classmethod
+    def fixed(cls, value: float, parts: Sequence[str], signature: str, headline: tuple[str, ...] = ()) -> Score:
+        """A conventional score with zero counts in every part."""
+        zero = Counts(0, 0, 0, 0)
+        return cls({p: zero for p in parts}, signature, headline, convention=value)
 
     def __float__(self) -> float:
         return self.f
@@ -96,6 +106,7 @@ class Score:
     def as_dict(self) -> dict[str, object]:
         return {"f": self.f, "precision": self.precision, "recall": self.recall,
                 **{k: c.as_dict() for k, c in self.parts.items()},
+                **({"convention": True} if self.convention is not None else {}),
                 **dict(self.extra), "signature": self.signature}
 
     def __str__(self) -> str:
@@ -107,8 +118,8 @@ class CorpusScore:
     """Corpus-level aggregate of sentence scores.
 
     ``micro`` sums the counts over sentences before computing F (per part, then the
-    headline average); ``macro`` is the mean of the sentence F values (what the paper's
-    tables report). ``ci`` is the bootstrap confidence interval of ``macro``.
+    headline average; sentences scored by convention add no counts); ``macro`` is the mean
+    of the sentence F values (what the paper's tables report). ``ci`` is the bootstrap confidence interval of ``macro``.
     """
 
     micro: float

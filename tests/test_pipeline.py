@@ -151,3 +151,40 @@ def test_concurrent_processes_share_one_cache(toy_env):
         assert con.execute("PRAGMA integrity_check").fetchone() == ("ok",)
         unique = {" ".join(t.split()) for t in SOURCE + SYS1 + SYS2 if t.strip()}
         assert con.execute("SELECT COUNT(*), COUNT(DISTINCT text) FROM parses").fetchone() == (len(unique),) * 2
+
+
+@pytest.mark.parametrize("jobs", ["1", "2"])
+def test_parser_failure_keeps_finished_batches_and_is_one_line(toy_env, jobs):
+    f = files(toy_env)
+    r = score("--source", f["src.txt"], "--hyp", f["sys1.txt"], "--parser", "toy-parser", "--batch-size", "1",
+              "--jobs", jobs, "-q", env={"TOY_FAIL_AT": "Dogs ran fast ."})
+    assert r.returncode == 1 and "Traceback" not in r.stderr
+    assert r.stderr.strip().splitlines()[-1] == ("Error: parser 'toy-parser' failed on the batch starting "
+                                                 "'Dogs ran fast .': RuntimeError: toy parser cannot parse this")
+    with sqlite3.connect(toy_env / "cache" / "parses.sqlite3") as con:
+        done = {t for (t,) in con.execute("SELECT text FROM parses")}
+    assert "Dogs ran fast ." not in done and len(done) >= (4 if jobs == "1" else 1)
+
+
+def test_bom_crlf_and_empty_lines(toy_env):
+    bom = toy_env / "bom.txt"
+    bom.write_bytes(b"\xef\xbb\xbfHe ate apples .\r\n\r\nThe cat .\r\n")
+    plain = toy_env / "plain.txt"
+    plain.write_text("He ate apples .\n\nThe cat .\n")
+    r = score("--source", bom, "--hyp", plain, "--parser", "toy-parser", "--format", "json", "-q", "--no-cache")
+    (summary,) = json.loads(r.stdout)["systems"]
+    assert summary["macro_f"] == 1.0 and summary["micro_f"] == 1.0 and summary["n"] == 3
+
+
+def test_empty_pairs_are_conventions_not_counts(toy_env):
+    src, hyp = toy_env / "s.txt", toy_env / "h.txt"
+    src.write_text("a B c\n\n\n")
+    hyp.write_text("a B c\n\nx\n")
+    r = score("--source", src, "--hyp", hyp, "--parser", "toy-parser", "--format", "json", "-q", "--no-cache")
+    (summary,) = json.loads(r.stdout)["systems"]
+    assert summary["macro_f"] == pytest.approx(2 / 3)  # 1, 1 (both empty), 0 (empty source)
+    assert summary["micro_f"] == 1.0  # only the real pair has counts
+    src.write_text("\n\n")
+    hyp.write_text("\nx\n")
+    r = score("--source", src, "--hyp", hyp, "--parser", "toy-parser", "--format", "json", "-q", "--no-cache")
+    assert r.returncode == 0 and json.loads(r.stdout)["systems"][0]["macro_f"] == 0.5

@@ -35,13 +35,15 @@ def toy_parse(texts, model=None):
 
     For the tests of the text pipeline: ``TOY_PARSE_LOG`` names a file to which every
     parsed sentence is appended; a batch holding the sentence ``TOY_KILL_AT`` kills the
-    process (SIGKILL), as a crash or ``kill -9`` would.
+    process (SIGKILL), as a crash or ``kill -9`` would; one holding ``TOY_FAIL_AT`` raises.
     """
     if os.environ.get("TOY_PARSE_LOG"):
         with open(os.environ["TOY_PARSE_LOG"], "a", encoding="utf-8") as log:
             log.writelines(t + "\n" for t in texts)
     if os.environ.get("TOY_KILL_AT") in texts:
         os.kill(os.getpid(), signal.SIGKILL)
+    if os.environ.get("TOY_FAIL_AT") in texts:
+        raise RuntimeError("toy parser cannot parse this")
     out = []
     for text in texts:
         words = tuple(text.split())

@@ -111,4 +111,6 @@ def usim_legacy(g1: Graph, g2: Graph, *, single_token_units: bool = True, versio
     pairs = legacy_token_pairs(g1, g2)
     counts = legacy_parts(g1, g2, pairs, 0 if single_token_units else 1)
     sig = signature("usim", {**legacy_settings(single_token_units), "scheme": g1.scheme.name}, version)
+    if not counts.total1 or not counts.total2:  # the original: 0 if either side has no units
+        return Score.fixed(0.0, ["legacy"], sig)
     return Score({"legacy": counts}, sig)

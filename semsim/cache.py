@@ -98,7 +98,10 @@ class ParseCache:
             marks = ",".join("?" * len(chunk))
             rows = self._db.execute(f"SELECT key, native, graph FROM parses WHERE key IN ({marks})", chunk)
             for key, native, graph in rows:
-                found[keys[key]] = Entry(native, graph_from_dict(json.loads(graph)))
+                try:
+                    found[keys[key]] = Entry(native, graph_from_dict(json.loads(graph)))
+                except (ValueError, KeyError, TypeError):  # a damaged or foreign row: parse again
+                    continue
         if found:
             hit = [self.key(representation, parser, model, t) for t in found]
             with self._transaction() as db:
@@ -107,13 +110,14 @@ class ParseCache:
 
     def put_many(self, representation: str, parser: str, model: str,
                  items: Sequence[tuple[str, str | None, Graph]]) -> None:
-        """Store parses, all or none (one transaction); an entry already there is kept."""
+        """Store parses, all or none (one transaction), replacing any row of the same key
+        (the same parse, or a damaged row being healed)."""
         now = time.time()
         rows = [(self.key(representation, parser, model, text), representation, parser, model, normalise(text),
                  native, json.dumps(graph_to_dict(graph), separators=(",", ":")), now)
                 for text, native, graph in items]
         with self._transaction() as db:
-            db.executemany("INSERT OR IGNORE INTO parses (key, representation, parser, model, text, native, graph, "
+            db.executemany("INSERT OR REPLACE INTO parses (key, representation, parser, model, text, native, graph, "
                            "created) VALUES (?, ?, ?, ?, ?, ?, ?, ?)", rows)
 
     def stats(self) -> dict[str, Any]:

@@ -20,8 +20,8 @@ from typing import Any
 from .cache import ParseCache, normalise
 from .errors import InputError, PluginError, SemsimError
 from .graph import Graph
-from .io import graph_from_dict, graph_to_dict
-from .plugins import Parser, parsers, to_graph
+from .io import GRAPH_FORMAT, graph_from_dict, graph_to_dict
+from .plugins import Parser, parsers, plugin_version, to_graph
 from .stats import Score
 
 
@@ -79,7 +79,9 @@ def parse_sentences(texts: Sequence[str], parser: Parser, model: str | None = No
                     cache: ParseCache | None = None, batch_size: int = 32, jobs: int = 1,
                     progress: bool = True) -> dict[str, Graph]:
     """Graphs for every distinct (normalised) non-empty text, parsing only cache misses."""
-    model_id = parser.model_identity(model) if parser.model_identity else str(model)
+    # the cache key names the model's content and the code that turned its output into graphs
+    model_id = (f"{parser.model_identity(model) if parser.model_identity else model}"
+                f"|{parser.plugin}-{plugin_version(parser.plugin)}|graph-{GRAPH_FORMAT}")
     unique = list(dict.fromkeys(normalise(t) for t in texts if t.strip()))
     graphs: dict[str, Graph] = {}
     if cache is not None:

@@ -192,6 +192,12 @@ def to_graph(obj: Any) -> Any:
     return result
 
 
+def plugin_version(name: str) -> str:
+    """The installed version of a plugin's distribution (``unknown`` for inline plugins)."""
+    get_plugin_manager()
+    return _versions.get(name) or "unknown"
+
+
 def plugin_info() -> list[dict[str, Any]]:
     """Name, version and implemented hooks of every loaded plugin (for ``semsim plugins``)."""
     pm = get_plugin_manager()

@@ -122,7 +122,9 @@ def test_parse_sentences_in_process(toy_env):
         graphs = parse_sentences(["a  b", "a b", "", "C"], parser, cache=cache, progress=False)
         assert set(graphs) == {"a b", "C"}
         assert cache.stats()["entries"] == 2
-        assert cache.get_many("toy", "toy-parser", "rules-v1", ["a b"])["a b"].native == '["Small", "Small"]'
+        (group,) = cache.stats()["groups"]
+        assert group["model"].startswith("rules-v1|")  # the model, the plugin's version, the graph format
+        assert cache.get_many("toy", "toy-parser", group["model"], ["a b"])["a b"].native == '["Small", "Small"]'
 
 
 def test_corrupt_cache_file_is_a_clear_error(toy_env):
@@ -188,3 +190,16 @@ def test_empty_pairs_are_conventions_not_counts(toy_env):
     hyp.write_text("\nx\n")
     r = score("--source", src, "--hyp", hyp, "--parser", "toy-parser", "--format", "json", "-q", "--no-cache")
     assert r.returncode == 0 and json.loads(r.stdout)["systems"][0]["macro_f"] == 0.5
+
+
+def test_damaged_cache_rows_are_parsed_again(toy_env):
+    f = files(toy_env)
+    args = ["--source", f["src.txt"], "--hyp", f["sys1.txt"], "--parser", "toy-parser", "--format", "json", "-q"]
+    first = score(*args)
+    db = toy_env / "cache" / "parses.sqlite3"
+    with sqlite3.connect(db) as con:
+        con.execute("UPDATE parses SET graph = '{damaged'")
+    second = score(*args)
+    assert second.returncode == 0 and second.stdout == first.stdout
+    with sqlite3.connect(db) as con:
+        assert con.execute("SELECT COUNT(*) FROM parses WHERE graph = '{damaged'").fetchone() == (0,)

@@ -35,6 +35,7 @@ class _Builder:
         self.layer: str | None = None
         self.tokens: dict[int, tuple[Token, int]] = {}  # position -> (token, line)
         self.units: list[tuple[str, str, int]] = []  # (id, kind, line)
+        self.unit_ids: set[str] = set()
         self.implicit: set[str] = set()
         self.edges: list[list] = []  # [from_id, to_id, [labels], remote, line]
         self.stack: list[str] = []
@@ -59,6 +60,9 @@ class _Builder:
                 raise self.fail("<node> without ID or type")
             self.node = (node_id, kind)
             if self.layer == "1":
+                if node_id in self.unit_ids:
+                    raise self.fail(f"duplicate node ID {node_id!r}")
+                self.unit_ids.add(node_id)
                 self.units.append((node_id, kind, self.parser.CurrentLineNumber))
         elif name == "attributes" and parent == "node" and self.node is not None:
             self._node_attributes(attrs)
@@ -118,9 +122,22 @@ class _Builder:
         index = {uid: i for i, (uid, _, _) in enumerate(units)}
         anchors: dict[str, list[int]] = {}
         edges = []
+        seen: set[tuple[str, str, bool]] = set()
+        primary_parent: dict[str, str] = {}
+        kinds = {uid: kind for uid, kind, _ in units}
         for parent, child, labels, remote, line, _ in self.edges:
             if parent not in index:
                 raise InputError(f"edge from a non-layer-1 node {parent!r}", self.path, line)
+            if child == parent:
+                raise InputError(f"edge from {parent!r} to itself", self.path, line)
+            if (parent, child, remote) in seen:
+                raise InputError(f"duplicate edge {parent!r} -> {child!r}", self.path, line)
+            seen.add((parent, child, remote))
+            if not remote and child in index and kinds[parent] != "LKG":  # linkage arguments are not parents
+                if child in primary_parent:
+                    raise InputError(f"unit {child!r} has two primary parents ({primary_parent[child]!r} and "
+                                     f"{parent!r})", self.path, line)
+                primary_parent[child] = parent
             if child.startswith("0."):
                 try:
                     pos = int(child[2:])

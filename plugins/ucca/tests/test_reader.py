@@ -42,6 +42,9 @@ def test_remote_implicit_and_categories(examples, tmp_path):
     assert ("D", "P") in [e.labels for e in g.edges]
 
 
+_H_EDGE = b'<edge toID="1.2" type="H">\n        <attributes />\n      </edge>\n'
+
+
 def _broken(tmp_path, examples, name, transform):
     f = tmp_path / name
     f.write_bytes(transform((examples / "fig1-source.xml").read_bytes()))
@@ -59,6 +62,11 @@ def _broken(tmp_path, examples, name, transform):
      r"latin1.xml:\d+: malformed XML: not well-formed \(invalid token\)"),
     ("noterm.xml", lambda b: b.replace(b'paragraph_position="3" ', b""),
      r"noterm.xml:\d+: terminal '0.3' lacks a valid position, text, paragraph or paragraph_position"),
+    ("dupid.xml", lambda b: b.replace(b'<node ID="1.4"', b'<node ID="1.3"'), r"dupid.xml:\d+: duplicate node ID '1.3'"),
+    ("selfloop.xml", lambda b: b.replace(b'toID="1.3"', b'toID="1.2"'), r"selfloop.xml:\d+: edge from '1.2' to itself"),
+    ("dupedge.xml", lambda b: b.replace(_H_EDGE, _H_EDGE * 2), r"dupedge.xml:\d+: duplicate edge '1.1' -> '1.2'"),
+    ("twoparents.xml", lambda b: b.replace(b'toID="1.9"', b'toID="1.3"'),
+     r"twoparents.xml:\d+: unit '1.3' has two primary parents \('1.2' and '1.8'\)"),
 ])
 def test_bad_xml(tmp_path, examples, name, transform, message):
     with pytest.raises(InputError, match=message):

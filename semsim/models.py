@@ -16,6 +16,7 @@ import shutil
 import sys
 import tarfile
 import urllib.error
+import urllib.parse
 import urllib.request
 import zipfile
 from dataclasses import dataclass, field
@@ -78,7 +79,13 @@ def _fetch(url: str, part: Path, progress: bool) -> None:
     from tqdm import tqdm
     have = part.stat().st_size if part.exists() else 0
     request = urllib.request.Request(url, headers={"Range": f"bytes={have}-"} if have else {})
-    with urllib.request.urlopen(request, timeout=60) as response:
+    try:
+        response = urllib.request.urlopen(request, timeout=60)
+    except urllib.error.HTTPError as exc:
+        if exc.code == 416 and have:  # the part file already holds everything
+            return
+        raise
+    with response:
         resumed = have and getattr(response, "status", 200) == 206
         if not resumed:
             have = 0
@@ -90,9 +97,11 @@ def _fetch(url: str, part: Path, progress: bool) -> None:
             for block in iter(lambda: response.read(1 << 16), b""):
                 out.write(block)
                 bar.update(len(block))
+    if total is not None and part.stat().st_size < total:
+        raise OSError(f"connection closed after {part.stat().st_size} of {total} bytes")
 
 
-def _unpack(archive: Path, into: Path) -> None:
+def _unpack(archive: Path, into: Path, name: str) -> None:
     if tarfile.is_tarfile(archive):
         with tarfile.open(archive) as tar:
             tar.extractall(into, filter="data")
@@ -102,8 +111,8 @@ def _unpack(archive: Path, into: Path) -> None:
                 if Path(member).is_absolute() or ".." in Path(member).parts:
                     raise SemsimError(f"{archive.name}: unsafe path {member!r} in archive")
             z.extractall(into)
-    else:  # a single-file model
-        shutil.copy(archive, into / archive.name.removesuffix(".part"))
+    else:  # a single-file model, named as in its URL
+        shutil.copy(archive, into / name)
 
 
 def download(spec: ModelSpec, url: str | None = None, sha256: str | None = None,
@@ -134,13 +143,15 @@ def download(spec: ModelSpec, url: str | None = None, sha256: str | None = None,
     shutil.rmtree(tmp, ignore_errors=True)
     tmp.mkdir()
     try:
-        _unpack(part, tmp)
+        _unpack(part, tmp, Path(urllib.parse.urlparse(url).path).name or spec.name)
         (tmp / MARKER).write_text(json.dumps({"name": spec.name, "url": url, "sha256": actual,
                                               "verified": expected is not None, "subpath": spec.subpath},
                                              indent=2), encoding="utf-8")
         os.replace(tmp, root / spec.name)
-    except (tarfile.TarError, zipfile.BadZipFile, OSError) as exc:
-        raise SemsimError(f"model {spec.name!r}: cannot unpack {url}: {exc}") from None
+    except (tarfile.TarError, zipfile.BadZipFile, EOFError, OSError) as exc:
+        part.unlink(missing_ok=True)  # a broken archive is not resumable: start afresh next time
+        raise SemsimError(f"model {spec.name!r}: cannot unpack {url}: {type(exc).__name__}: {exc}; "
+                          "the download was deleted") from None
     finally:
         shutil.rmtree(tmp, ignore_errors=True)
     part.unlink()

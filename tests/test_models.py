@@ -107,3 +107,20 @@ def test_interrupted_http_download_resumes(models_env, tmp_path):
         server.server_close()
     assert _RangeHandler.ranges == [f"bytes={half}-"]
     assert (path / "toy" / "weights.bin").is_file() and not (root / ".toy-model.part").exists()
+
+
+def test_truncated_archive_is_a_clear_error_and_not_kept(models_env, tmp_path):
+    archive, _ = models_env
+    cut = tmp_path / "cut.tar.gz"
+    cut.write_bytes(archive.read_bytes()[: archive.stat().st_size // 2])
+    spec = ModelSpec("cut", cut.as_uri(), "toy-parser", None)
+    with pytest.raises(SemsimError, match=r"cannot unpack .*; the download was deleted"):
+        download(spec, progress=False)
+    assert not any((tmp_path / "models").iterdir())
+
+
+def test_single_file_model_keeps_its_name(models_env, tmp_path):
+    weights = tmp_path / "weights.bin"
+    weights.write_bytes(b"w" * 100)
+    path = download(ModelSpec("one", weights.as_uri(), "toy-parser", None), progress=False)
+    assert (path / "weights.bin").read_bytes() == b"w" * 100

@@ -6,8 +6,9 @@ rapidfuzz's Levenshtein distance; the reading decisions the paper leaves open ar
 
 * comparison is case-insensitive (``john`` ~ ``John`` in Figure 1);
 * among alignments of equal total edit distance, the one whose pairs sit at the most
-  similar relative positions wins (a penalty too small to outweigh one edit), so the
-  solver's internal order never decides;
+  similar relative positions wins (a penalty too small to outweigh one edit); only exact
+  mirror-image ties (the same distances and the same position offsets, e.g. one ``a``
+  against ``a x a``) are left to the solver, which resolves them the same way every run;
 * a pair whose tokens share nothing (edit distance equal to the longer length, e.g.
   ``the``/``a``) is not an alignment: the paper's alignment is "possibly partial".
 

@@ -62,12 +62,21 @@ def resolve_model(model: str | None) -> Path:
     return prefix
 
 
+#: The files TUPA writes for a model PREFIX (neural models add .enum and .meta).
+MODEL_SUFFIXES = (".json", ".data", ".nlp.json", ".yml", ".enum", ".meta", ".log")
+
+
+def model_files(prefix: Path) -> list[Path]:
+    """The existing files of the model PREFIX (not those of PREFIX.other, another model)."""
+    return [f for f in (prefix.with_name(prefix.name + s) for s in MODEL_SUFFIXES) if f.is_file()]
+
+
 def model_identity(model: str | None) -> str:
-    """SHA-256 over the model's files (names and contents, logs excluded)."""
+    """SHA-256 over the model's files (names and contents, the training log excluded)."""
     prefix = resolve_model(model)
     h = hashlib.sha256()
-    for f in sorted(prefix.parent.glob(prefix.name + ".*")):
-        if f.suffix != ".log" and f.is_file():
+    for f in model_files(prefix):
+        if f.suffix != ".log":
             h.update(f.name[len(prefix.name):].encode())
             h.update(f.read_bytes())
     return h.hexdigest()
@@ -192,7 +201,7 @@ def train(passages: Sequence[str | os.PathLike[str]], model: str | os.PathLike[s
     prefix, so earlier files of that prefix are removed first). Returns the prefix."""
     from ucca.ioutil import read_files_and_dirs
     prefix = Path(model)
-    for f in prefix.parent.glob(prefix.name + ".*"):
+    for f in model_files(prefix):
         f.unlink()
     prefix.parent.mkdir(parents=True, exist_ok=True)
     args = ["-c", classifier, "-m", str(prefix), "--no-write", "--seed", str(seed), *extra]

@@ -150,7 +150,9 @@ class _Builder:
                 edges.append(Edge(index[parent], index[child], tuple(labels), remote))
             else:
                 raise InputError(f"edge to unknown node {child!r}", self.path, line)
-        root = index.get("1.1", 0)
+        if "1.1" not in index:
+            raise InputError("not a UCCA XML passage: no root unit 1.1 in layer 1", self.path)
+        root = index["1.1"]
         g = Graph(tokens=tuple(self.tokens[p][0] for p in positions),
                   units=tuple(Unit(uid, kind, tuple(sorted(anchors.get(uid, ()))), uid in self.implicit)
                               for uid, kind, _ in units),

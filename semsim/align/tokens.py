@@ -116,14 +116,21 @@ def synchronised_ends(g1: Graph, g2: Graph) -> list[Pair]:
 
 
 def synchronised_spans(g1: Graph, g2: Graph, by_sentence: bool = True) -> list[tuple[range, range]]:
-    """0-based token ranges of corresponding sentences (one span for the whole text if
-    ``by_sentence`` is false). Tokens after the last synchronised end are in no span."""
-    if not by_sentence:
-        return [(range(len(g1.tokens)), range(len(g2.tokens)))]
+    """0-based token ranges of corresponding sentences: one span for the whole texts if
+    ``by_sentence`` is false or a graph declares no sentence ends. Tokens after the last
+    synchronised end (e.g. a final full stop the synchronisation stepped back from) belong
+    to the last sentence; the legacy variant does not use these spans."""
+    whole = [(range(len(g1.tokens)), range(len(g2.tokens)))]
+    if not by_sentence or not g1.sentence_ends or not g2.sentence_ends:
+        return whole
     spans, s1, s2 = [], 0, 0
     for end1, end2 in synchronised_ends(g1, g2):
         spans.append((range(s1, end1), range(s2, end2)))
         s1, s2 = end1, end2
+    if not spans:
+        return whole
+    spans[-1] = (range(spans[-1][0].start, max(len(g1.tokens), spans[-1][0].stop)),
+                 range(spans[-1][1].start, max(len(g2.tokens), spans[-1][1].stop)))
     return spans
 
 

@@ -8,6 +8,6 @@ set -euo pipefail
 cd "$(dirname "$0")/.."
 PYTHON=${PYTHON:-python3}
 [ -x .venv/bin/python ] || "$PYTHON" -m venv .venv
-.venv/bin/python -m pip install --quiet --disable-pip-version-check -e ".[test]" -e "plugins/ucca[ucca,tupa]"
+.venv/bin/python -m pip install --quiet --disable-pip-version-check -e ".[test]" -e "plugins/ucca[ucca,tupa]" -e plugins/amr
 .venv/bin/python -m pip install --quiet --disable-pip-version-check --no-deps "ucca==1.3.11" "tupa==1.4.2" "semstr==1.2.2"
 .venv/bin/semsim --version

@@ -10,3 +10,5 @@ echo "== USim, as the authors' released code computes it"
 .venv/bin/semsim usim examples/fig1-source.xml examples/fig1-correction.xml --variant legacy
 echo "== DAG F-score between two annotations of the source"
 .venv/bin/semsim dagf examples/fig1-source.annotator2.xml examples/fig1-source.xml
+echo "== USim on the same two sentences written as AMR"
+.venv/bin/semsim usim examples/fig1-source.amr examples/fig1-correction.amr

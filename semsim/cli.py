@@ -12,6 +12,7 @@ import os
 import sys
 from collections.abc import Callable, Iterator
 from contextlib import contextmanager
+from dataclasses import dataclass
 from pathlib import Path
 from typing import IO, Any
 
@@ -20,7 +21,8 @@ import click
 from . import __version__
 from .api import USim
 from .errors import InputError, SemsimError
-from .io import read, write_jsonl, write_tsv
+from .graph import Graph
+from .io import read_all, write_jsonl, write_tsv
 from .stats import Score, corpus_score
 
 FORMATS = ("text", "json", "jsonl", "tsv")
@@ -100,16 +102,35 @@ def pair_inputs(first: str, second: str) -> list[tuple[Path, Path]]:
     return [(f1[k], f2[k]) for k in sorted(f1)]
 
 
-def _read_pairs(pairs: list[tuple[Path, Path]], read_format: str | None, quiet: bool):
+@dataclass(frozen=True)
+class _Pair:
+    name: str
+    source: str
+    correction: str
+    g1: Graph
+    g2: Graph
+
+
+def _read_pairs(pairs: list[tuple[Path, Path]], read_format: str | None, quiet: bool) -> list[_Pair]:
+    """Graph pairs from file pairs. Files holding several graphs (e.g. PENMAN) are paired
+    graph by graph, by position; their graph counts must agree."""
     from tqdm import tqdm
-    cache: dict[Path, Any] = {}
+    cache: dict[Path, list[Graph]] = {}
     out = []
     for a, b in tqdm(pairs, desc="reading", unit="pair", disable=quiet or len(pairs) < 2 or None,
                      file=sys.stderr, leave=False):
         for p in (a, b):
             if p not in cache:
-                cache[p] = read(p, read_format)
-        out.append((cache[a], cache[b]))
+                cache[p] = read_all(p, read_format)
+        ga, gb = cache[a], cache[b]
+        if len(ga) != len(gb):
+            raise SemsimError(f"{a} holds {len(ga)} graphs but {b} holds {len(gb)}; graphs are paired by position")
+        if len(ga) == 1:
+            out.append(_Pair(_pair_name(a.name, b.name), str(a), str(b), ga[0], gb[0]))
+            continue
+        for i, (g1, g2) in enumerate(zip(ga, gb), 1):
+            out.append(_Pair(_pair_name(g1.id or f"{a.name}#{i}", g2.id or f"{b.name}#{i}"),
+                             f"{a}#{i}", f"{b}#{i}", g1, g2))
     return out
 
 
@@ -174,8 +195,8 @@ def _emit(records: Callable[[], Iterator[dict[str, Any]]], fmt: str, out: IO[str
             out.write(f"signature: {rows[0]['signature']}\n")
 
 
-def _pair_name(a: Path, b: Path) -> str:
-    return a.name if a.name == b.name else f"{a.name}~{b.name}"
+def _pair_name(a: str, b: str) -> str:
+    return a if a == b else f"{a}~{b}"
 
 
 def _score_command(pairs: list[tuple[Path, Path]], score: Callable[[Any, Any], Score], fmt: str,
@@ -185,12 +206,12 @@ def _score_command(pairs: list[tuple[Path, Path]], score: Callable[[Any, Any], S
     scores: list[Score] = []
 
     def records() -> Iterator[dict[str, Any]]:
-        for (a, b), (g1, g2) in zip(pairs, tqdm(graphs, desc="scoring", unit="pair", file=sys.stderr,
-                                                 disable=quiet or len(graphs) < 2 or None, leave=False)):
-            s = score(g1, g2)
+        for pair in tqdm(graphs, desc="scoring", unit="pair", file=sys.stderr,
+                         disable=quiet or len(graphs) < 2 or None, leave=False):
+            s = score(pair.g1, pair.g2)
             scores.append(s)
             parts = {f"{k}_f": c.f for k, c in s.parts.items()} if len(s.parts) > 1 else {}
-            yield {"name": _pair_name(a, b), "source": str(a), "correction": str(b), "f": s.f,
+            yield {"name": pair.name, "source": pair.source, "correction": pair.correction, "f": s.f,
                    "precision": s.precision, "recall": s.recall, **parts,
                    "detail": {k: c.as_dict() for k, c in s.parts.items()}, "signature": s.signature}
 
@@ -288,7 +309,7 @@ def distsim(source: str, correction: str, by_sentence: bool, labels: tuple[str, 
     """DistSim per label: mean |count in source - count in correction| (lower = more similar)."""
     from .api import distsim as _distsim
     graphs = _read_pairs(pair_inputs(source, correction), read_format, True)
-    result = _distsim(graphs, labels or None, by_sentence)
+    result = _distsim([(p.g1, p.g2) for p in graphs], labels or None, by_sentence)
     if fmt == "json":
         click.echo(json.dumps({"distsim": result, "by_sentence": by_sentence, "n_pairs": len(graphs),
                                "version": __version__}, indent=2))

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import itertools
+import json
 import random
 import subprocess
 import sys
@@ -97,3 +98,15 @@ def test_bad_penman_names_graph_and_line(tmp_path):
     f.write_text("# only a comment\n")
     with pytest.raises(InputError, match="no AMR graphs"):
         semsim.read_all(f)
+
+
+def test_cli_pairs_multi_graph_files_by_position(tmp_path):
+    two = tmp_path / "two.amr"
+    two.write_text("# ::id s1\n(a / apple)\n\n# ::id s2\n(b / boy :ARG0-of (r / run-01))\n")
+    one = tmp_path / "one.amr"
+    one.write_text("# ::id s1\n(a / apple)\n")
+    cmd = [sys.executable, "-m", "semsim", "usim", str(two), str(two), "--format", "jsonl"]
+    lines = subprocess.run(cmd, capture_output=True, text=True, check=True).stdout.splitlines()
+    assert [json.loads(x).get("name") for x in lines[:2]] == ["s1", "s2"] and json.loads(lines[2])["corpus"]
+    r = subprocess.run([*cmd[:4], str(two), str(one)], capture_output=True, text=True)
+    assert r.returncode == 1 and "holds 2 graphs but" in r.stderr and "paired by position" in r.stderr

@@ -172,11 +172,12 @@ class Graph:
     @cached_property
     def compared_edges(self) -> tuple[int, ...]:
         """Indices of the edges the edge-based metrics count: not ignored by the scheme
-        (e.g. punctuation, linkage), into a non-implicit unit."""
+        (e.g. punctuation, linkage), into a unit with a non-empty content yield (implicit
+        and punctuation-only units have no tokens to align, so their edges could never match)."""
         scheme = self.scheme
+        yields = self.content_yields
         return tuple(i for i, e in enumerate(self.edges)
-                     if not scheme.is_ignored_edge(e.labels, self.units[e.child].kind)
-                     and not self.units[e.child].implicit)
+                     if not scheme.is_ignored_edge(e.labels, self.units[e.child].kind) and yields[e.child])
 
     def label_masks(self, labels: str = "labeled", remote: bool = True
                     ) -> tuple[tuple[tuple[int, int], ...], tuple[int, ...]]:

@@ -30,6 +30,7 @@ from . import hookspecs
 from .errors import PluginError
 
 GROUP = "semsim"
+BUILTIN = ("mrp",)  # plugins that ship with the core and are always registered
 
 
 @dataclass(frozen=True)
@@ -81,6 +82,8 @@ def get_plugin_manager() -> pluggy.PluginManager:
     if _pm is None:
         pm = pluggy.PluginManager(GROUP)
         pm.add_hookspecs(hookspecs)
+        from .formats import mrp  # built-in formats register like any plugin
+        pm.register(mrp, name=BUILTIN[0])
         load, disabled = _names("SEMSIM_LOAD_PLUGINS"), _names("SEMSIM_DISABLE_PLUGINS") or set()
         for ep in sorted(entry_points(group=GROUP), key=lambda e: e.name):
             if ep.name in disabled or (load is not None and ep.name not in load):

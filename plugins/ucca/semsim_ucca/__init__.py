@@ -38,6 +38,12 @@ def register_models(register):
 
 @hookimpl
 def to_graph(obj: Any):
+    from semsim.formats.mrp import MrpGraph
+    if isinstance(obj, MrpGraph):
+        if obj.framework != "ucca":
+            return None
+        from .mrp import mrp_ucca_to_graph
+        return mrp_ucca_to_graph(obj)
     core = sys.modules.get("ucca.core")  # no ucca imported: obj cannot be a Passage
     if core is not None and isinstance(obj, core.Passage):
         from .passage import passage_to_graph

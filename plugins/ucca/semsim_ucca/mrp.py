@@ -1,0 +1,34 @@
+"""UCCA graphs from MRP (the CoNLL 2019 format), equal in content to the XML route.
+
+MRP's UCCA nodes are the XML's layer-1 units: anchored nodes are the preterminals (their
+character spans are the terminals), the others are non-terminal or implicit units, and
+remote edges carry the ``remote`` property. Punctuation units (``PNCT`` in XML) are the
+anchored nodes entered by a ``U`` edge whose tokens have no letter or digit, and their
+tokens are the punctuation tokens. MRP 2019 omits implicit units.
+"""
+
+from __future__ import annotations
+
+from dataclasses import replace
+
+from semsim.formats.mrp import MrpGraph, mrp_to_graph
+from semsim.graph import Graph
+
+from .scheme import UCCA, finish
+
+
+def mrp_ucca_to_graph(m: MrpGraph) -> Graph:
+    d = m.data
+    text = d.get("input", "")
+    punct_nodes = set()
+    into_by_u = {e["target"] for e in d.get("edges", ()) if e.get("label") == "U"}
+    for n in d.get("nodes", ()):
+        anchors = n.get("anchors", ())
+        if anchors and n["id"] in into_by_u and not any(
+                c.isalnum() for a in anchors for c in text[a["from"]:a["to"]]):
+            punct_nodes.add(n["id"])
+    kinds = {n["id"]: "PNCT" if n["id"] in punct_nodes else "FN" for n in d.get("nodes", ())}
+    g = mrp_to_graph(m, UCCA, kinds)
+    # as in UCCA XML, a token is punctuation exactly when a punctuation unit holds it
+    punct = {t for u in g.units if u.kind == "PNCT" for t in u.anchors}
+    return finish(g.with_(tokens=tuple(replace(t, punct=i in punct) for i, t in enumerate(g.tokens))))

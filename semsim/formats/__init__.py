@@ -1,0 +1,1 @@
+"""Built-in formats, registered like any plugin (as llm's default plugins are)."""

@@ -19,6 +19,13 @@ def register_readers(register):
 @hookimpl
 def to_graph(obj: Any):
     import penman
+
+    from semsim.formats.mrp import MrpGraph
+    if isinstance(obj, MrpGraph):
+        if obj.framework != "amr":
+            return None
+        from .mrp import mrp_amr_to_graph
+        return mrp_amr_to_graph(obj)
     if isinstance(obj, penman.Graph):
         from .adapter import amr_to_graph
         return amr_to_graph(obj)

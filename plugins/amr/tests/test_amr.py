@@ -110,3 +110,14 @@ def test_cli_pairs_multi_graph_files_by_position(tmp_path):
     assert [json.loads(x).get("name") for x in lines[:2]] == ["s1", "s2"] and json.loads(lines[2])["corpus"]
     r = subprocess.run([*cmd[:4], str(two), str(one)], capture_output=True, text=True)
     assert r.returncode == 1 and "holds 2 graphs but" in r.stderr and "paired by position" in r.stderr
+
+
+@pytest.mark.needs_shared
+def test_amr_from_mrp(shared):
+    graphs = semsim.read_all(shared / "data/mrp-sample/amr.mrp")
+    assert len(graphs) == 87 and {g.scheme.name for g in graphs} == {"amr"}
+    assert all(semsim.usim(g, g).f == 1.0 for g in graphs)
+    g = graphs[0]  # "Pierre Vinken ...": constants get their quotes back, -of roles are read backwards
+    assert '"Pierre"' in [t.text for t in g.tokens]
+    labels = {(g.units[e.parent].label, e.labels[0], g.units[e.child].label) for e in g.edges}
+    assert ("have-org-role-91", "ARG1", "board") in labels

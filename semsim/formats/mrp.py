@@ -66,10 +66,10 @@ def mrp_to_graph(m: MrpGraph, scheme: Scheme = PLAIN, kinds: dict[int, str] | No
     token_of = {s: i for i, s in enumerate(spans)}
     tokens = tuple(Token(text[a:b], punct=not any(c.isalnum() for c in text[a:b])) for a, b in spans)
     index = {n["id"]: i for i, n in enumerate(nodes)}
-    children = {e["source"] for e in d.get("edges", ())}
+    parents = {e["source"] for e in d.get("edges", ())}  # nodes with outgoing edges
     units = tuple(Unit(str(n["id"]), (kinds or {}).get(n["id"], ""),
                        tuple(sorted(token_of[(a["from"], a["to"])] for a in n.get("anchors", ()))),
-                       implicit=not n.get("anchors") and n["id"] not in children, label=n.get("label"))
+                       implicit=not n.get("anchors") and n["id"] not in parents, label=n.get("label"))
                   for n in nodes)
     labels: dict[tuple[int, int, bool], list[str]] = {}  # parallel edges = one edge with several labels
     try:

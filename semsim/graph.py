@@ -11,6 +11,7 @@ yield matrices, label masks) is computed once on first use and cached.
 
 from __future__ import annotations
 
+import dataclasses
 import graphlib
 from collections.abc import Callable, Hashable, Mapping, Sequence
 from dataclasses import dataclass, field
@@ -214,11 +215,8 @@ class Graph:
         return " ".join(self.tokens[t].text for t in sorted(self.yields[u]))
 
     def with_(self, **changes: Any) -> Graph:
-        """A copy with some fields replaced (graphs are immutable)."""
-        fields = {k: getattr(self, k) for k in
-                  ("tokens", "units", "edges", "scheme", "id", "root", "sentence_ends", "meta")}
-        fields.update(changes)
-        return Graph(**fields)
+        """A copy with some fields replaced (graphs are immutable; the copy is validated)."""
+        return dataclasses.replace(self, **changes)
 
 
 def build_graph(

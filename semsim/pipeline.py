@@ -55,9 +55,9 @@ def find_parser(name: str | None, representation: str | None) -> Parser:
         return available[name]
     matching = [p for p in available.values() if representation in (None, p.representation)]
     if len(matching) != 1:
-        what = f"for representation {representation!r}" if representation else ""
+        what = f" for representation {representation!r}" if representation else ""
         names = ", ".join(sorted(p.name for p in matching)) or "none installed"
-        raise PluginError(f"choose a parser {what} with --parser ({names})".replace("  ", " "))
+        raise PluginError(f"choose a parser{what} with --parser ({names})")
     return matching[0]
 
 

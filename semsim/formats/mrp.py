@@ -36,6 +36,11 @@ class MrpGraph:
     line: int = 0
 
 
+def is_mrp(obj: Any, framework: str) -> bool:
+    """Whether ``obj`` is an MRP graph of ``framework`` (what a plugin's ``to_graph`` claims)."""
+    return isinstance(obj, MrpGraph) and obj.framework == framework
+
+
 def read_mrp(path: Path) -> Iterator[MrpGraph]:
     with open(path, encoding="utf-8-sig") as f:
         for n, line in enumerate(f, 1):

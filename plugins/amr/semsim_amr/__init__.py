@@ -20,10 +20,8 @@ def register_readers(register):
 def to_graph(obj: Any):
     import penman
 
-    from semsim.formats.mrp import MrpGraph
-    if isinstance(obj, MrpGraph):
-        if obj.framework != "amr":
-            return None
+    from semsim.formats.mrp import is_mrp
+    if is_mrp(obj, "amr"):
         from .mrp import mrp_amr_to_graph
         return mrp_amr_to_graph(obj)
     if isinstance(obj, penman.Graph):

@@ -38,10 +38,8 @@ def register_models(register):
 
 @hookimpl
 def to_graph(obj: Any):
-    from semsim.formats.mrp import MrpGraph
-    if isinstance(obj, MrpGraph):
-        if obj.framework != "ucca":
-            return None
+    from semsim.formats.mrp import is_mrp
+    if is_mrp(obj, "ucca"):
         from .mrp import mrp_ucca_to_graph
         return mrp_ucca_to_graph(obj)
     core = sys.modules.get("ucca.core")  # no ucca imported: obj cannot be a Passage

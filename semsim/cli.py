@@ -22,15 +22,33 @@ from . import __version__
 from .api import USim
 from .errors import InputError, SemsimError
 from .graph import Graph
-from .io import read_all, write_jsonl, write_tsv
+from .io import iter_graphs, write_jsonl, write_tsv
 from .stats import Score, corpus_score
 
 FORMATS = ("text", "json", "jsonl", "tsv")
 
 
+#: Commands that live in their own modules, imported only when run (or listed by --help),
+#: so that plotting, HTML or parser code costs nothing to the other commands.
+LAZY_COMMANDS = {
+    "compare": "semsim.commands.compare:compare",
+}
+
+
 class _Group(click.Group):
     """Turns semsim's own errors, raised anywhere below a command, into click's one-line
-    ``Error: ...`` and exit status 1 (no traceback)."""
+    ``Error: ...`` and exit status 1 (no traceback), and loads :data:`LAZY_COMMANDS` on use
+    (click's documented lazy-group pattern)."""
+
+    def list_commands(self, ctx: click.Context) -> list[str]:
+        return sorted([*super().list_commands(ctx), *LAZY_COMMANDS])
+
+    def get_command(self, ctx: click.Context, cmd_name: str) -> click.Command | None:
+        if cmd_name in LAZY_COMMANDS:
+            import importlib
+            module, _, attr = LAZY_COMMANDS[cmd_name].partition(":")
+            return getattr(importlib.import_module(module), attr)
+        return super().get_command(ctx, cmd_name)
 
     def invoke(self, ctx: click.Context) -> Any:
         try:
@@ -104,34 +122,77 @@ def pair_inputs(first: str, second: str) -> list[tuple[Path, Path]]:
 
 @dataclass(frozen=True)
 class _Pair:
+    """Two graphs to compare, or why they could not be read (``error``, naming file and line)."""
+
     name: str
     source: str
     correction: str
-    g1: Graph
-    g2: Graph
+    g1: Graph | None
+    g2: Graph | None
+    error: str | None = None
+
+
+def _graphs_of(path: Path, read_format: str | None) -> list[Graph | InputError] | InputError:
+    """A file's graphs, each a graph or the error that stands in its place; or the error that
+    makes the whole file unreadable."""
+    try:
+        return list(iter_graphs(path, read_format, errors="yield"))
+    except InputError as exc:
+        return exc
 
 
 def _read_pairs(pairs: list[tuple[Path, Path]], read_format: str | None, quiet: bool) -> list[_Pair]:
     """Graph pairs from file pairs. Files holding several graphs (e.g. PENMAN) are paired
-    graph by graph, by position; their graph counts must agree."""
+    graph by graph, by position; their graph counts must agree. A graph (or file) that cannot
+    be read spoils only its own pairs, which carry the error; a single pair that cannot be
+    read is an error at once."""
     from tqdm import tqdm
-    cache: dict[Path, list[Graph]] = {}
+    cache: dict[Path, list[Graph | InputError] | InputError] = {}
     out = []
     for a, b in tqdm(pairs, desc="reading", unit="pair", disable=quiet or len(pairs) < 2 or None,
                      file=sys.stderr, leave=False):
         for p in (a, b):
             if p not in cache:
-                cache[p] = read_all(p, read_format)
+                cache[p] = _graphs_of(p, read_format)
         ga, gb = cache[a], cache[b]
+        if isinstance(ga, InputError) or isinstance(gb, InputError):
+            if len(pairs) == 1:
+                raise ga if isinstance(ga, InputError) else gb  # type: ignore[misc]
+            err = ga if isinstance(ga, InputError) else gb
+            out.append(_Pair(_pair_name(a.name, b.name), str(a), str(b), None, None, str(err)))
+            continue
         if len(ga) != len(gb):
             raise SemsimError(f"{a} holds {len(ga)} graphs but {b} holds {len(gb)}; graphs are paired by position")
         if len(ga) == 1:
-            out.append(_Pair(_pair_name(a.name, b.name), str(a), str(b), ga[0], gb[0]))
+            g1, g2 = ga[0], gb[0]
+            if isinstance(g1, InputError) or isinstance(g2, InputError):
+                raise g1 if isinstance(g1, InputError) else g2  # type: ignore[misc]
+            out.append(_Pair(_pair_name(a.name, b.name), str(a), str(b), g1, g2))
             continue
         for i, (g1, g2) in enumerate(zip(ga, gb), 1):
-            out.append(_Pair(_pair_name(g1.id or f"{a.name}#{i}", g2.id or f"{b.name}#{i}"),
-                             f"{a}#{i}", f"{b}#{i}", g1, g2))
+            bad = next((g for g in (g1, g2) if isinstance(g, InputError)), None)
+            name = _pair_name(getattr(g1, "id", "") or f"{a.name}#{i}", getattr(g2, "id", "") or f"{b.name}#{i}")
+            if bad is not None:
+                out.append(_Pair(name, f"{a}#{i}", f"{b}#{i}", None, None, str(bad)))
+            else:
+                out.append(_Pair(name, f"{a}#{i}", f"{b}#{i}", g1, g2))  # type: ignore[arg-type]
     return out
+
+
+def _good_pairs(pairs: list[_Pair]) -> list[_Pair]:
+    """The pairs that could be read; each one that could not is reported on stderr, one line."""
+    for p in pairs:
+        if p.error is not None:
+            click.echo(f"semsim: {p.error} (pair {p.name} not scored)", err=True)
+    return [p for p in pairs if p.error is None]
+
+
+def _fail_if_unread(pairs: list[_Pair]) -> None:
+    """Exit status 1 after the readable pairs were scored and written, if any pair was not."""
+    bad = [p for p in pairs if p.error is not None]
+    if bad:
+        raise SemsimError(f"{len(bad)} of {len(pairs)} pairs not scored: {bad[0].error}"
+                          + (" (and more, see above)" if len(bad) > 1 else ""))
 
 
 # -- output -------------------------------------------------------------------------------------
@@ -202,7 +263,8 @@ def _pair_name(a: str, b: str) -> str:
 def _score_command(pairs: list[tuple[Path, Path]], score: Callable[[Any, Any], Score], fmt: str,
                    output: str | None, read_format: str | None, quiet: bool, n_bootstrap: int, seed: int) -> None:
     from tqdm import tqdm
-    graphs = _read_pairs(pairs, read_format, quiet)
+    read = _read_pairs(pairs, read_format, quiet)
+    graphs = _good_pairs(read)
     scores: list[Score] = []
 
     def records() -> Iterator[dict[str, Any]]:
@@ -222,6 +284,7 @@ def _score_command(pairs: list[tuple[Path, Path]], score: Callable[[Any, Any], S
 
     with _output(output) as out:
         _emit(records, fmt, out, summary)
+    _fail_if_unread(read)
 
 
 def _common(f: Callable[..., Any]) -> Callable[..., Any]:
@@ -308,7 +371,8 @@ def distsim(source: str, correction: str, by_sentence: bool, labels: tuple[str, 
             read_format: str | None) -> None:
     """DistSim per label: mean |count in source - count in correction| (lower = more similar)."""
     from .api import distsim as _distsim
-    graphs = _read_pairs(pair_inputs(source, correction), read_format, True)
+    read = _read_pairs(pair_inputs(source, correction), read_format, True)
+    graphs = _good_pairs(read)
     result = _distsim([(p.g1, p.g2) for p in graphs], labels or None, by_sentence)
     if fmt == "json":
         click.echo(json.dumps({"distsim": result, "by_sentence": by_sentence, "n_pairs": len(graphs),
@@ -316,6 +380,7 @@ def distsim(source: str, correction: str, by_sentence: bool, labels: tuple[str, 
     else:
         for k, v in result.items():
             click.echo(f"{k}\t{v:.4f}")
+    _fail_if_unread(read)
 
 
 @cli.command()
@@ -495,15 +560,17 @@ def models_remove(name: str) -> None:
 @click.option("--format", "fmt", type=click.Choice(["text", "json"]), default="text", show_default=True)
 def plugins(fmt: str) -> None:
     """List loaded plugins, their hooks, readers and parsers."""
-    from .plugins import parsers, plugin_info, readers
+    from .plugins import metrics, parsers, plugin_info, readers
     info = plugin_info()
-    rs, ps = readers(), parsers()
+    rs, ps, ms = readers(), parsers(), metrics()
     if fmt == "json":
         click.echo(json.dumps({"plugins": info,
                                "readers": {n: {"plugin": r.plugin, "suffixes": list(r.suffixes),
                                                "description": r.description} for n, r in rs.items()},
                                "parsers": {n: {"plugin": p.plugin, "representation": p.representation,
-                                               "description": p.description} for n, p in ps.items()}},
+                                               "description": p.description} for n, p in ps.items()},
+                               "metrics": {n: {"plugin": m.plugin, "scheme": m.scheme,
+                                               "description": m.description} for n, m in ms.items()}},
                               indent=2))
         return
     if not info:
@@ -514,6 +581,8 @@ def plugins(fmt: str) -> None:
         click.echo(f"  reader {n} ({', '.join(r.suffixes)}) from {r.plugin}: {r.description}")
     for n, p in sorted(ps.items()):
         click.echo(f"  parser {n} [{p.representation}] from {p.plugin}: {p.description}")
+    for n, m in sorted(ms.items()):
+        click.echo(f"  metric {n} [{m.scheme}] from {m.plugin}: {m.description}")
 
 
 def main() -> None:

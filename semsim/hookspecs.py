@@ -22,7 +22,7 @@ if TYPE_CHECKING:
 
     from .graph import Graph
     from .models import ModelSpec
-    from .plugins import Parser, Reader
+    from .plugins import Metric, Parser, Reader
 
 hookspec = pluggy.HookspecMarker("semsim")
 hookimpl = pluggy.HookimplMarker("semsim")
@@ -32,8 +32,10 @@ hookimpl = pluggy.HookimplMarker("semsim")
 def register_readers(register: Callable[[Reader], None]) -> None:
     """Register file readers: ``register(Reader(name, suffixes, read, sniff))``.
 
-    ``read(path)`` yields :class:`~semsim.graph.Graph` objects (a file may hold several)
-    and raises :class:`~semsim.errors.InputError` naming the file and line on bad input.
+    ``read(path)`` yields graphs, native or :class:`~semsim.graph.Graph` (a file may hold
+    several). For a graph it cannot read it yields an :class:`~semsim.errors.InputError`
+    naming the file and line, in that graph's place, and goes on with the next, so one bad
+    graph costs only itself; it raises the error when the file as a whole is unusable.
     ``sniff(path, head)`` says, from the first bytes, whether the file is in this format;
     it picks between readers that share a suffix (e.g. UCCA XML vs. other XML).
     """
@@ -56,6 +58,16 @@ def register_models(register: Callable[[ModelSpec], None]) -> None:
 
     ``semsim models download NAME`` fetches, verifies and unpacks them into the per-user
     model directory; ``subpath`` says what to pass to the parser inside the unpacked files.
+    """
+
+
+@hookspec
+def register_metrics(register: Callable[[Metric], None]) -> None:
+    """Register further measures on pairs of graphs of one representation, reported beside
+    USim (e.g. Smatch for AMR): ``register(Metric(name, scheme, score, description))``.
+
+    ``score(g1, g2)`` returns a :class:`~semsim.stats.Score` for graphs whose scheme is named
+    ``scheme``; ``semsim compare`` reports it next to USim for that representation.
     """
 
 

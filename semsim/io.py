@@ -14,7 +14,7 @@ from collections.abc import Iterable, Iterator
 from pathlib import Path
 from typing import IO, Any
 
-from .errors import InputError
+from .errors import GraphError, InputError
 from .graph import Graph
 from .plugins import Reader, readers, to_graph
 
@@ -43,19 +43,37 @@ def find_reader(path: Path, format: str | None = None) -> Reader:
                      "recognises this file", path)
 
 
-def iter_graphs(path: str | os.PathLike[str], format: str | None = None) -> Iterator[Graph]:
-    """Every graph in a file."""
+def iter_graphs(path: str | os.PathLike[str], format: str | None = None,
+                errors: str = "raise") -> Iterator[Graph | InputError]:
+    """Every graph in a file, in file order.
+
+    A reader yields an :class:`InputError` in place of a graph it cannot read (one bad AMR
+    in a PENMAN file, one bad line of MRP) and goes on. ``errors="raise"`` raises the first
+    such error; ``errors="yield"`` yields it in that graph's place, so a caller can keep the
+    others and still report the bad one with its file and line. Errors about the file as a
+    whole (missing, unreadable, no reader) are always raised.
+    """
+    if errors not in ("raise", "yield"):
+        raise ValueError(f"errors must be 'raise' or 'yield', not {errors!r}")
     p = Path(path)
     if not p.exists():
         raise InputError("no such file", p)
     if p.is_dir():
         raise InputError("is a directory (give a file, or use the CLI's batch mode)", p)
     for obj in find_reader(p, format).read(p):
-        yield to_graph(obj)
+        if not isinstance(obj, InputError):
+            try:
+                obj = to_graph(obj)
+            except (InputError, GraphError) as exc:  # a graph that converts badly costs only itself
+                obj = exc if isinstance(exc, InputError) else InputError(str(exc), p)
+        if isinstance(obj, InputError) and errors == "raise":
+            raise obj
+        yield obj
 
 
 def read_all(path: str | os.PathLike[str], format: str | None = None) -> list[Graph]:
-    return list(iter_graphs(path, format))
+    """Every graph in a file; the first graph that cannot be read is an error."""
+    return list(iter_graphs(path, format))  # type: ignore[arg-type]  # errors="raise": graphs only
 
 
 def read(path: str | os.PathLike[str], format: str | None = None) -> Graph:

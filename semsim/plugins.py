@@ -65,6 +65,17 @@ class Parser:
     plugin: str = field(default="", compare=False)
 
 
+@dataclass(frozen=True)
+class Metric:
+    """A measure on two graphs of the representation whose scheme is named ``scheme``."""
+
+    name: str
+    scheme: str
+    score: Callable[[Any, Any], Any]
+    description: str = ""
+    plugin: str = field(default="", compare=False)
+
+
 _pm: pluggy.PluginManager | None = None
 _versions: dict[str, str | None] = {}
 
@@ -166,6 +177,11 @@ def readers() -> dict[str, Reader]:
 
 def parsers() -> dict[str, Parser]:
     return _unique(_collect("register_parsers"), "parser")
+
+
+def metrics() -> dict[str, Metric]:
+    """Every registered plugin :class:`Metric` by name."""
+    return _unique(_collect("register_metrics"), "metric")
 
 
 def models() -> dict[str, Any]:

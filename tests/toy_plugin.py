@@ -15,7 +15,7 @@ from semsim.errors import InputError
 from semsim.graph import Edge, Graph, Token, Unit
 from semsim.hookspecs import hookimpl
 from semsim.models import ModelSpec
-from semsim.plugins import Parser, Reader
+from semsim.plugins import Metric, Parser, Reader
 from semsim.scheme import Scheme
 
 TOY = Scheme("toy", equivalences=(frozenset({"Big", "Large"}),), ignored_labels=frozenset({"Punct"}),
@@ -84,6 +84,21 @@ def register_parsers(register):
 def register_models(register):
     register(ModelSpec("toy-model", os.environ.get("TOY_MODEL_URL", "file:///nonexistent/toy-model.tar.gz"),
                        "toy-parser", os.environ.get("TOY_MODEL_SHA256"), "a toy model archive", subpath="toy"))
+
+
+def same_labels(g1, g2):
+    """A toy measure: the share of edge labels the two graphs have in common (multisets)."""
+    from collections import Counter
+
+    from semsim.stats import Counts, Score
+    a, b = (Counter(lab for e in g.edges for lab in e.labels) for g in (g1, g2))
+    common = sum((a & b).values())
+    return Score({"labels": Counts(common, sum(a.values()), common, sum(b.values()))}, "toy-labels|version:1")
+
+
+@hookimpl
+def register_metrics(register):
+    register(Metric("toy-labels", "toy", same_labels, "shared edge labels"))
 
 
 @hookimpl

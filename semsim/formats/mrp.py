@@ -41,16 +41,21 @@ def is_mrp(obj: Any, framework: str) -> bool:
     return isinstance(obj, MrpGraph) and obj.framework == framework
 
 
-def read_mrp(path: Path) -> Iterator[MrpGraph]:
-    with open(path, encoding="utf-8-sig") as f:
-        for n, line in enumerate(f, 1):
-            if not line.strip():
-                continue
-            try:
-                data = json.loads(line)
-                yield MrpGraph(str(data["framework"]), str(data["id"]), data, str(path), n)
-            except (ValueError, KeyError, TypeError) as exc:
-                raise InputError(f"not an MRP graph: {exc}", path, n) from None
+def read_mrp(path: Path) -> Iterator[MrpGraph | InputError]:
+    """One graph per line; a line that is not an MRP graph is yielded as an error in its place."""
+    try:
+        with open(path, encoding="utf-8-sig") as f:
+            lines = f.read().splitlines()
+    except UnicodeDecodeError as exc:
+        raise InputError(f"not UTF-8 ({exc.reason} at byte {exc.start})", path) from None
+    for n, line in enumerate(lines, 1):
+        if not line.strip():
+            continue
+        try:
+            data = json.loads(line)
+            yield MrpGraph(str(data["framework"]), str(data["id"]), data, str(path), n)
+        except (ValueError, KeyError, TypeError) as exc:
+            yield InputError(f"not an MRP graph: {exc}", path, n)
 
 
 def sniff_mrp(path: Path, head: bytes) -> bool:

@@ -3,8 +3,8 @@
 MRP gives AMR nodes with ``label`` (the concept) and ``properties``/``values`` (constants),
 and edges with their surface role (``ARG1-of``); a ``-of`` role is read from the other
 end, as PENMAN does. MRP drops the quotes around string constants; they are restored
-(numbers, ``-``, ``+`` and ``:mode`` values stay bare, as in AMR releases). The graph is
-laid out as a PENMAN tree from its top, so the reentrancies are chosen as for a PENMAN file.
+(numbers, ``-``, ``+`` and ``:mode`` values stay bare, as in AMR releases). The adapter
+needs only the triples and the top: no PENMAN layout is involved.
 """
 
 from __future__ import annotations
@@ -39,6 +39,4 @@ def mrp_amr_to_graph(m: MrpGraph) -> Graph:
             role, src, tgt = role[:-3], tgt, src
         triples.append((src, f":{role}", tgt))
     top = var[d["tops"][0]] if d.get("tops") else triples[0][0]
-    laid_out = penman.decode(penman.encode(penman.Graph(triples, top=top)))
-    laid_out.metadata.update(id=m.id, snt=d.get("input", ""))
-    return amr_to_graph(laid_out)
+    return amr_to_graph(penman.Graph(triples, top=top, metadata={"id": m.id, "snt": d.get("input", "")}))

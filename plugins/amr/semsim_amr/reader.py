@@ -28,9 +28,15 @@ def blocks(text: str) -> Iterator[tuple[int, str]]:
         yield start, "\n".join(lines)
 
 
-def read_penman(path: Path):
-    """Yield the AMRs of a PENMAN file as semsim graphs; a malformed one is an error naming
-    its id and line."""
+def read_penman_aligned(path: Path):
+    """Like :func:`read_penman`, with the AMRs anchored to the sentence's words through their
+    surface alignments (``--read-format penman-aligned``)."""
+    return read_penman(path, anchors="alignments")
+
+
+def read_penman(path: Path, anchors: str = "concepts"):
+    """Yield the AMRs of a PENMAN file as semsim graphs; a malformed one is yielded as an
+    error naming its id and line, in its place, and reading goes on."""
     import penman
     from penman.exceptions import PenmanError
 
@@ -43,14 +49,15 @@ def read_penman(path: Path):
     for line, block in blocks(text):
         if all(x.lstrip().startswith("#") for x in block.splitlines()):
             continue  # a comment-only block, e.g. a file header
+        found = True
         try:
             amr = penman.decode(block)
-        except PenmanError as exc:
+        except PenmanError as exc:  # this graph only: the reader goes on with the next
             ident = next((x.split("::id", 1)[1].split()[0] for x in block.splitlines() if "::id" in x), "?")
             lineno = getattr(exc, "lineno", None)
             at = line + (lineno - 1 if isinstance(lineno, int) and lineno else 0)
-            raise InputError(f"graph {ident}: malformed PENMAN: {str(exc).splitlines()[-1]}", path, at) from None
-        found = True
-        yield amr_to_graph(amr)
+            yield InputError(f"graph {ident}: malformed PENMAN: {str(exc).splitlines()[-1]}", path, at)
+            continue
+        yield amr_to_graph(amr, anchors=anchors)
     if not found:
         raise InputError("no AMR graphs in file", path)

@@ -16,6 +16,8 @@ import random
 import threading
 from typing import Any
 
+from semsim.errors import SemsimError
+from semsim.graph import Graph
 from semsim.stats import Counts, Score, signature
 
 SEED = 20130804  # the Smatch paper's date; any fixed value makes runs reproducible
@@ -67,3 +69,12 @@ def smatch_score(test: Any, gold: Any, restarts: int = RESTARTS, seed: int = SEE
     counts = smatch_counts(test, gold, restarts, seed)
     sig = signature("smatch", {"impl": "smatch-1.0.4", "restarts": restarts, "seed": seed}, version)
     return Score({"smatch": counts}, sig)
+
+
+def smatch_graphs(g1: Graph, g2: Graph) -> Score:
+    """Smatch of two semsim graphs made by this plugin (which keeps each AMR's PENMAN text)."""
+    from semsim import __version__
+    texts = [g.meta.get("penman") for g in (g1, g2)]
+    if not all(texts):
+        raise SemsimError(f"Smatch needs AMR graphs read by the AMR plugin ({g1.id or '?'} / {g2.id or '?'})")
+    return smatch_score(texts[0], texts[1], version=__version__)

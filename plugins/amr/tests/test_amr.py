@@ -121,3 +121,87 @@ def test_amr_from_mrp(shared):
     assert '"Pierre"' in [t.text for t in g.tokens]
     labels = {(g.units[e.parent].label, e.labels[0], g.units[e.child].label) for e in g.edges}
     assert ("have-org-role-91", "ARG1", "board") in labels
+
+
+def _relayouts(amr, n, seed=0):
+    """``n`` other PENMAN layouts of the same graph (other reentrancies, other inversions)."""
+    rng = random.Random(seed)
+    for _ in range(n):  # with no layout data, penman lays triples out in the order given
+        triples = sorted(amr.triples, key=lambda _: rng.random())
+        yield penman.decode(penman.encode(penman.Graph(triples, top=amr.top)))
+
+
+LAYOUT_SENSITIVE = [  # each has a node with several parents, so the old "first edge wins" rule varied
+    "(w / want-01 :ARG0 (b / boy) :ARG1 (g / go-02 :ARG0 b :ARG1 (c / city :name (n / name :op1 \"Paris\"))))",
+    "(j / join-01 :ARG0 (p / person :name (n / name :op1 \"Pierre\")) :ARG1 (b / board :ARG1-of "
+    "(h / have-org-role-91 :ARG0 p :ARG2 (d / director))))",
+    "(a / and :op1 (f / fall-01 :ARG1 (y / yield :mod (s / simple))) :op2 (s2 / slide-02 :ARG1 (y2 / yield "
+    ":mod (c / compound)) :ARG4 (a2 / average-01 :ARG1 y2)) :op3 (a3 / average-01 :ARG1 y))",
+]
+
+
+@pytest.mark.parametrize("text", LAYOUT_SENSITIVE)
+def test_usim_on_amr_does_not_depend_on_the_penman_layout(text):
+    amr = penman.decode(text)
+    g = semsim.plugins.to_graph(amr)
+    layouts = {penman.encode(x) for x in _relayouts(amr, 8)}
+    assert len(layouts) > 1  # the test really sees other layouts
+    for other in layouts:
+        h = semsim.plugins.to_graph(penman.decode(other))
+        assert semsim.usim(g, h).f == 1.0
+        assert [t.text for t in h.tokens] == [t.text for t in g.tokens]
+
+
+@pytest.mark.needs_shared
+def test_mrp_and_penman_renderings_of_the_sample_agree(shared):
+    """The MRP sample drops :wiki; without it the two renderings give the same AMR graphs."""
+    from semsim_amr.adapter import amr_to_graph
+    text = (shared / "data/mrp-sample/amr/wsj.amr").read_text(encoding="utf-8")
+    norm = lambda s: "".join(s.split())  # noqa: E731  (the MRP text is detokenised)
+    pen = {}
+    for _, block in blocks(text):
+        if not all(x.startswith("#") for x in block.splitlines()):
+            a = penman.decode(block)
+            pen[norm(a.metadata["snt"])] = amr_to_graph(penman.Graph(
+                [t for t in a.triples if t[1] != ":wiki"], top=a.top, metadata=a.metadata))
+    mrp = {norm(g.meta["snt"]): g for g in semsim.read_all(shared / "data/mrp-sample/amr.mrp")}
+    common = sorted(pen.keys() & mrp.keys())
+    assert len(common) == 78
+    assert all(semsim.usim(pen[k], mrp[k]).f == 1.0 for k in common)
+
+
+def test_one_bad_graph_costs_only_its_own_pair(tmp_path):
+    text = ("# ::id s1\n(a / apple)\n\n# ::id s2\n(b / boy :ARG0 (c / cat\n\n"
+            "# ::id s3\n(b / boy :ARG0-of (r / run-01))\n")
+    for name in ("a.amr", "b.amr"):
+        (tmp_path / name).write_text(text, encoding="utf-8")
+    out = tmp_path / "out.jsonl"
+    r = subprocess.run([sys.executable, "-m", "semsim", "usim", str(tmp_path / "a.amr"), str(tmp_path / "b.amr"),
+                        "--format", "jsonl", "-o", str(out)], capture_output=True, text=True)
+    assert r.returncode == 1
+    assert f"{tmp_path / 'a.amr'}:5: graph s2: malformed PENMAN" in r.stderr and "Traceback" not in r.stderr
+    assert r.stderr.strip().splitlines()[-1].startswith("Error: 1 of 3 pairs not scored")
+    records = [json.loads(x) for x in out.read_text().splitlines()]  # the others are kept, complete
+    assert [x.get("name") for x in records[:2]] == ["s1", "s3"] and records[2]["corpus"]
+    with pytest.raises(InputError, match=r"a\.amr:5: graph s2"):
+        semsim.read_all(tmp_path / "a.amr")
+    kept = list(semsim.io.iter_graphs(tmp_path / "a.amr", errors="yield"))
+    assert [type(x).__name__ for x in kept] == ["Graph", "InputError", "Graph"]
+
+
+def test_token_anchored_usim_through_alignments(tmp_path):
+    src = tmp_path / "src.amr"
+    src.write_text("# ::id s\n# ::tok He gva an apple for john\n(g / gva~e.1 :ARG0 (h / he~e.0) :ARG1 "
+                   "(a / apple~e.3) :beneficiary~e.4 (p / person :name (n / name :op1 \"John\"~e.5)))\n")
+    cor = tmp_path / "cor.amr"
+    cor.write_text("# ::id s\n# ::snt He gave John an apple\n(g / give-01~e.1 :ARG0 (h / he~e.0) :ARG1 "
+                   "(a / apple~e.4) :ARG2 (p / person :name (n / name :op1 \"John\"~e.2)))\n")
+    g = semsim.read(src, "penman-aligned")
+    assert [t.text for t in g.tokens] == ["He", "gva", "an", "apple", "for", "john"]
+    anchors = {u.label: u.anchors for u in g.units}
+    assert anchors["gva"] == (1,) and anchors['"John"'] == (5,) and anchors["person"] == ()
+    assert g.yields[g.root] == frozenset({0, 1, 3, 5})  # "an" and "for" are aligned to no concept
+    s = semsim.usim(g, semsim.read(cor, "penman-aligned"))
+    c = s.parts["s->r"]
+    assert (c.matched1, c.total1, c.matched2, c.total2) == (5, 6, 5, 6)
+    assert semsim.read(src).tokens[0].text == "gva"  # the default reader still anchors to concepts

@@ -1,0 +1,200 @@
+"""``semsim compare``: the same source/correction pairs scored under several representations,
+side by side, with the correlation between them (UCCA vs AMR, say).
+
+Each representation contributes USim (same settings for all) and every metric a plugin
+registers for it (``register_metrics``: Smatch for AMR). Pairs come pre-parsed (``--pairs
+NAME SRC COR``, one option per representation, paired by position) or from text parsed by
+each ``--parser`` (every sentence once, through the parse cache). The core names no
+representation: columns are called after the graphs' schemes.
+"""
+
+from __future__ import annotations
+
+import json
+import math
+from collections.abc import Callable
+from dataclasses import dataclass
+from pathlib import Path
+from typing import Any
+
+import click
+
+from ..api import USim
+from ..cli import _fail_if_unread, _good_pairs, _metric, _output, _read_pairs, _usim_options, pair_inputs
+from ..errors import SemsimError
+from ..graph import Graph
+from ..io import write_jsonl
+from ..stats import Score, corpus_score
+
+
+@dataclass(frozen=True)
+class Column:
+    """One number per pair: a metric under one representation."""
+
+    name: str  # "amr:smatch"
+    scores: list[Score]
+
+
+def columns_for(rep: str, pairs: list[tuple[Graph, Graph]], usim: USim) -> list[Column]:
+    """USim and the plugin metrics of ``rep``'s scheme over the pairs."""
+    from ..plugins import metrics
+    schemes = {g.scheme.name for pair in pairs for g in pair}
+    fns: list[tuple[str, Callable[[Graph, Graph], Score]]] = [("usim", usim.sentence_score)]
+    fns += [(m.name, m.score) for m in sorted(metrics().values(), key=lambda m: m.name) if m.scheme in schemes]
+    return [Column(f"{rep}:{name}", [fn(a, b) for a, b in pairs]) for name, fn in fns]
+
+
+def correlations(columns: list[Column]) -> list[dict[str, Any]]:
+    """Pearson r and Spearman ρ (with p-values) between every two columns; None where a
+    column is constant (the coefficient is undefined)."""
+    from scipy.stats import pearsonr, spearmanr
+    out = []
+    for i, a in enumerate(columns):
+        for b in columns[i + 1:]:
+            x, y = [s.f for s in a.scores], [s.f for s in b.scores]
+            row: dict[str, Any] = {"a": a.name, "b": b.name, "n": len(x)}
+            for key, fn in (("pearson", pearsonr), ("spearman", spearmanr)):
+                r, p = (math.nan, math.nan) if len(x) < 3 or len(set(x)) < 2 or len(set(y)) < 2 else fn(x, y)
+                row[key] = None if math.isnan(r) else float(r)
+                row[f"{key}_p"] = None if math.isnan(p) else float(p)
+            out.append(row)
+    return out
+
+
+def _parse_spec(spec: str) -> tuple[str, str | None]:
+    name, _, model = spec.partition("=")
+    return name, model or None
+
+
+def _pairs_from_files(specs: tuple[tuple[str, str, str], ...], read_format: str | None,
+                      quiet: bool) -> tuple[list[str], dict[str, list[tuple[Graph, Graph]]], list[Any]]:
+    """Graph pairs per representation from files; a pair unreadable in one representation is
+    left out of all (and reported), so that rows stay aligned."""
+    read = {name: _read_pairs(pair_inputs(src, cor), read_format, quiet) for name, src, cor in specs}
+    counts = {name: len(p) for name, p in read.items()}
+    if len(set(counts.values())) > 1:
+        raise SemsimError("the representations give different numbers of pairs ("
+                          + ", ".join(f"{n}: {c}" for n, c in counts.items()) + "); pairs are matched by position")
+    first = next(iter(read.values()))
+    keep = [i for i in range(len(first)) if all(p[i].error is None for p in read.values())]
+    for p in read.values():
+        _good_pairs(p)
+    names = [first[i].name for i in keep]
+    return names, {n: [(p[i].g1, p[i].g2) for i in keep] for n, p in read.items()}, list(read.values())
+
+
+def _pairs_from_text(source: Path, hyp: Path, parser_specs: tuple[str, ...], batch_size: int, jobs: int,
+                     cache_path: str | None, no_cache: bool, quiet: bool
+                     ) -> tuple[list[str], dict[str, list[tuple[Graph, Graph]]]]:
+    """Graph pairs per parser's representation from two line-parallel text files; pairs with
+    an empty line are left out (nothing to parse)."""
+    from ..cache import ParseCache, normalise
+    from ..pipeline import check_parallel, find_parser, parse_sentences, read_lines
+    src, cor = read_lines(source), read_lines(hyp)
+    check_parallel(source, src, {hyp: cor})
+    lines = [i for i, (a, b) in enumerate(zip(src, cor)) if a.strip() and b.strip()]
+    if not lines:
+        raise SemsimError(f"{source}: no pair of non-empty lines to compare")
+    cache = None if no_cache else ParseCache(cache_path)
+    out = {}
+    for spec in parser_specs:
+        name, model = _parse_spec(spec)
+        parser = find_parser(name, None)
+        graphs = parse_sentences([*src, *cor], parser, model, cache, batch_size, jobs, progress=not quiet)
+        out[parser.representation if parser.representation not in out else name] = [
+            (graphs[normalise(src[i])], graphs[normalise(cor[i])]) for i in lines]
+    return [f"line {i + 1}" for i in lines], out
+
+
+@click.command()
+@click.option("--pairs", "pair_specs", type=(str, str, str), multiple=True, metavar="NAME SRC COR",
+              help="A representation's graphs: a name for the columns, then sources and corrections "
+                   "(files, directories or @lists, as for `semsim usim`). Repeat per representation.")
+@click.option("--source", type=click.Path(dir_okay=False, path_type=Path), help="Or: source sentences, one a line.")
+@click.option("--hyp", type=click.Path(dir_okay=False, path_type=Path), help="Corrections, line-parallel to --source.")
+@click.option("--parser", "parser_specs", multiple=True, metavar="NAME[=MODEL]",
+              help="With --source/--hyp: a parser (and its model) per representation. Repeatable.")
+@_usim_options
+@click.option("--read-format", help="Reader to use for --pairs files; default: by suffix.")
+@click.option("--batch-size", type=click.IntRange(1), default=32, show_default=True)
+@click.option("--jobs", type=click.IntRange(1), default=1, show_default=True, help="Parsing processes.")
+@click.option("--cache", "cache_path", type=click.Path(dir_okay=False), default=None, help="Parse cache file.")
+@click.option("--no-cache", is_flag=True, help="Parse everything, store nothing.")
+@click.option("--format", "fmt", type=click.Choice(["text", "json", "jsonl", "tsv"]), default="text",
+              show_default=True)
+@click.option("-o", "--output", type=click.Path(dir_okay=False), help="Write here instead of stdout.")
+@click.option("--bootstrap", "n_bootstrap", type=click.IntRange(0), default=1000, show_default=True,
+              help="Bootstrap resamples for each column's corpus confidence interval.")
+@click.option("--seed", type=int, default=12345, show_default=True)
+@click.option("-q", "--quiet", is_flag=True, help="No progress bars.")
+def compare(pair_specs: tuple[tuple[str, str, str], ...], source: Path | None, hyp: Path | None,
+            parser_specs: tuple[str, ...], variant: str, direction: str, tie_break: str, labels: str, remote: bool,
+            align: str, denominator: str, single_token_units: bool, read_format: str | None, batch_size: int,
+            jobs: int, cache_path: str | None, no_cache: bool, fmt: str, output: str | None, n_bootstrap: int,
+            seed: int, quiet: bool) -> None:
+    """The same pairs under several representations, side by side, with their correlation.
+
+    \b
+    semsim compare --pairs ucca src/ cor/ --pairs amr src.amr cor.amr
+    semsim compare --source src.txt --hyp cor.txt --parser tupa=MODEL --parser amrlib=DIR
+    """
+    usim = _metric(variant, direction, tie_break, labels, remote, align, denominator, single_token_units)
+    read: list[Any] = []
+    if pair_specs and (source or hyp or parser_specs):
+        raise SemsimError("give --pairs, or --source/--hyp with --parser, not both")
+    if pair_specs:
+        if len({n for n, _, _ in pair_specs}) != len(pair_specs):
+            raise SemsimError("each --pairs needs its own name")
+        names, by_rep, read = _pairs_from_files(pair_specs, read_format, quiet)
+    elif source and hyp and parser_specs:
+        names, by_rep = _pairs_from_text(source, hyp, parser_specs, batch_size, jobs, cache_path, no_cache, quiet)
+    else:
+        raise SemsimError("give --pairs NAME SRC COR (per representation), or --source, --hyp and --parser")
+    if not names:
+        raise SemsimError("no pair could be read in every representation")
+    columns = [c for rep, pairs in by_rep.items() for c in columns_for(rep, pairs, usim)]
+    corpus = {c.name: corpus_score(c.scores, n_bootstrap=n_bootstrap, seed=seed) for c in columns}
+    corr = correlations(columns)
+    rows = [{"name": n, **{c.name: c.scores[i].f for c in columns}} for i, n in enumerate(names)]
+    signatures = {c.name: c.scores[0].signature for c in columns}
+    with _output(output) as out:
+        _write(out, fmt, rows, corpus, corr, signatures)
+    for pairs in read:
+        _fail_if_unread(pairs)
+
+
+def _write(out: Any, fmt: str, rows: list[dict[str, Any]], corpus: dict[str, Any], corr: list[dict[str, Any]],
+           signatures: dict[str, str]) -> None:
+    cols = list(signatures)
+    summary = {"corpus": {k: v.as_dict() for k, v in corpus.items()}, "correlations": corr,
+               "signatures": signatures}
+    if fmt == "jsonl":
+        write_jsonl([*rows, summary], out)
+    elif fmt == "json":
+        out.write(json.dumps({"pairs": rows, **summary}, indent=2, ensure_ascii=False) + "\n")
+    elif fmt == "tsv":
+        out.write("\t".join(["pair", *cols]) + "\n")
+        for r in rows:
+            out.write("\t".join([r["name"], *(f"{r[c]:.6f}" for c in cols)]) + "\n")
+    else:
+        width = max(len("pair"), *(len(r["name"]) for r in rows))
+        cw = max(10, *(len(c) for c in cols))
+        out.write("  ".join([f"{'pair':<{width}}", *(f"{c:>{cw}}" for c in cols)]) + "\n")
+        for r in rows:
+            out.write("  ".join([f"{r['name']:<{width}}", *(f"{r[c]:>{cw}.4f}" for c in cols)]) + "\n")
+        out.write("  ".join([f"{'mean':<{width}}", *(f"{corpus[c].macro:>{cw}.4f}" for c in cols)]) + "\n")
+        if any(corpus[c].ci for c in cols):
+            out.write("  ".join([f"{'95% CI':<{width}}", *(f"{_ci(corpus[c].ci):>{cw}}" for c in cols)]) + "\n")
+        for c in corr:
+            out.write(f"{c['a']} ~ {c['b']}: Pearson r {_num(c['pearson'])} (p {_num(c['pearson_p'])}), "
+                      f"Spearman rho {_num(c['spearman'])} (p {_num(c['spearman_p'])}), n={c['n']}\n")
+        for c, s in signatures.items():
+            out.write(f"signature {c}: {s}\n")
+
+
+def _ci(ci: tuple[float, float] | None) -> str:
+    return f"{ci[0]:.3f}-{ci[1]:.3f}" if ci else ""
+
+
+def _num(x: float | None) -> str:
+    return "n/a" if x is None else f"{x:.4f}" if abs(x) >= 1e-4 else f"{x:.1e}"

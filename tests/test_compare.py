@@ -1,0 +1,99 @@
+"""`semsim compare`: several representations (and their plugin metrics) side by side."""
+
+from __future__ import annotations
+
+import json
+from pathlib import Path
+
+import pytest
+from click.testing import CliRunner
+
+from semsim.cli import cli
+from semsim.commands.compare import correlations
+
+EXAMPLES = Path(__file__).resolve().parent.parent / "examples"
+
+
+def run(*args):
+    return CliRunner().invoke(cli, list(map(str, args)))
+
+
+def toy(path, rows):
+    path.write_text("".join(json.dumps({"words": w, "labels": lab}) + "\n" for w, lab in rows), encoding="utf-8")
+    return path
+
+
+@pytest.fixture
+def toy_pairs(toy_plugin, tmp_path):
+    src = toy(tmp_path / "src.toy", [(["He", "ran"], ["Big", "Small"]), (["a", "b", "c"], ["Small"] * 3),
+                                     (["X", "y"], ["Big", "Small"])])
+    cor = toy(tmp_path / "cor.toy", [(["He", "runs"], ["Big", "Small"]), (["a", "B", "c"], ["Small", "Big", "Small"]),
+                                     (["x", "Y"], ["Small", "Big"])])
+    return src, cor
+
+
+def test_columns_are_usim_and_the_schemes_plugin_metrics(toy_pairs):
+    r = run("compare", "--pairs", "one", *toy_pairs, "--pairs", "two", *toy_pairs, "--format", "json")
+    assert r.exit_code == 0, r.output
+    doc = json.loads(r.output)
+    assert list(doc["signatures"]) == ["one:usim", "one:toy-labels", "two:usim", "two:toy-labels"]
+    assert [p["one:toy-labels"] for p in doc["pairs"]] == pytest.approx([1.0, 2 / 3, 1.0])
+    assert doc["pairs"][0]["one:usim"] == doc["pairs"][0]["two:usim"]
+    same = next(c for c in doc["correlations"] if c["a"] == "one:usim" and c["b"] == "two:usim")
+    assert same["pearson"] == pytest.approx(1.0) and same["spearman"] == pytest.approx(1.0) and same["n"] == 3
+
+
+def test_correlation_is_none_when_a_column_is_constant():
+    from semsim.commands.compare import Column
+    from semsim.stats import Score
+    ones = Column("a", [Score.fixed(1.0, ["x"], "s")] * 4)
+    varied = Column("b", [Score.fixed(v, ["x"], "s") for v in (0.1, 0.5, 0.2, 0.9)])
+    (row,) = correlations([ones, varied])
+    assert row["pearson"] is None and row["spearman"] is None and row["n"] == 4
+
+
+def test_mismatched_pair_counts_and_bad_usage_are_one_line_errors(toy_pairs, tmp_path):
+    short = toy(tmp_path / "short.toy", [(["He"], ["Big"])])
+    r = run("compare", "--pairs", "one", *toy_pairs, "--pairs", "two", short, short)
+    assert r.exit_code == 1 and "different numbers of pairs (one: 3, two: 1)" in r.output
+    r = run("compare")
+    assert r.exit_code == 1 and "give --pairs" in r.output and "Traceback" not in r.output
+
+
+def test_text_route_parses_once_per_parser(toy_plugin, tmp_path):
+    (tmp_path / "s.txt").write_text("He ran\n\nX y\n", encoding="utf-8")
+    (tmp_path / "h.txt").write_text("He runs\nextra\nx Y\n", encoding="utf-8")
+    r = run("compare", "--source", tmp_path / "s.txt", "--hyp", tmp_path / "h.txt", "--parser", "toy-parser",
+            "--no-cache", "--format", "jsonl", "-q")
+    assert r.exit_code == 0, r.output
+    rows = [json.loads(x) for x in r.output.splitlines()]
+    assert [x.get("name") for x in rows[:-1]] == ["line 1", "line 3"]  # the empty source line is left out
+    assert set(rows[0]) == {"name", "toy:usim", "toy:toy-labels"}
+
+
+def test_ucca_and_amr_side_by_side_on_figure1():
+    r = run("compare", "--pairs", "ucca", EXAMPLES / "fig1-source.xml", EXAMPLES / "fig1-correction.xml",
+            "--pairs", "amr", EXAMPLES / "fig1-source.amr", EXAMPLES / "fig1-correction.amr", "--format", "json")
+    assert r.exit_code == 0, r.output
+    (row,) = json.loads(r.output)["pairs"]
+    assert row["ucca:usim"] == pytest.approx(0.75) and row["amr:usim"] == pytest.approx(5 / 6)
+    assert row["amr:smatch"] == pytest.approx(9 / 11)
+    assert "ucca:smatch" not in row  # Smatch is registered for AMR graphs only
+
+
+@pytest.mark.needs_shared
+def test_ucca_vs_amr_on_the_mrp_sample(shared, tmp_path):
+    """Consecutive sentences of the sample as pairs: both representations rank them alike."""
+    for fw in ("ucca", "amr"):
+        lines = (shared / f"data/mrp-sample/{fw}.mrp").read_text(encoding="utf-8").splitlines()
+        (tmp_path / f"{fw}-src.mrp").write_text("\n".join(lines[:-1]) + "\n", encoding="utf-8")
+        (tmp_path / f"{fw}-cor.mrp").write_text("\n".join(lines[1:]) + "\n", encoding="utf-8")
+    r = run("compare", *(x for fw in ("ucca", "amr") for x in ("--pairs", fw, tmp_path / f"{fw}-src.mrp",
+                                                              tmp_path / f"{fw}-cor.mrp")),
+            "--format", "json", "--bootstrap", "0", "-q")
+    assert r.exit_code == 0, r.output
+    doc = json.loads(r.output)
+    assert len(doc["pairs"]) == 86
+    corr = {(c["a"], c["b"]): c for c in doc["correlations"]}
+    assert corr[("ucca:usim", "amr:usim")]["spearman"] > 0.4
+    assert corr[("amr:usim", "amr:smatch")]["pearson"] > 0.6

@@ -400,20 +400,26 @@ def distsim(source: str, correction: str, by_sentence: bool, labels: tuple[str, 
               help="Parse cache file (default: $SEMSIM_CACHE_DIR/parses.sqlite3).")
 @click.option("--no-cache", is_flag=True, help="Parse everything, store nothing.")
 @click.option("-o", "--output", type=click.Path(dir_okay=False), help="Per-sentence JSON Lines here.")
-@click.option("--format", "fmt", type=click.Choice(["text", "json", "tsv"]), default="text", show_default=True,
-              help="Format of the per-system summary on stdout.")
-@click.option("--bootstrap", "n_bootstrap", type=click.IntRange(0), default=1000, show_default=True)
+@click.option("--format", "fmt", type=click.Choice(["text", "markdown", "json", "tsv"]), default="text",
+              show_default=True, help="Format of the per-system table on stdout.")
+@click.option("--bootstrap", "n_bootstrap", type=click.IntRange(0), default=1000, show_default=True,
+              help="Bootstrap resamples for each system's confidence interval.")
+@click.option("--paired", type=click.Choice(["ar", "bs", "none"]), default="ar", show_default=True,
+              help="Paired test between every two systems: approximate randomization, paired bootstrap, none.")
+@click.option("--paired-trials", type=click.IntRange(1), default=10000, show_default=True,
+              help="Random trials (resamples) per paired test.")
 @click.option("--seed", type=int, default=12345, show_default=True)
 @click.option("-q", "--quiet", is_flag=True, help="No progress bars.")
 def score(source_path: Path, hyps: tuple[Path, ...], refs: tuple[Path, ...], representation: str | None,
           parser_name: str | None, model: str | None, variant: str, direction: str, tie_break: str, labels: str,
           remote: bool, align: str, denominator: str, single_token_units: bool, jobs: int, batch_size: int,
-          cache_path: str | None, no_cache: bool, output: str | None, fmt: str, n_bootstrap: int, seed: int,
-          quiet: bool) -> None:
+          cache_path: str | None, no_cache: bool, output: str | None, fmt: str, n_bootstrap: int, paired: str,
+          paired_trials: int, seed: int, quiet: bool) -> None:
     """USim of systems' outputs (and references) against their sources, from plain text.
 
     Every unique sentence is parsed once (and cached across runs); an empty source line
-    scores 1 against an empty output line and 0 otherwise, as in the original tool.
+    scores 1 against an empty output line and 0 otherwise, as in the original tool. The
+    table ranks the systems and tests every two of them for a significant difference.
     """
     from .cache import ParseCache
     from .pipeline import check_parallel, find_parser, parse_sentences, read_lines, score_systems
@@ -441,9 +447,9 @@ def score(source_path: Path, hyps: tuple[Path, ...], refs: tuple[Path, ...], rep
                               "precision": r.score.precision, "recall": r.score.recall, "empty": r.empty,
                               "detail": {k: c.as_dict() for k, c in r.score.parts.items()},
                               "signature": r.score.signature}], out)
-    summary = [{"system": n, **corpus_score(s, n_bootstrap=n_bootstrap, seed=seed).as_dict()}
-               for n, s in by_system.items()]
-    _print_summary(summary, fmt)
+    from .systems import compare_systems
+    report = compare_systems(by_system, n_bootstrap, seed, None if paired == "none" else paired, paired_trials)
+    click.echo(report.render(fmt), nl=False)
 
 
 def _system_names(hyps: list[Path], refs: list[Path]) -> dict[Path, str]:
@@ -452,26 +458,6 @@ def _system_names(hyps: list[Path], refs: list[Path]) -> dict[Path, str]:
     short = [p.name for p in paths]
     use = short if len(set(short)) == len(short) else [str(p) for p in paths]
     return {p: ("ref:" if p in refs and p not in hyps else "") + n for p, n in zip(paths, use)}
-
-
-def _print_summary(rows: list[dict[str, Any]], fmt: str) -> None:
-    if fmt == "json":
-        click.echo(json.dumps({"systems": rows}, indent=2))
-        return
-    cols = ["system", "n", "macro_f", "ci_low", "ci_high", "micro_f"]
-    table = [[r["system"], r["n"], r["macro_f"], *(r.get("macro_ci") or ["", ""]), r["micro_f"]] for r in rows]
-    if fmt == "tsv":
-        click.echo("\t".join(cols))
-        for t in table:
-            click.echo("\t".join(f"{x:.6f}" if isinstance(x, float) else str(x) for x in t))
-        return
-    width = max(len(str(t[0])) for t in table)
-    click.echo(f"{'system':<{width}}  {'n':>6}  {'mean F':>7}  {'95% CI':>17}  {'micro F':>7}")
-    for name, n, macro, lo, hi, micro in table:
-        ci = f"[{lo:.4f}, {hi:.4f}]" if lo != "" else ""
-        click.echo(f"{name:<{width}}  {n:>6}  {macro:>7.4f}  {ci:>17}  {micro:>7.4f}")
-    if rows:
-        click.echo(f"signature: {rows[0]['signature']}")
 
 
 @cli.group()

@@ -1,0 +1,126 @@
+"""Many systems on one test set: a table of corpus scores and the paired tests between them.
+
+What a GEC (or MT, simplification) paper reports when it compares systems: per system the
+mean sentence score with a bootstrap confidence interval and the micro score, and for every
+two systems whether their difference is significant (:mod:`semsim.significance`). The
+renderings are plain text, Markdown (for a paper's appendix or a README), TSV and JSON.
+"""
+
+from __future__ import annotations
+
+import json
+from collections.abc import Mapping, Sequence
+from dataclasses import dataclass
+from typing import Any
+
+from .significance import PairedTest, paired_tests
+from .stats import Score, corpus_score
+
+RENDERINGS = ("text", "markdown", "tsv", "json")
+
+
+@dataclass(frozen=True)
+class SystemsReport:
+    """Corpus scores per system (in the order given) and the paired tests between them."""
+
+    systems: list[dict[str, Any]]
+    tests: list[PairedTest]
+    alpha: float = 0.05
+
+    @property
+    def ranked(self) -> list[dict[str, Any]]:
+        """Systems from the highest mean score down (ties keep the given order)."""
+        return sorted(self.systems, key=lambda r: -r["macro_f"])
+
+    def test(self, a: str, b: str) -> PairedTest | None:
+        return next((t for t in self.tests if {t.a, t.b} == {a, b}), None)
+
+    def versus_best(self, system: str) -> PairedTest | None:
+        best = self.ranked[0]["system"]
+        return None if system == best else self.test(best, system)
+
+    def as_dict(self) -> dict[str, Any]:
+        return {"systems": self.systems, "paired_tests": [t.as_dict() for t in self.tests], "alpha": self.alpha}
+
+    def render(self, fmt: str) -> str:
+        if fmt == "json":
+            return json.dumps(self.as_dict(), indent=2, ensure_ascii=False) + "\n"
+        if fmt == "tsv":
+            return self._tsv()
+        if fmt in ("text", "markdown"):
+            return self._table(markdown=fmt == "markdown")
+        raise ValueError(f"unknown format {fmt!r}; choose from {', '.join(RENDERINGS)}")
+
+    # -- renderings ----------------------------------------------------------------------------
+    def _tsv(self) -> str:
+        """One row per system; the paired test against the best system in two columns (the
+        full set of tests is in the JSON rendering)."""
+        cols = ["system", "n", "macro_f", "ci_low", "ci_high", "micro_f", "p_vs_best", "q_vs_best"]
+        lines = ["\t".join(cols)]
+        for r in self.systems:
+            t = self.versus_best(r["system"])
+            ci = r.get("macro_ci") or ["", ""]
+            cells = [r["system"], r["n"], r["macro_f"], *ci, r["micro_f"], *((t.p, t.q) if t else ("", ""))]
+            lines.append("\t".join(f"{c:.6f}" if isinstance(c, float) else str(c) for c in cells))
+        return "\n".join(lines) + "\n"
+
+    def _table(self, markdown: bool) -> str:
+        ranked = self.ranked
+        conf = ranked[0].get("confidence", 0.95) if ranked else 0.95
+        head = ["#", "system", "n", "mean F", f"{conf:.0%} CI", "micro F"]
+        if self.tests:
+            head.append(f"differs from #1 (q < {self.alpha:g})")
+        rows = []
+        for i, r in enumerate(ranked, 1):
+            ci = r.get("macro_ci")
+            row = [str(i), r["system"], str(r["n"]), f"{r['macro_f']:.4f}",
+                   f"[{ci[0]:.4f}, {ci[1]:.4f}]" if ci else "", f"{r['micro_f']:.4f}"]
+            if self.tests:
+                t = self.versus_best(r["system"])
+                row.append("—" if t is None else f"{'yes' if t.q < self.alpha else 'no'} (p={_p(t.p)}, q={_p(t.q)})")
+            rows.append(row)
+        out = [_grid(head, rows, markdown)]
+        if self.tests and len(ranked) > 1:
+            names = [r["system"] for r in ranked]
+            matrix = [[str(i), *("" if j <= i else self._cell(a, b) for j, b in enumerate(names, 1))]
+                      for i, a in enumerate(names, 1)][:-1]
+            method = {"ar": "approximate randomization", "bs": "paired bootstrap"}[self.tests[0].method]
+            title = (f"Paired {method} ({self.tests[0].trials} trials), p-values of the difference in mean F "
+                     f"(row vs. column, by rank); * = significant after Benjamini–Hochberg at {self.alpha:g}")
+            out += ["", f"**{title}**" if markdown else title, "",
+                    _grid(["", *map(str, range(2, len(names) + 1))], [row[:1] + row[2:] for row in matrix], markdown)]
+        sig = ranked[0].get("signature") if ranked else None
+        if sig:
+            out += ["", f"signature: `{sig}`" if markdown else f"signature: {sig}"]
+        return "\n".join(out) + "\n"
+
+    def _cell(self, a: str, b: str) -> str:
+        t = self.test(a, b)
+        return "" if t is None else f"{_p(t.p)}{'*' if t.q < self.alpha else ''}"
+
+
+def _p(p: float) -> str:
+    return f"{p:.4f}" if p >= 1e-4 else f"{p:.1e}"
+
+
+def _grid(head: list[str], rows: list[list[str]], markdown: bool) -> str:
+    """A Markdown table, or the same columns aligned with spaces."""
+    if markdown:
+        lines = ["| " + " | ".join(head) + " |", "|" + "|".join("---" for _ in head) + "|"]
+        return "\n".join(lines + ["| " + " | ".join(r) + " |" for r in rows])
+    widths = [max(len(c) for c in col) for col in zip(head, *rows)]
+    left = [h == "system" for h in head]  # names read best left-aligned, numbers right-aligned
+    return "\n".join("  ".join(c.ljust(w) if lft else c.rjust(w) for c, w, lft in zip(r, widths, left)).rstrip()
+                     for r in [head, *rows])
+
+
+def compare_systems(by_system: Mapping[str, Sequence[Score]], n_bootstrap: int = 1000, seed: int = 12345,
+                    paired: str | None = "ar", trials: int = 10000, alpha: float = 0.05) -> SystemsReport:
+    """Corpus scores of each system (bootstrap CI of the mean) and paired tests between all of
+    them (``paired=None`` for none). Every system must be scored on the same sentences."""
+    systems = [{"system": name, **corpus_score(scores, n_bootstrap=n_bootstrap, seed=seed).as_dict()}
+               for name, scores in by_system.items()]
+    tests: list[PairedTest] = []
+    if paired and len(by_system) > 1:
+        tests = paired_tests({k: [s.f for s in v] for k, v in by_system.items()}, paired, trials, seed)
+    return SystemsReport(systems, tests, alpha)

@@ -1,0 +1,139 @@
+"""Comparing systems: paired significance tests, the systems table, the gec-metrics-shaped adapter."""
+
+from __future__ import annotations
+
+import itertools
+import json
+from pathlib import Path
+
+import numpy as np
+import pytest
+from click.testing import CliRunner
+
+import semsim.plugins as plugins
+from semsim.cli import cli
+from semsim.errors import SemsimError
+from semsim.significance import p_values, paired_tests
+from semsim.stats import Counts, Score
+from semsim.systems import compare_systems
+
+TOY = str(Path(__file__).with_name("toy_plugin.py"))
+
+
+def exact_permutation_p(diff: np.ndarray) -> float:
+    """The exact two-sided sign-flip p-value, by enumerating all 2^n flips."""
+    observed = abs(diff.mean())
+    flips = [abs((np.array(signs) * diff).mean()) >= observed - 1e-12
+             for signs in itertools.product((-1, 1), repeat=len(diff))]
+    return sum(flips) / len(flips)
+
+
+def test_randomization_approaches_the_exact_permutation_test():
+    diff = np.array([0.3, 0.1, -0.05, 0.2, 0.0, 0.15, 0.25, -0.1, 0.05, 0.12])
+    exact = exact_permutation_p(diff)
+    approx = p_values(diff[:, None], "ar", trials=20000, seed=1)[0]
+    assert approx == pytest.approx(exact, abs=0.01)
+
+
+def test_identical_systems_are_not_different_and_clear_differences_are():
+    rng = np.random.default_rng(0)
+    base = rng.random(300)
+    better = np.clip(base + 0.1 + rng.normal(0, 0.02, 300), 0, 1)
+    for method in ("ar", "bs"):
+        same, diff = paired_tests({"a": base, "b": base.copy(), "c": better}, method, trials=2000)[:2]
+        assert same.p == 1.0 and same.delta == 0.0
+        assert diff.delta > 0.09 and diff.p == pytest.approx(1 / 2001)  # no trial is as extreme
+
+
+def test_tests_are_seeded_shared_and_corrected():
+    rng = np.random.default_rng(3)
+    systems = {f"s{i}": rng.random(50) + 0.02 * i for i in range(4)}
+    t1 = paired_tests(systems, "bs", trials=500, seed=7)
+    t2 = paired_tests(dict(reversed(list(systems.items()))), "bs", trials=500, seed=7)
+    assert [(t.a, t.b) for t in t1] == [("s0", "s1"), ("s0", "s2"), ("s0", "s3"), ("s1", "s2"), ("s1", "s3"),
+                                        ("s2", "s3")]
+    by_pair = {frozenset((t.a, t.b)): t.p for t in t2}
+    assert all(by_pair[frozenset((t.a, t.b))] == t.p for t in t1)  # same draws whatever the order
+    ps = np.array([t.p for t in t1])
+    order = np.argsort(ps)  # Benjamini–Hochberg by hand
+    q = np.minimum.accumulate((ps[order] * len(ps) / np.arange(1, len(ps) + 1))[::-1])[::-1]
+    assert [t.q for t in np.array(t1)[order]] == pytest.approx(np.minimum(q, 1))
+
+
+def test_mismatched_systems_are_an_error():
+    with pytest.raises(ValueError, match="same sentences"):
+        paired_tests({"a": [0.1, 0.2], "b": [0.3]})
+    with pytest.raises(ValueError, match="unknown test"):
+        p_values(np.zeros((3, 1)), "t-test")
+
+
+def _scores(fs):
+    return [Score({"x": Counts(round(f * 10), 10, round(f * 10), 10)}, "usim|test") for f in fs]
+
+
+def test_report_ranks_systems_and_renders_every_format():
+    report = compare_systems({"weak": _scores([0.1, 0.2, 0.3] * 10), "strong": _scores([0.9, 0.8, 1.0] * 10),
+                              "strong2": _scores([0.9, 0.8, 1.0] * 10)}, n_bootstrap=200, trials=999)
+    assert [r["system"] for r in report.ranked] == ["strong", "strong2", "weak"]
+    assert report.versus_best("weak").q < 0.05 and report.versus_best("strong2").p == 1.0
+    md = report.render("markdown")
+    assert "| 1 | strong | 30 | 0.9000 |" in md and "| 3 | weak | 30 | 0.2000 |" in md
+    assert "| 1 | 1.0000 | 0.0010* |" in md  # strong vs strong2, strong vs weak
+    tsv = report.render("tsv").splitlines()
+    assert tsv[0].split("\t")[-2:] == ["p_vs_best", "q_vs_best"] and len(tsv) == 4
+    doc = json.loads(report.render("json"))
+    assert len(doc["paired_tests"]) == 3 and doc["systems"][0]["system"] == "weak"
+    assert "yes (p=0.0010" in report.render("text")
+
+
+@pytest.fixture
+def toy_text(monkeypatch, tmp_path):
+    monkeypatch.setenv("SEMSIM_LOAD_PLUGINS", "")
+    monkeypatch.setenv("SEMSIM_PLUGINS", TOY)
+    monkeypatch.setenv("SEMSIM_CACHE_DIR", str(tmp_path / "cache"))
+    plugins.reset_plugin_manager()
+    yield tmp_path
+    plugins.reset_plugin_manager()
+
+
+SOURCE = ["He gva an apple .", "The cat sat .", "Dogs run fast .", "", "I like Tea ."]
+HYP1 = ["He gave John an apple .", "The cat sat .", "Dogs ran fast .", "", "I like tea ."]
+HYP2 = ["He gave an apple .", "the Cat sat down .", "Dogs run .", "x", "We like Tea ."]
+
+
+def test_score_command_prints_the_systems_table(toy_text):
+    for name, lines in (("src", SOURCE), ("a", HYP1), ("b", HYP2)):
+        (toy_text / name).write_text("\n".join(lines) + "\n", encoding="utf-8")
+    args = ["score", "--source", str(toy_text / "src"), "--hyp", str(toy_text / "a"), "--hyp",
+            str(toy_text / "b"), "--parser", "toy-parser", "-q", "--paired-trials", "999"]
+    r = CliRunner().invoke(cli, [*args, "--format", "json"])
+    assert r.exit_code == 0, r.output
+    doc = json.loads(r.output)
+    (test,) = doc["paired_tests"]
+    assert (test["a"], test["b"], test["method"], test["n"]) == ("a", "b", "ar", 5)
+    macro = {s["system"]: s["macro_f"] for s in doc["systems"]}
+    assert test["delta"] == pytest.approx(macro["b"] - macro["a"])
+    md = CliRunner().invoke(cli, [*args, "--format", "markdown", "--paired", "bs"]).output
+    assert md.startswith("| # | system |") and "paired bootstrap (999 trials)" in md
+    none = CliRunner().invoke(cli, [*args, "--paired", "none"]).output
+    assert "differs from #1" not in none and "Paired" not in none
+
+
+def test_gec_metrics_shaped_adapter(toy_text):
+    from semsim.gec.metric import USimMetric
+    scorer = USimMetric(USimMetric.Config(parser="toy-parser"))
+    sentence = scorer.score_sentence(SOURCE, HYP1)
+    assert len(sentence) == 5 and sentence[1] == 1.0 and sentence[3] == 1.0  # both empty: 1 by convention
+    assert scorer.score_corpus(SOURCE, HYP1) == pytest.approx(sum(sentence) / 5)
+    both = scorer.score_systems(SOURCE, [HYP1, HYP2])
+    assert both[0] == sentence and both[1][3] == 0.0  # empty source, non-empty output: 0
+    # the same numbers as the command line
+    for name, lines in (("src", SOURCE), ("a", HYP1)):
+        (toy_text / name).write_text("\n".join(lines) + "\n", encoding="utf-8")
+    r = CliRunner().invoke(cli, ["score", "--source", str(toy_text / "src"), "--hyp", str(toy_text / "a"),
+                                 "--parser", "toy-parser", "-q", "--format", "json", "-o", str(toy_text / "s.jsonl")])
+    assert r.exit_code == 0, r.output
+    assert [json.loads(x)["f"] for x in (toy_text / "s.jsonl").read_text().splitlines()] == sentence
+    with pytest.raises(SemsimError, match="system 0 has 4 sentences but there are 5 sources"):
+        scorer.score_sentence(SOURCE, HYP1[:4])
+    assert USimMetric().config.usim.variant == "paper" and "usim|variant:paper" in scorer.signature()

@@ -7,7 +7,6 @@ import os
 import sqlite3
 import subprocess
 import sys
-from pathlib import Path
 
 import pytest
 from click.testing import CliRunner
@@ -18,20 +17,9 @@ from semsim.cli import cli
 from semsim.errors import InputError
 from semsim.pipeline import parse_sentences, read_lines
 
-TOY = str(Path(__file__).with_name("toy_plugin.py"))
 SOURCE = ["He gva an apple .", "The cat sat .", "", "Dogs run fast .", "A b c ."]
 SYS1 = ["He gave John an apple .", "The cat sat .", "", "Dogs ran fast .", "A B c ."]
 SYS2 = ["He gave an apple .", "the cat sat down .", "x", "Dogs run .", "A b c ."]
-
-
-@pytest.fixture
-def toy_env(monkeypatch, tmp_path):
-    monkeypatch.setenv("SEMSIM_LOAD_PLUGINS", "")
-    monkeypatch.setenv("SEMSIM_PLUGINS", TOY)
-    monkeypatch.setenv("SEMSIM_CACHE_DIR", str(tmp_path / "cache"))
-    plugins.reset_plugin_manager()
-    yield tmp_path
-    plugins.reset_plugin_manager()
 
 
 def files(tmp_path):

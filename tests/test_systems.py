@@ -4,20 +4,16 @@ from __future__ import annotations
 
 import itertools
 import json
-from pathlib import Path
 
 import numpy as np
 import pytest
 from click.testing import CliRunner
 
-import semsim.plugins as plugins
 from semsim.cli import cli
 from semsim.errors import SemsimError
 from semsim.significance import p_values, paired_tests
 from semsim.stats import Counts, Score
 from semsim.systems import compare_systems
-
-TOY = str(Path(__file__).with_name("toy_plugin.py"))
 
 
 def exact_permutation_p(diff: np.ndarray) -> float:
@@ -86,26 +82,16 @@ def test_report_ranks_systems_and_renders_every_format():
     assert "yes (p=0.0010" in report.render("text")
 
 
-@pytest.fixture
-def toy_text(monkeypatch, tmp_path):
-    monkeypatch.setenv("SEMSIM_LOAD_PLUGINS", "")
-    monkeypatch.setenv("SEMSIM_PLUGINS", TOY)
-    monkeypatch.setenv("SEMSIM_CACHE_DIR", str(tmp_path / "cache"))
-    plugins.reset_plugin_manager()
-    yield tmp_path
-    plugins.reset_plugin_manager()
-
-
 SOURCE = ["He gva an apple .", "The cat sat .", "Dogs run fast .", "", "I like Tea ."]
 HYP1 = ["He gave John an apple .", "The cat sat .", "Dogs ran fast .", "", "I like tea ."]
 HYP2 = ["He gave an apple .", "the Cat sat down .", "Dogs run .", "x", "We like Tea ."]
 
 
-def test_score_command_prints_the_systems_table(toy_text):
+def test_score_command_prints_the_systems_table(toy_env):
     for name, lines in (("src", SOURCE), ("a", HYP1), ("b", HYP2)):
-        (toy_text / name).write_text("\n".join(lines) + "\n", encoding="utf-8")
-    args = ["score", "--source", str(toy_text / "src"), "--hyp", str(toy_text / "a"), "--hyp",
-            str(toy_text / "b"), "--parser", "toy-parser", "-q", "--paired-trials", "999"]
+        (toy_env / name).write_text("\n".join(lines) + "\n", encoding="utf-8")
+    args = ["score", "--source", str(toy_env / "src"), "--hyp", str(toy_env / "a"), "--hyp",
+            str(toy_env / "b"), "--parser", "toy-parser", "-q", "--paired-trials", "999"]
     r = CliRunner().invoke(cli, [*args, "--format", "json"])
     assert r.exit_code == 0, r.output
     doc = json.loads(r.output)
@@ -119,7 +105,7 @@ def test_score_command_prints_the_systems_table(toy_text):
     assert "differs from #1" not in none and "Paired" not in none
 
 
-def test_gec_metrics_shaped_adapter(toy_text):
+def test_gec_metrics_shaped_adapter(toy_env):
     from semsim.gec.metric import USimMetric
     scorer = USimMetric(USimMetric.Config(parser="toy-parser"))
     sentence = scorer.score_sentence(SOURCE, HYP1)
@@ -129,11 +115,11 @@ def test_gec_metrics_shaped_adapter(toy_text):
     assert both[0] == sentence and both[1][3] == 0.0  # empty source, non-empty output: 0
     # the same numbers as the command line
     for name, lines in (("src", SOURCE), ("a", HYP1)):
-        (toy_text / name).write_text("\n".join(lines) + "\n", encoding="utf-8")
-    r = CliRunner().invoke(cli, ["score", "--source", str(toy_text / "src"), "--hyp", str(toy_text / "a"),
-                                 "--parser", "toy-parser", "-q", "--format", "json", "-o", str(toy_text / "s.jsonl")])
+        (toy_env / name).write_text("\n".join(lines) + "\n", encoding="utf-8")
+    r = CliRunner().invoke(cli, ["score", "--source", str(toy_env / "src"), "--hyp", str(toy_env / "a"),
+                                 "--parser", "toy-parser", "-q", "--format", "json", "-o", str(toy_env / "s.jsonl")])
     assert r.exit_code == 0, r.output
-    assert [json.loads(x)["f"] for x in (toy_text / "s.jsonl").read_text().splitlines()] == sentence
+    assert [json.loads(x)["f"] for x in (toy_env / "s.jsonl").read_text().splitlines()] == sentence
     with pytest.raises(SemsimError, match="system 0 has 4 sentences but there are 5 sources"):
         scorer.score_sentence(SOURCE, HYP1[:4])
     assert USimMetric().config.usim.variant == "paper" and "usim|variant:paper" in scorer.signature()

@@ -32,6 +32,8 @@ FORMATS = ("text", "json", "jsonl", "tsv")
 #: so that plotting, HTML or parser code costs nothing to the other commands.
 LAZY_COMMANDS = {
     "compare": "semsim.commands.compare:compare",
+    "conservatism": "semsim.commands.conservatism:conservatism",
+    "sensitivity": "semsim.commands.sensitivity:sensitivity",
 }
 
 

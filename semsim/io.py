@@ -19,6 +19,26 @@ from .graph import Graph
 from .plugins import Reader, readers, to_graph
 
 
+def read_text(path: str | os.PathLike[str], kind: str = "") -> str:
+    r"""A UTF-8 text file's contents (a byte-order mark accepted). Unreadable files and bytes
+    that are not UTF-8 are :class:`InputError`\ s naming the file and the line of the first bad
+    byte; ``kind`` (e.g. ``"M2 files"``) names what must be UTF-8 in that message."""
+    p = Path(path)
+    try:
+        data = p.read_bytes()
+    except FileNotFoundError:
+        raise InputError("no such file", p) from None
+    except OSError as exc:
+        raise InputError(f"cannot read: {exc.strerror or exc}", p) from None
+    try:
+        return data.decode("utf-8-sig")
+    except UnicodeDecodeError as exc:
+        line = data.count(b"\n", 0, exc.start) + 1
+        must = f"; {kind} must be UTF-8" if kind else ""
+        raise InputError(f"not UTF-8 ({exc.reason} at byte {exc.start}){must}; convert it, e.g. with iconv", p,
+                         line) from None
+
+
 def find_reader(path: Path, format: str | None = None) -> Reader:
     available = readers()
     if format is not None:

@@ -20,7 +20,7 @@ from typing import Any
 from .cache import ParseCache, normalise
 from .errors import InputError, PluginError, SemsimError
 from .graph import Graph
-from .io import GRAPH_FORMAT, graph_from_dict, graph_to_dict
+from .io import GRAPH_FORMAT, graph_from_dict, graph_to_dict, read_text
 from .plugins import Parser, parsers, plugin_version, to_graph
 from .stats import Score
 
@@ -28,19 +28,7 @@ from .stats import Score
 def read_lines(path: str | os.PathLike[str]) -> list[str]:
     """Sentences of a UTF-8 file, one per line (empty lines kept, they are scored specially;
     a byte-order mark and CRLF line ends are accepted)."""
-    p = Path(path)
-    try:
-        data = p.read_bytes()
-    except FileNotFoundError:
-        raise InputError("no such file", p) from None
-    except OSError as exc:
-        raise InputError(f"cannot read: {exc.strerror or exc}", p) from None
-    try:
-        text = data.decode("utf-8-sig")
-    except UnicodeDecodeError as exc:
-        line = data.count(b"\n", 0, exc.start) + 1
-        raise InputError(f"not UTF-8 ({exc.reason} at byte {exc.start}); convert it, e.g. with iconv", p,
-                         line) from None
+    text = read_text(path)
     lines = text.split("\n")
     if lines and lines[-1] == "":
         lines.pop()

@@ -1,0 +1,137 @@
+"""``semsim sensitivity``: mean ΔUSim per error type from an M2 file (§4.4 of the USim paper).
+
+Every sentence's gold edits are applied one at a time in a seeded random order; each edit
+scores the change in USim against a "source" drawn from the resulting sentences, and the
+changes are averaged per error type (:mod:`semsim.gec.sensitivity` gives the reading).
+All the intermediate sentences are parsed once each, through the parse cache.
+"""
+
+from __future__ import annotations
+
+import json
+from pathlib import Path
+from typing import Any
+
+import click
+
+from ..cli import _metric, _output, _usim_options
+from ..errors import InputError, SemsimError
+from ..gec.m2 import read_m2
+from ..gec.sensitivity import ANCHORS, TypeSummary, build_chains, by_type, chain_texts, edit_deltas
+from ..io import write_jsonl
+
+
+def _annotator(value: str, path: Path, known: set[int]) -> int | None:
+    if value == "all":
+        return None
+    try:
+        n = int(value)
+    except ValueError:
+        raise SemsimError(f"--annotator must be 'all' or an annotator id, not {value!r}") from None
+    if n not in known:
+        raise InputError(f"annotator {n} annotates no sentence (annotators: {', '.join(map(str, sorted(known)))})",
+                         path)
+    return n
+
+
+@click.command()
+@click.argument("m2_file", metavar="FILE.m2", type=click.Path(dir_okay=False, path_type=Path))
+@click.option("--representation", default=None, help="Representation to parse into (e.g. ucca).")
+@click.option("--parser", "parser_name", default=None, help="Parser to use (see `semsim plugins`).")
+@click.option("--model", default=None, help="Parser model (path or name; default: the parser's own setting).")
+@_usim_options
+@click.option("--annotator", default="all", show_default=True,
+              help="Whose edits: an annotator id, or 'all' (each annotator's edits form their own chain).")
+@click.option("--anchor", type=click.Choice(ANCHORS), default="random", show_default=True,
+              help="The sentence USim compares against: random = drawn from the chain's sentences (§4.4); "
+                   "original = the learner sentence.")
+@click.option("--seed", type=click.IntRange(0), default=12345, show_default=True,
+              help="Seed of the edit orders, anchors and bootstrap.")
+@click.option("--bootstrap", "n_bootstrap", type=click.IntRange(0), default=1000, show_default=True,
+              help="Bootstrap resamples for each type's confidence interval (0: none).")
+@click.option("--jobs", type=click.IntRange(1), default=1, show_default=True, help="Parsing processes.")
+@click.option("--batch-size", type=click.IntRange(1), default=32, show_default=True)
+@click.option("--cache", "cache_path", type=click.Path(dir_okay=False), default=None,
+              help="Parse cache file (default: $SEMSIM_CACHE_DIR/parses.sqlite3).")
+@click.option("--no-cache", is_flag=True, help="Parse everything, store nothing.")
+@click.option("--format", "fmt", type=click.Choice(["text", "json", "jsonl", "tsv"]), default="text",
+              show_default=True, help="Format of the per-type table on stdout.")
+@click.option("-o", "--output", type=click.Path(dir_okay=False), help="Per-edit records (JSON Lines) here.")
+@click.option("-q", "--quiet", is_flag=True, help="No progress bars or notes on stderr.")
+def sensitivity(m2_file: Path, representation: str | None, parser_name: str | None, model: str | None,
+                variant: str, direction: str, tie_break: str, labels: str, remote: bool, align: str,
+                denominator: str, single_token_units: bool, annotator: str, anchor: str, seed: int,
+                n_bootstrap: int, jobs: int, batch_size: int, cache_path: str | None, no_cache: bool, fmt: str,
+                output: str | None, quiet: bool) -> None:
+    """Mean change in USim per error type when FILE.m2's gold edits are applied one by one.
+
+    As §4.4 of the USim paper: per sentence (and annotator), the edits are applied in a
+    seeded random order; each edit scores USim(anchor, after) - USim(anchor, before), the
+    anchor being one of the chain's sentences drawn at random; the table averages these by
+    error type, from the most rewarded to the most penalised.
+
+    \b
+    semsim sensitivity dev.m2 --parser tupa --model MODEL -o edits.jsonl
+    """
+    from ..cache import ParseCache
+    from ..pipeline import find_parser, parse_sentences
+    metric = _metric(variant, direction, tie_break, labels, remote, align, denominator, single_token_units)
+    sentences = read_m2(m2_file)
+    who = _annotator(annotator, m2_file, {a for s in sentences for a in s.annotators})
+    chains = build_chains(sentences, who, seed, anchor)
+    n_edits = sum(len(c.edits) for c in chains)
+    if not n_edits:
+        raise InputError("no edits to apply" + (f" by annotator {who}" if who is not None else "")
+                         + " (only noop or no annotations)", m2_file)
+    skipped = [(c.annotator, k) for c in chains for k in c.skipped]
+    if skipped and not quiet:
+        a, first = skipped[0]
+        click.echo(f"semsim: {len(skipped)} overlapping edit(s) skipped, e.g. {m2_file}:{first.skipped.line} "
+                   f"overlaps {m2_file}:{first.kept.line} (annotator {a}); the earlier edit is kept", err=True)
+    parser = find_parser(parser_name, representation)
+    cache = None if no_cache else ParseCache(cache_path)
+    graphs = parse_sentences(chain_texts(chains), parser, model, cache, batch_size, jobs, progress=not quiet)
+    deltas = edit_deltas(chains, graphs, metric.sentence_score)
+    types = by_type(deltas, n_bootstrap=n_bootstrap, seed=seed)
+    signature = metric.get_signature()
+    if output:
+        with _output(output) as out:
+            write_jsonl(({**d.as_dict(), "signature": signature} for d in deltas), out)
+    summary = {"file": str(m2_file), "sentences": len(sentences), "chains": len(chains), "edits": n_edits,
+               "mean_delta": sum(d.delta for d in deltas) / len(deltas),
+               "skipped_overlapping": [{"line": k.skipped.line, "overlaps_line": k.kept.line, "annotator": a}
+                                       for a, k in skipped],
+               "annotator": annotator, "anchor": anchor, "seed": seed, "n_bootstrap": n_bootstrap,
+               "confidence": 0.95, "parser": parser.name, "model": model, "signature": signature}
+    _write(types, summary, fmt)
+
+
+def _write(types: list[TypeSummary], summary: dict[str, Any], fmt: str) -> None:
+    rows = [t.as_dict() for t in types]
+    with _output(None) as out:
+        if fmt == "json":
+            out.write(json.dumps({"types": rows, "summary": summary}, indent=2, ensure_ascii=False) + "\n")
+        elif fmt == "jsonl":
+            write_jsonl([*rows, {"summary": True, **summary}], out)
+        elif fmt == "tsv":
+            out.write("type\tn\tmean_delta\tse\tci_low\tci_high\n")
+            for t in types:
+                out.write("\t".join([t.type, str(t.n), *(_num(x, 6) for x in (t.mean, t.se, t.ci_low, t.ci_high))])
+                          + "\n")
+        else:
+            width = max(len("type"), *(len(t.type) for t in types))
+            out.write(f"{'type':<{width}}  {'n':>5}  {'mean ΔUSim':>10}  {'SE':>7}  {'95% CI':>19}\n")
+            for t in types:
+                ci = f"[{t.ci_low:+.4f}, {t.ci_high:+.4f}]" if t.ci_low is not None else ""
+                row = f"{t.type:<{width}}  {t.n:>5}  {t.mean:>+10.4f}  {_num(t.se, 4):>7}  {ci:>19}"
+                out.write(row.rstrip() + "\n")
+            s = summary
+            out.write(f"all edits: n={s['edits']}, mean ΔUSim {s['mean_delta']:+.4f}; {s['chains']} chains from "
+                      f"{s['sentences']} sentences (annotator {s['annotator']}); "
+                      f"{len(s['skipped_overlapping'])} overlapping edits skipped\n")
+            out.write(f"anchor: {s['anchor']}, seed {s['seed']}, parser {s['parser']}\n")
+            out.write(f"signature: {s['signature']}\n")
+
+
+def _num(x: float | None, digits: int) -> str:
+    return "" if x is None else f"{x:.{digits}f}"

@@ -3,6 +3,8 @@
 ``needs_shared``: the test reads ``../shared`` (papers, data) beside the checkout.
 ``needs_ucca``: the test imports the ``ucca`` package (installed with --no-deps).
 ``needs_tupa``: the test trains or runs TUPA (the UCCA plugin's ``tupa`` extra).
+``needs_browser``: the test drives headless chromium through chromedriver (selenium).
+``needs_amrlib``: the test loads or runs an amrlib model (the AMR plugin's ``amrlib`` extra).
 Outside CI such tests are skipped when their resource is missing, saying so; in CI
 (``CI=true``) a missing resource is a failure, so nothing is skipped silently there.
 """
@@ -11,6 +13,7 @@ from __future__ import annotations
 
 import importlib.util
 import os
+import shutil
 from pathlib import Path
 
 import pytest
@@ -26,11 +29,17 @@ def _missing(marker: str) -> str | None:
     if marker == "needs_tupa" and (importlib.util.find_spec("tupa") is None
                                    or importlib.util.find_spec("dynet_config") is None):
         return "needs TUPA: bash scripts/setup.sh (see docs/install.md)"
+    if marker == "needs_amrlib" and any(importlib.util.find_spec(m) is None
+                                        for m in ("amrlib", "torch", "transformers")):
+        return "needs amrlib: bash scripts/setup.sh (torch==2.13.0, then plugins/amr[amrlib]; see docs/amr.md)"
+    if marker == "needs_browser" and (importlib.util.find_spec("selenium") is None
+                                      or not shutil.which("chromium") or not shutil.which("chromedriver")):
+        return "needs selenium, chromium and chromedriver: bash scripts/setup.sh (see docs/explain.md)"
     return None
 
 
 def pytest_runtest_setup(item: pytest.Item) -> None:
-    for marker in ("needs_shared", "needs_ucca", "needs_tupa"):
+    for marker in ("needs_shared", "needs_ucca", "needs_tupa", "needs_amrlib", "needs_browser"):
         if item.get_closest_marker(marker):
             reason = _missing(marker)
             if reason and os.environ.get("CI", "").lower() in ("1", "true", "yes"):

@@ -6,6 +6,14 @@
 # real dependencies (the `tupa` extra). See docs/install.md.
 set -euo pipefail
 cd "$(dirname "$0")/.."
+# The HTML explanation's test drives a real browser: Debian's chromium and its chromedriver.
+if ! command -v chromium >/dev/null || ! command -v chromedriver >/dev/null; then
+    if [ "$(id -u)" = 0 ] && command -v apt-get >/dev/null; then
+        (apt-get update -qq && DEBIAN_FRONTEND=noninteractive apt-get install -y -qq chromium chromium-driver) >/dev/null
+    else
+        echo "setup: chromium/chromedriver not found (apt-get install chromium chromium-driver); the browser test needs them" >&2
+    fi
+fi
 PYTHON=${PYTHON:-python3}
 [ -x .venv/bin/python ] || "$PYTHON" -m venv .venv
 .venv/bin/python -m pip install --quiet --disable-pip-version-check -e ".[test]" -e "plugins/ucca[ucca,tupa]" -e plugins/amr

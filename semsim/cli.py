@@ -33,6 +33,7 @@ FORMATS = ("text", "json", "jsonl", "tsv")
 LAZY_COMMANDS = {
     "compare": "semsim.commands.compare:compare",
     "conservatism": "semsim.commands.conservatism:conservatism",
+    "explain": "semsim.commands.explain:explain",
     "sensitivity": "semsim.commands.sensitivity:sensitivity",
 }
 

@@ -69,7 +69,10 @@ def _walk_counts(t_from: list[list[int]], mentioned: dict[int, int], member_to: 
     return partners @ member_to
 
 
-def legacy_parts(g1: Graph, g2: Graph, pairs: set[tuple[int, int]], min_tokens: int = 0) -> Counts:
+def legacy_similarity(g1: Graph, g2: Graph, pairs: set[tuple[int, int]], min_tokens: int = 0
+                      ) -> tuple[list[int], list[int], np.ndarray, np.ndarray]:
+    """N(P) of each graph, the F-similarity ``sim[x, y]`` of their units (x in N1, y in N2)
+    and whether the labels of the edges into x and y are ``compatible``."""
     n1, t1, lab1, member1 = _units_data(g1, min_tokens)
     n2, t2, lab2, member2 = _units_data(g2, min_tokens)
     by1 = {a: b for a, b in pairs if a >= 0}
@@ -83,19 +86,24 @@ def legacy_parts(g1: Graph, g2: Graph, pairs: set[tuple[int, int]], min_tokens: 
         precision = np.where(len2 > 0, c2 / len2, 0.0)
         sim = np.where(precision + recall > 0, 2 * precision * recall / (precision + recall), 0.0)
     compatible = (lab1[:, None] & lab2[None, :]) != 0 if sim.size else np.zeros(sim.shape, dtype=bool)
-    count1 = _count_matched(sim, compatible)
-    count2 = _count_matched(sim.T, compatible.T)
+    return n1, n2, sim, compatible
+
+
+def legacy_parts(g1: Graph, g2: Graph, pairs: set[tuple[int, int]], min_tokens: int = 0) -> Counts:
+    n1, n2, sim, compatible = legacy_similarity(g1, g2, pairs, min_tokens)
+    count1 = int(matched_units(sim, compatible).sum())
+    count2 = int(matched_units(sim.T, compatible.T).sum())
     # Side 1 is the source: the original calls count1/|N1| recall; semsim's convention calls
     # the first graph's side precision. F is the same either way.
     return Counts(count1, len(n1), count2, len(n2))
 
 
-def _count_matched(sim: np.ndarray, compatible: np.ndarray) -> int:
-    """Units whose best-similarity partners (similarity > 0) include a label-compatible one."""
+def matched_units(sim: np.ndarray, compatible: np.ndarray) -> np.ndarray:
+    """Per row unit, whether its best-similarity partners (similarity > 0) include a label-compatible one."""
     if sim.size == 0:
-        return 0
+        return np.zeros(sim.shape[0], dtype=bool)
     best = sim.max(axis=1, keepdims=True)
-    return int(((sim == best) & (best > 0) & compatible).any(axis=1).sum())
+    return ((sim == best) & (best > 0) & compatible).any(axis=1)
 
 
 def legacy_settings(single_token_units: bool) -> dict[str, object]:

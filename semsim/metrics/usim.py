@@ -33,10 +33,37 @@ LABEL_MODES = ("labeled", "weak", "unlabeled")
 DIRECTIONS = ("both", "s->r", "r->s")
 
 
-def match_edges(g1: Graph, g2: Graph, alignment: np.ndarray, labels: str = "labeled",
-                remote: bool = True) -> Counts:
-    """Count the edges of each graph that have a match under the node alignment
-    ``alignment[v, u]`` (v in ``g1``, u in ``g2``): same label and aligned children."""
+def yield_sizes(g1: Graph, g2: Graph, token_pairs: list[tuple[int, int]],
+                denominator: str = "yield") -> tuple[np.ndarray, np.ndarray]:
+    """|yield(v)| per node of each graph: the denominators of w (and of the coverage tie-break)."""
+    y1, y2 = g1.content_yield_matrix, g2.content_yield_matrix
+    if denominator == "aligned":  # tokens nothing aligns to cannot tell candidates apart
+        t1, t2 = (sorted({p[k] for p in token_pairs}) for k in (0, 1))
+        y1, y2 = y1[:, t1], y2[:, t2]
+    elif denominator != "yield":
+        raise ValueError(f"unknown denominator {denominator!r}; choose 'yield' or 'aligned'")
+    return y1.sum(axis=1), y2.sum(axis=1)
+
+
+def unit_alignments(g1: Graph, g2: Graph, token_pairs: list[tuple[int, int]], direction: str = "both",
+                    tie_break: str = "coverage", denominator: str = "yield") -> dict[str, np.ndarray]:
+    """The node alignment A per direction, always as ``A[v, u]`` (v in ``g1``, u in ``g2``):
+    ``s->r`` aligns each node of ``g1`` onto ``g2``, ``r->s`` each node of ``g2`` onto ``g1``."""
+    overlap = overlap_matrix(g1, g2, token_pairs)
+    size1, size2 = yield_sizes(g1, g2, token_pairs, denominator)
+    alignments = {}
+    if direction in ("both", "s->r"):
+        alignments["s->r"] = align_units(overlap, size1, size2, tie_break)
+    if direction in ("both", "r->s"):
+        alignments["r->s"] = align_units(overlap.T, size2, size1, tie_break).T
+    return alignments
+
+
+def edge_matches(g1: Graph, g2: Graph, alignment: np.ndarray, labels: str = "labeled",
+                 remote: bool = True) -> tuple[list[bool], list[bool]]:
+    """Whether each compared edge of each graph (in :meth:`Graph.label_masks` order) has a
+    match under the node alignment ``alignment[v, u]`` (v in ``g1``, u in ``g2``): an edge
+    of the other graph with a shared label into a node aligned with its child."""
     items1, incoming1 = g1.label_masks(labels, remote)
     items2, incoming2 = g2.label_masks(labels, remote)
     seen1 = [0] * len(g1.units)  # labels entering the nodes each g1 node is aligned with
@@ -44,31 +71,22 @@ def match_edges(g1: Graph, g2: Graph, alignment: np.ndarray, labels: str = "labe
     for v, u in zip(*np.nonzero(alignment)):
         seen1[v] |= incoming2[u]
         seen2[u] |= incoming1[v]
-    matched1 = sum(1 for child, mask in items1 if seen1[child] & mask)
-    matched2 = sum(1 for child, mask in items2 if seen2[child] & mask)
-    return Counts(matched1, len(items1), matched2, len(items2))
+    return [bool(seen1[child] & mask) for child, mask in items1], [bool(seen2[child] & mask) for child, mask in items2]
+
+
+def match_edges(g1: Graph, g2: Graph, alignment: np.ndarray, labels: str = "labeled",
+                remote: bool = True) -> Counts:
+    """Count the edges of each graph that have a match (:func:`edge_matches`)."""
+    matched1, matched2 = edge_matches(g1, g2, alignment, labels, remote)
+    return Counts(sum(matched1), len(matched1), sum(matched2), len(matched2))
 
 
 def usim_parts(g1: Graph, g2: Graph, token_pairs: list[tuple[int, int]], direction: str = "both",
                tie_break: str = "coverage", labels: str = "labeled", remote: bool = True,
                denominator: str = "yield") -> dict[str, Counts]:
     """Counts per direction for a given leaf alignment (0-based token index pairs)."""
-    overlap = overlap_matrix(g1, g2, token_pairs)
-    y1, y2 = g1.content_yield_matrix, g2.content_yield_matrix
-    if denominator == "aligned":  # tokens nothing aligns to cannot tell candidates apart
-        t1, t2 = (sorted({p[k] for p in token_pairs}) for k in (0, 1))
-        y1, y2 = y1[:, t1], y2[:, t2]
-    elif denominator != "yield":
-        raise ValueError(f"unknown denominator {denominator!r}; choose 'yield' or 'aligned'")
-    size1, size2 = y1.sum(axis=1), y2.sum(axis=1)
-    parts = {}
-    if direction in ("both", "s->r"):
-        a = align_units(overlap, size1, size2, tie_break)
-        parts["s->r"] = match_edges(g1, g2, a, labels, remote)
-    if direction in ("both", "r->s"):
-        a = align_units(overlap.T, size2, size1, tie_break).T
-        parts["r->s"] = match_edges(g1, g2, a, labels, remote)
-    return parts
+    return {d: match_edges(g1, g2, a, labels, remote)
+            for d, a in unit_alignments(g1, g2, token_pairs, direction, tie_break, denominator).items()}
 
 
 def paper_settings(direction: str, tie_break: str, labels: str, remote: bool, by_sentence: bool,

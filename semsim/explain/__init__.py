@@ -1,0 +1,13 @@
+"""``semsim explain``: why USim gave a pair the score it did.
+
+:func:`explain` builds the explanation as JSON-able data from the metric's own functions
+(:mod:`.model`); :func:`render_html` draws it as one self-contained HTML page (:mod:`.render`);
+:func:`summary` is the short text the command prints when asked for no file.
+"""
+
+from __future__ import annotations
+
+from .model import explain
+from .render import render_html, summary
+
+__all__ = ["explain", "render_html", "summary"]

@@ -1,0 +1,233 @@
+"""What USim did with one source/correction pair, as plain JSON-able data.
+
+Every number here comes from the metric's own functions (:mod:`semsim.metrics.usim`,
+:mod:`semsim.metrics.legacy`): the token alignment, the node alignment per direction and
+the per-edge match flags are the very values the score is counted from, so an explanation
+cannot drift from the score. :func:`explain` also checks that the flags it reports add up
+to the counts of :meth:`semsim.USim.sentence_score`, and raises if they ever do not.
+
+The document (schema in ``docs/explain.md``) names units and edges by their index in the
+graph's ``units`` and ``edges`` lists, which are also given, so a program needs nothing
+but the JSON.
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+import numpy as np
+
+from ..api import USim
+from ..errors import SemsimError
+from ..graph import Graph
+from ..metrics import legacy, usim
+from ..stats import Counts, Score
+
+#: Version of the JSON layout (bumped when a field changes meaning or disappears).
+FORMAT = 1
+SIDES = ("source", "correction")
+
+
+def explain(g1: Graph, g2: Graph, metric: USim | None = None) -> dict[str, Any]:
+    """The explanation of ``metric`` (default: paper USim, default settings) on the source
+    ``g1`` and its correction ``g2``."""
+    from .. import __version__
+    metric = metric or USim()
+    score = metric.sentence_score(g1, g2)
+    doc: dict[str, Any] = {
+        "format": FORMAT,
+        "version": __version__,
+        "settings": _settings(metric),
+        "signature": score.signature,
+        "score": {"f": score.f, "precision": score.precision, "recall": score.recall,
+                  "convention": score.convention is not None},
+        "graphs": {"source": graph_data(g1), "correction": graph_data(g2)},
+    }
+    if metric.variant == "legacy":
+        doc.update(_legacy(g1, g2, metric, score))
+    else:
+        doc.update(_paper(g1, g2, metric, score))
+    return doc
+
+
+def _settings(metric: USim) -> dict[str, Any]:
+    s = {"variant": metric.variant}
+    if metric.variant == "legacy":
+        return {**s, "single_token_units": metric.single_token_units}
+    return {**s, "direction": metric.direction, "tie_break": metric.tie_break, "labels": metric.labels,
+            "remote": metric.remote, "align": "sentence" if metric.by_sentence else "passage",
+            "denominator": metric.denominator}
+
+
+def graph_data(g: Graph) -> dict[str, Any]:
+    """Tokens, units and edges of a graph, with what the renderer and a reader need."""
+    return {
+        "id": g.id,
+        "scheme": g.scheme.name,
+        "root": g.root,
+        "sentence_ends": list(g.sentence_ends),
+        "tokens": [{"text": t.text, "punct": t.punct} for t in g.tokens],
+        "units": [{"id": u.id, "kind": u.kind, "label": u.label, "anchors": list(u.anchors),
+                   "implicit": u.implicit, "yield": sorted(g.content_yields[i]), "text": g.unit_text(i)}
+                  for i, u in enumerate(g.units)],
+        "edges": [{"parent": e.parent, "child": e.child, "labels": list(e.labels), "remote": e.remote}
+                  for e in g.edges],
+    }
+
+
+# -- the paper variant ----------------------------------------------------------------------------
+def compared_edge_indices(g: Graph, remote: bool) -> list[int]:
+    """Indices (into ``g.edges``) of the edges :meth:`Graph.label_masks` counts, in its order."""
+    return [i for i in g.compared_edges if remote or not g.edges[i].remote]
+
+
+def not_compared_reason(g: Graph, i: int, remote: bool) -> str:
+    """Why edge ``i`` is outside the comparison (it is not in :func:`compared_edge_indices`)."""
+    e = g.edges[i]
+    kind = g.units[e.child].kind
+    if kind in g.scheme.ignored_kinds:
+        return f"edge not compared: child of ignored kind {kind}"
+    ignored = sorted(g.scheme.ignored_labels.intersection(e.labels))
+    if ignored:
+        return f"edge not compared: ignored label {'/'.join(ignored)}"
+    if not g.content_yields[e.child]:
+        return "edge not compared: empty yield (implicit or punctuation-only child)"
+    if e.remote and not remote:
+        return "edge not compared: remote edges excluded (--no-remote)"
+    return "edge not compared"
+
+
+def _paper(g1: Graph, g2: Graph, metric: USim, score: Score) -> dict[str, Any]:
+    graphs = (g1, g2)
+    pairs = usim.paper_token_pairs(g1, g2, by_sentence=metric.by_sentence)
+    alignments = usim.unit_alignments(g1, g2, pairs, metric.direction, metric.tie_break, metric.denominator)
+    overlap = usim.overlap_matrix(g1, g2, pairs)
+    sizes = usim.yield_sizes(g1, g2, pairs, metric.denominator)
+    compared = [compared_edge_indices(g, metric.remote) for g in graphs]
+    masks = [g.label_masks(metric.labels, metric.remote) for g in graphs]
+    for g, idx, (items, _) in zip(graphs, compared, masks):
+        if [(g.edges[i].child) for i in idx] != [child for child, _ in items]:
+            raise SemsimError("internal error: the explainer's compared edges differ from the metric's")
+    directions = {}
+    for name, a in alignments.items():
+        flags = usim.edge_matches(g1, g2, a, metric.labels, metric.remote)
+        counts = Counts(sum(flags[0]), len(flags[0]), sum(flags[1]), len(flags[1]))
+        if counts != score.parts[name]:
+            raise SemsimError(f"internal error: explained counts {counts} differ from the score's {score.parts[name]}")
+        directions[name] = _paper_direction(name, graphs, a, overlap, sizes, compared, masks, flags, metric, counts)
+    return {"detail": "paper", "token_alignment": [list(p) for p in sorted(pairs)], "directions": directions}
+
+
+def _paper_direction(name: str, graphs: tuple[Graph, Graph], a: np.ndarray, overlap: np.ndarray,
+                     sizes: tuple[np.ndarray, np.ndarray], compared: list[list[int]],
+                     masks: list[Any], flags: tuple[list[bool], list[bool]], metric: USim,
+                     counts: Counts) -> dict[str, Any]:
+    """One direction: the node alignment with its weights, and every edge's fate."""
+    frm = 0 if name == "s->r" else 1  # the side whose nodes are aligned onto the other
+    rel = (a, a.T)  # rel[k][x, y]: unit x of side k is aligned with unit y of the other side
+    ov = (overlap, overlap.T)
+    pair_rows = []
+    for v, u in zip(*np.nonzero(a)):
+        x, y = (v, u) if frm == 0 else (u, v)  # x aligned onto y: w(x, y) = O / |yield(y)|
+        o = float(ov[frm][x, y])
+        pair_rows.append({"source": int(v), "correction": int(u), "w": o / float(sizes[1 - frm][y]),
+                          "coverage": o / float(sizes[frm][x])})
+    units: dict[str, list[dict[str, Any]]] = {}
+    for k, g in enumerate(graphs):
+        rows = []
+        for x in range(len(g.units)):
+            aligned = [int(y) for y in np.nonzero(rel[k][x])[0]]
+            row: dict[str, Any] = {"aligned": aligned}
+            if not aligned:
+                row["reason"] = _unaligned_reason(g, x, ov[k][x], k == frm)
+            rows.append(row)
+        units[SIDES[k]] = rows
+    edges: dict[str, list[dict[str, Any]]] = {}
+    for k, g in enumerate(graphs):
+        other = graphs[1 - k]
+        _, incoming_other = masks[1 - k]
+        position = {i: n for n, i in enumerate(compared[k])}
+        other_mask = {i: masks[1 - k][0][n][1] for n, i in enumerate(compared[1 - k])}
+        items = masks[k][0]
+        rows = []
+        for i, e in enumerate(g.edges):
+            if i not in position:
+                rows.append({"compared": False, "matched": False,
+                             "reason": not_compared_reason(g, i, metric.remote)})
+                continue
+            child, mask = items[position[i]]
+            matched = flags[k][position[i]]
+            counterparts = [int(y) for y in np.nonzero(rel[k][child])[0]]
+            matches = [j for y in counterparts for j in other.incoming[y] if other_mask.get(j, 0) & mask]
+            if matched != bool(matches):
+                raise SemsimError("internal error: the explainer's edge matches differ from the metric's")
+            row = {"compared": True, "matched": matched, "matches": sorted(matches)}
+            if not matched:
+                row["reason"] = _unmatched_reason(e.labels, counterparts, incoming_other,
+                                                  units[SIDES[k]][child].get("reason"))
+            rows.append(row)
+        edges[SIDES[k]] = rows
+    return {"from": SIDES[frm], "to": SIDES[1 - frm], "counts": counts.as_dict(),
+            "unit_alignment": pair_rows, "units": units, "edges": edges}
+
+
+def _unaligned_reason(g: Graph, x: int, overlap_row: np.ndarray, from_side: bool) -> str:
+    if not g.content_yields[x]:
+        return "empty yield (implicit or punctuation only): w undefined"
+    if not overlap_row.any():
+        return "no token of its yield is aligned"
+    if from_side:  # overlap but no positive weight: cannot happen with w's definition
+        return "no node with positive weight"
+    return "no node of the other graph chose it"
+
+
+def _unmatched_reason(labels: tuple[str, ...], counterparts: list[int], incoming_other: tuple[int, ...],
+                      child_reason: str | None) -> str:
+    if not counterparts:
+        return "child unaligned" + (f" ({child_reason})" if child_reason else "")
+    if not any(incoming_other[y] for y in counterparts):
+        return "aligned child has no compared incoming edge"
+    return f"aligned child has no incoming edge labelled {'/'.join(labels)}"
+
+
+# -- the legacy variant ---------------------------------------------------------------------------
+def _legacy(g1: Graph, g2: Graph, metric: USim, score: Score) -> dict[str, Any]:
+    """The authors' code compares units, not edges: per unit, its best-similarity partners
+    and whether one of them carries a compatible label."""
+    pairs = legacy.legacy_token_pairs(g1, g2)
+    n1, n2, sim, compatible = legacy.legacy_similarity(g1, g2, pairs, 0 if metric.single_token_units else 1)
+    matched = (legacy.matched_units(sim, compatible), legacy.matched_units(sim.T, compatible.T))
+    counts = Counts(int(matched[0].sum()), len(n1), int(matched[1].sum()), len(n2))
+    if score.convention is None and counts != score.parts["legacy"]:
+        raise SemsimError(f"internal error: explained counts {counts} differ from the score's {score.parts['legacy']}")
+    ns, sims = (n1, n2), (sim, sim.T)
+    row_of = ({u: x for x, u in enumerate(n1)}, {u: y for y, u in enumerate(n2)})
+    units: dict[str, list[dict[str, Any]]] = {}
+    links = set()
+    for k, g in enumerate((g1, g2)):
+        rows: list[dict[str, Any]] = [{"compared": False, "matched": False, "aligned": [],
+                                       "reason": "unit not compared (no primary parent, or an ignored kind)"}
+                                      for _ in g.units]
+        s = sims[k]
+        for x, unit in enumerate(ns[k]):
+            best = float(s[x].max()) if s.shape[1] else 0.0
+            partners = [int(y) for y in np.nonzero(s[x] == best)[0]] if best > 0 else []
+            other_units = [ns[1 - k][y] for y in partners]
+            row: dict[str, Any] = {"compared": True, "matched": bool(matched[k][x]), "aligned": other_units,
+                                   "similarity": best}
+            if not partners:
+                row["reason"] = "no unit of the other graph shares an aligned token"
+            elif not matched[k][x]:
+                row["reason"] = "no best-similarity partner has a compatible incoming label"
+            rows[unit] = row
+            links.update((unit, o) if k == 0 else (o, unit) for o in other_units)
+        units[SIDES[k]] = rows
+    # 1-based legacy positions, -1 for "unaligned": 0-based pairs of aligned tokens only
+    token_pairs = sorted((a - 1, b - 1) for a, b in pairs if a > 0 and b > 0)
+    return {"detail": "legacy",
+            "note": "the legacy variant compares units, not edges: per-edge detail is for the paper variant",
+            "token_alignment": [list(p) for p in token_pairs],
+            "directions": {"legacy": {"from": "both", "to": "both", "counts": counts.as_dict(),
+                                      "unit_alignment": [{"source": v, "correction": u, "similarity": float(
+                                          sim[row_of[0][v], row_of[1][u]])} for v, u in sorted(links)],
+                                      "units": units}}}

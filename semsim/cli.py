@@ -425,7 +425,7 @@ def score(source_path: Path, hyps: tuple[Path, ...], refs: tuple[Path, ...], rep
     table ranks the systems and tests every two of them for a significant difference.
     """
     from .cache import ParseCache
-    from .pipeline import check_parallel, find_parser, parse_sentences, read_lines, score_systems
+    from .pipeline import check_parallel, find_parser, parse_sentences, read_lines, score_systems, unparsed_lines
     metric = _metric(variant, direction, tie_break, labels, remote, align, denominator, single_token_units)
     if not hyps and not refs:
         raise SemsimError("give at least one --hyp (or --ref) file")
@@ -439,11 +439,16 @@ def score(source_path: Path, hyps: tuple[Path, ...], refs: tuple[Path, ...], rep
     parser = find_parser(parser_name, representation)
     cache = None if no_cache else ParseCache(cache_path)
     texts = [*source, *(line for lines in systems.values() for line in lines)]
-    graphs = parse_sentences(texts, parser, model, cache, batch_size, jobs, progress=not quiet)
+    failed: dict[str, str] = {}
+    graphs = parse_sentences(texts, parser, model, cache, batch_size, jobs, progress=not quiet, failed=failed)
+    unparsed = unparsed_lines({source_path: source, **files}, failed)
+    skip = {e.line for e in unparsed}
+    if len(skip) == len(source):
+        raise SemsimError(f"no line could be scored: {unparsed[0]}")
     by_system: dict[str, list[Score]] = {n: [] for n in systems}
     with _output(output) as out:
         fallback = Score.fixed(0.0, metric.part_names(), metric.get_signature())
-        for r in score_systems(source, systems, graphs, metric.sentence_score, fallback):
+        for r in score_systems(source, systems, graphs, metric.sentence_score, fallback, skip):
             by_system[r.system].append(r.score)
             if output:
                 write_jsonl([{"system": r.system, "line": r.line, "f": r.score.f,
@@ -453,6 +458,18 @@ def score(source_path: Path, hyps: tuple[Path, ...], refs: tuple[Path, ...], rep
     from .systems import compare_systems
     report = compare_systems(by_system, n_bootstrap, seed, None if paired == "none" else paired, paired_trials)
     click.echo(report.render(fmt), nl=False)
+    _fail_if_unparsed(unparsed)
+
+
+def _fail_if_unparsed(unparsed: list[InputError]) -> None:
+    """After everything else was scored and written: one stderr line per sentence the parser
+    could not parse, and exit status 1."""
+    if not unparsed:
+        return
+    for err in unparsed:
+        click.echo(f"semsim: {err} (line {err.line} not scored)", err=True)
+    lines = len({e.line for e in unparsed})
+    raise SemsimError(f"{lines} line(s) not scored: a sentence could not be parsed (see above)")
 
 
 def _system_names(hyps: list[Path], refs: list[Path]) -> dict[Path, str]:

@@ -7,6 +7,7 @@ names the file and, where known, the line: ``essay.xml:12: unknown edge target '
 from __future__ import annotations
 
 import os
+from collections.abc import Sequence
 
 
 class SemsimError(Exception):
@@ -35,3 +36,14 @@ class GraphError(SemsimError):
 
 class PluginError(SemsimError):
     """No plugin (or more than one) can handle a request, or a plugin misbehaved."""
+
+
+class ParseError(SemsimError):
+    """A parser produced no usable graph for some sentences of a batch (``sentences``).
+
+    Unlike other errors of a parser (a missing model, say), this one is about the
+    sentences, not the run: the pipeline parses the rest of the batch and reports these."""
+
+    def __init__(self, message: str, sentences: Sequence[str] = ()):
+        self.sentences = list(sentences)
+        super().__init__(message)

@@ -10,15 +10,16 @@ from __future__ import annotations
 
 import os
 import sys
-from collections.abc import Callable, Iterator, Sequence
+from collections.abc import Callable, Collection, Iterator, Sequence
 from concurrent.futures import ProcessPoolExecutor, as_completed
+from concurrent.futures.process import BrokenProcessPool
 from dataclasses import dataclass
 from multiprocessing import get_context
 from pathlib import Path
 from typing import Any
 
 from .cache import ParseCache, normalise
-from .errors import InputError, PluginError, SemsimError
+from .errors import InputError, ParseError, PluginError, SemsimError
 from .graph import Graph
 from .io import GRAPH_FORMAT, graph_from_dict, graph_to_dict, read_text
 from .plugins import Parser, parsers, plugin_version, to_graph
@@ -57,16 +58,26 @@ def _parse_batch(parser_name: str, model: str | None, texts: list[str]) -> list[
     if len(natives) != len(texts):
         raise PluginError(f"parser {parser_name!r} returned {len(natives)} parses for {len(texts)} sentences")
     out = []
-    for native in natives:
-        graph = to_graph(native)
+    for text, native in zip(texts, natives):
+        try:
+            graph = to_graph(native)
+        except SemsimError as exc:  # a parse that is no valid graph is that sentence's failure
+            raise ParseError(f"parser {parser_name!r} gave {text!r} a graph semsim cannot use: {exc}", [text]) from None
         out.append((parser.serialize(native) if parser.serialize else None, graph_to_dict(graph)))
     return out
 
 
 def parse_sentences(texts: Sequence[str], parser: Parser, model: str | None = None,
                     cache: ParseCache | None = None, batch_size: int = 32, jobs: int = 1,
-                    progress: bool = True) -> dict[str, Graph]:
-    """Graphs for every distinct (normalised) non-empty text, parsing only cache misses."""
+                    progress: bool = True, failed: dict[str, str] | None = None) -> dict[str, Graph]:
+    """Graphs for every distinct (normalised) non-empty text, parsing only cache misses.
+
+    A batch the parser fails on is parsed again sentence by sentence, so that a failure is
+    pinned to its sentence and costs no other. With ``failed`` given, each sentence that
+    cannot be parsed is recorded there (normalised text → one-line reason) and the run goes
+    on; without it, the first one raises :class:`~semsim.errors.ParseError` once the rest
+    of its batch is stored. Errors about the run itself (a missing model) always raise.
+    """
     # the cache key names the model's content and the code that turned its output into graphs
     model_id = (f"{parser.model_identity(model) if parser.model_identity else model}"
                 f"|{parser.plugin}-{plugin_version(parser.plugin)}|graph-{GRAPH_FORMAT}")
@@ -88,36 +99,64 @@ def parse_sentences(texts: Sequence[str], parser: Parser, model: str | None = No
         graphs.update({text: g for text, _, g in parsed})
         bar.update(len(batch))
 
+    def one_by_one(batch: list[str]) -> None:
+        """Parse a failed batch's sentences alone (in this process): keep what parses."""
+        first: ParseError | None = None
+        for text in batch:
+            try:
+                store([text], _guarded(parser.name, [text], _parse_batch, parser.name, model, [text]))
+            except ParseError as exc:
+                bar.update(1)
+                if failed is not None:
+                    failed[text] = str(exc)
+                first = first or exc
+        if failed is None and first is not None:
+            raise first
+
     try:
         if jobs <= 1 or len(batches) <= 1:
             for batch in batches:
-                store(batch, _guarded(parser.name, batch, _parse_batch, parser.name, model, batch))
+                try:
+                    store(batch, _guarded(parser.name, batch, _parse_batch, parser.name, model, batch))
+                except ParseError:
+                    one_by_one(batch)
         else:
+            retry: list[int] = []
             with ProcessPoolExecutor(max_workers=jobs, mp_context=get_context("spawn")) as pool:
-                futures = {pool.submit(_parse_batch, parser.name, model, b): b for b in batches}
+                futures = {pool.submit(_parse_batch, parser.name, model, b): k for k, b in enumerate(batches)}
                 failure: SemsimError | None = None
                 for future in as_completed(futures):
-                    try:  # keep every finished batch, stop submitting after a failure
-                        store(futures[future], _guarded(parser.name, futures[future], future.result))
+                    batch = batches[futures[future]]
+                    try:  # keep every finished batch, stop submitting after an error about the run
+                        store(batch, _guarded(parser.name, batch, future.result))
+                    except ParseError:
+                        retry.append(futures[future])
                     except SemsimError as exc:
                         failure = failure or exc
                         pool.shutdown(wait=False, cancel_futures=True)
                 if failure is not None:
                     raise failure
+            for k in sorted(retry):  # in text order, whatever the workers' timing
+                one_by_one(batches[k])
     finally:
         bar.close()
     return graphs
 
 
 def _guarded(parser_name: str, batch: list[str], fn: Callable[..., Any], *args: Any) -> Any:
-    """Run a parse; any exception from the parser becomes one clear error."""
+    """Run a parse; an exception from the parser becomes one clear error: a
+    :class:`ParseError` (about these sentences) unless it is already a semsim error, or a
+    worker process died (which re-parsing in this process could repeat)."""
     try:
         return fn(*args)
     except SemsimError:
         raise
+    except BrokenProcessPool as exc:
+        raise PluginError(f"a worker process of parser {parser_name!r} died on the batch starting "
+                          f"{batch[0]!r}: {exc}") from None
     except Exception as exc:
-        raise PluginError(f"parser {parser_name!r} failed on the batch starting {batch[0]!r}: "
-                          f"{type(exc).__name__}: {exc}") from None
+        what = f"the batch starting {batch[0]!r}" if len(batch) > 1 else repr(batch[0])
+        raise ParseError(f"parser {parser_name!r} failed on {what}: {type(exc).__name__}: {exc}", batch) from None
 
 
 # -- scoring ------------------------------------------------------------------------------------------
@@ -130,8 +169,11 @@ class SentenceResult:
 
 
 def score_systems(source: Sequence[str], systems: dict[str, Sequence[str]], graphs: dict[str, Graph],
-                  score: Callable[[Graph, Graph], Score], fallback: Score) -> Iterator[SentenceResult]:
-    """Score each system's lines against the source lines, in file order.
+                  score: Callable[[Graph, Graph], Score], fallback: Score,
+                  skip: Collection[int] = ()) -> Iterator[SentenceResult]:
+    """Score each system's lines against the source lines, in file order, but for the
+    1-based lines in ``skip`` (e.g. a sentence that could not be parsed), for every system
+    alike, so that systems stay comparable sentence by sentence.
 
     A pair with an empty side is not parsed; as in the authors' tool it scores 1 if both
     sides are empty and 0 otherwise, by convention (no counts). Such scores copy the parts
@@ -140,13 +182,15 @@ def score_systems(source: Sequence[str], systems: dict[str, Sequence[str]], grap
     template: Score | None = None
     for name, lines in systems.items():
         for i, (src, hyp) in enumerate(zip(source, lines)):
+            if i + 1 in skip:
+                continue
             if src.strip() and hyp.strip():
                 yield SentenceResult(name, i + 1, score(graphs[normalise(src)], graphs[normalise(hyp)]), False)
                 continue
             if template is None:
                 template = next((score(graphs[normalise(a)], graphs[normalise(b)])
-                                 for lines_ in systems.values() for a, b in zip(source, lines_)
-                                 if a.strip() and b.strip()), fallback)
+                                 for lines_ in systems.values() for k, (a, b) in enumerate(zip(source, lines_))
+                                 if a.strip() and b.strip() and k + 1 not in skip), fallback)
             value = 1.0 if not src.strip() and not hyp.strip() else 0.0
             yield SentenceResult(name, i + 1, Score.fixed(value, list(template.parts), template.signature,
                                                           template.headline), True)
@@ -157,3 +201,10 @@ def check_parallel(source_path: Path, source: Sequence[str], others: dict[Path, 
         if len(lines) != len(source):
             raise InputError(f"has {len(lines)} lines but the source {source_path} has {len(source)}; "
                              "files must be line-parallel", path)
+
+
+def unparsed_lines(files: dict[Path, Sequence[str]], failed: dict[str, str]) -> list[InputError]:
+    """Where the sentences that could not be parsed stand: one error per file and line."""
+    return [InputError(failed[normalise(text)], path, i)
+            for path, lines in files.items() for i, text in enumerate(lines, 1)
+            if text.strip() and normalise(text) in failed]

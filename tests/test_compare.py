@@ -71,6 +71,20 @@ def test_text_route_parses_once_per_parser(toy_plugin, tmp_path):
     assert set(rows[0]) == {"name", "toy:usim", "toy:toy-labels"}
 
 
+def test_text_route_leaves_out_lines_a_parser_fails_on(toy_plugin, tmp_path, monkeypatch):
+    monkeypatch.setenv("TOY_FAIL_AT", "x Y")
+    (tmp_path / "s.txt").write_text("He ran\nA b\nX y\n", encoding="utf-8")
+    (tmp_path / "h.txt").write_text("He runs\nA B\nx Y\n", encoding="utf-8")
+    r = run("compare", "--source", tmp_path / "s.txt", "--hyp", tmp_path / "h.txt", "--parser", "toy-parser",
+            "--no-cache", "--format", "jsonl", "-q")
+    assert r.exit_code == 1
+    assert [json.loads(x).get("name") for x in r.stdout.splitlines()[:-1]] == ["line 1", "line 2"]
+    assert r.stderr.splitlines() == [
+        f"semsim: {tmp_path / 'h.txt'}:3: parser 'toy-parser' failed on 'x Y': RuntimeError: toy parser cannot "
+        "parse this (line 3 not scored)",
+        "Error: 1 line(s) not scored: a sentence could not be parsed (see above)"]
+
+
 def test_ucca_and_amr_side_by_side_on_figure1():
     r = run("compare", "--pairs", "ucca", EXAMPLES / "fig1-source.xml", EXAMPLES / "fig1-correction.xml",
             "--pairs", "amr", EXAMPLES / "fig1-source.amr", EXAMPLES / "fig1-correction.amr", "--format", "json")

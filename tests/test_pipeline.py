@@ -14,7 +14,7 @@ from click.testing import CliRunner
 import semsim.plugins as plugins
 from semsim.cache import ParseCache
 from semsim.cli import cli
-from semsim.errors import InputError
+from semsim.errors import InputError, ParseError
 from semsim.pipeline import parse_sentences, read_lines
 
 SOURCE = ["He gva an apple .", "The cat sat .", "", "Dogs run fast .", "A b c ."]
@@ -144,16 +144,42 @@ def test_concurrent_processes_share_one_cache(toy_env):
 
 
 @pytest.mark.parametrize("jobs", ["1", "2"])
-def test_parser_failure_keeps_finished_batches_and_is_one_line(toy_env, jobs):
+def test_a_sentence_the_parser_fails_on_costs_only_its_line(toy_env, jobs):
     f = files(toy_env)
-    r = score("--source", f["src.txt"], "--hyp", f["sys1.txt"], "--parser", "toy-parser", "--batch-size", "1",
-              "--jobs", jobs, "-q", env={"TOY_FAIL_AT": "Dogs ran fast ."})
+    out = toy_env / "sent.jsonl"
+    args = ["--source", f["src.txt"], "--hyp", f["sys1.txt"], "--hyp", f["sys2.txt"], "--parser", "toy-parser",
+            "--batch-size", "2", "--jobs", jobs, "--format", "json", "-q"]
+    r = score(*args, "-o", out, env={"TOY_FAIL_AT": "Dogs ran fast ."})  # sys1, line 4
     assert r.returncode == 1 and "Traceback" not in r.stderr
-    assert r.stderr.strip().splitlines()[-1] == ("Error: parser 'toy-parser' failed on the batch starting "
-                                                 "'Dogs ran fast .': RuntimeError: toy parser cannot parse this")
+    assert r.stderr.strip().splitlines() == [
+        f"semsim: {f['sys1.txt']}:4: parser 'toy-parser' failed on 'Dogs ran fast .': RuntimeError: toy parser "
+        "cannot parse this (line 4 not scored)",
+        "Error: 1 line(s) not scored: a sentence could not be parsed (see above)"]
+    records = [json.loads(x) for x in out.read_text().splitlines()]
+    assert sorted({(x["system"], x["line"]) for x in records}) == [(s, n) for s in ("sys1.txt", "sys2.txt")
+                                                                   for n in (1, 2, 3, 5)]
+    assert [s["n"] for s in json.loads(r.stdout)["systems"]] == [4, 4]  # every system on the same lines
     with sqlite3.connect(toy_env / "cache" / "parses.sqlite3") as con:
         done = {t for (t,) in con.execute("SELECT text FROM parses")}
-    assert "Dogs ran fast ." not in done and len(done) >= (4 if jobs == "1" else 1)
+    unique = {" ".join(t.split()) for t in SOURCE + SYS1 + SYS2 if t.strip()}
+    assert done == unique - {"Dogs ran fast ."}  # the rest of its batch was parsed and kept
+    # the same lines scored the same way without the failure
+    clean = score(*args, "-o", toy_env / "clean.jsonl")
+    assert clean.returncode == 0
+    kept = [json.loads(x) for x in (toy_env / "clean.jsonl").read_text().splitlines()]
+    assert [x for x in kept if x["line"] != 4] == records
+
+
+def test_parse_errors_raise_without_a_failure_record(toy_env, monkeypatch):
+    monkeypatch.setenv("TOY_FAIL_AT", "b c")
+    parser = plugins.parsers()["toy-parser"]
+    with ParseCache(toy_env / "c.sqlite3") as cache:
+        with pytest.raises(ParseError, match="failed on 'b c': RuntimeError"):
+            parse_sentences(["a", "b c", "d"], parser, cache=cache, progress=False)
+        assert cache.stats()["entries"] == 2  # "a" and "d" were stored before the error
+        failed: dict[str, str] = {}
+        graphs = parse_sentences(["a", "b  c", "e"], parser, cache=cache, progress=False, failed=failed)
+    assert set(graphs) == {"a", "e"} and list(failed) == ["b c"]
 
 
 def test_bom_crlf_and_empty_lines(toy_env):

@@ -20,8 +20,17 @@ from typing import Any
 import click
 
 from ..api import USim
-from ..cli import _fail_if_unread, _good_pairs, _metric, _output, _read_pairs, _usim_options, pair_inputs
-from ..errors import SemsimError
+from ..cli import (
+    _fail_if_unparsed,
+    _fail_if_unread,
+    _good_pairs,
+    _metric,
+    _output,
+    _read_pairs,
+    _usim_options,
+    pair_inputs,
+)
+from ..errors import InputError, SemsimError
 from ..graph import Graph
 from ..io import write_jsonl
 from ..stats import Score, corpus_score
@@ -85,25 +94,33 @@ def _pairs_from_files(specs: tuple[tuple[str, str, str], ...], read_format: str 
 
 def _pairs_from_text(source: Path, hyp: Path, parser_specs: tuple[str, ...], batch_size: int, jobs: int,
                      cache_path: str | None, no_cache: bool, quiet: bool
-                     ) -> tuple[list[str], dict[str, list[tuple[Graph, Graph]]]]:
+                     ) -> tuple[list[str], dict[str, list[tuple[Graph, Graph]]], list[InputError]]:
     """Graph pairs per parser's representation from two line-parallel text files; pairs with
-    an empty line are left out (nothing to parse)."""
+    an empty line are left out (nothing to parse), and so are, in every representation, the
+    lines a parser could not parse (returned as errors, to report)."""
     from ..cache import ParseCache, normalise
-    from ..pipeline import check_parallel, find_parser, parse_sentences, read_lines
+    from ..pipeline import check_parallel, find_parser, parse_sentences, read_lines, unparsed_lines
     src, cor = read_lines(source), read_lines(hyp)
     check_parallel(source, src, {hyp: cor})
-    lines = [i for i, (a, b) in enumerate(zip(src, cor)) if a.strip() and b.strip()]
-    if not lines:
-        raise SemsimError(f"{source}: no pair of non-empty lines to compare")
     cache = None if no_cache else ParseCache(cache_path)
-    out = {}
+    parsed: dict[str, dict[str, Graph]] = {}
+    unparsed: list[InputError] = []
     for spec in parser_specs:
         name, model = _parse_spec(spec)
         parser = find_parser(name, None)
-        graphs = parse_sentences([*src, *cor], parser, model, cache, batch_size, jobs, progress=not quiet)
-        out[parser.representation if parser.representation not in out else name] = [
-            (graphs[normalise(src[i])], graphs[normalise(cor[i])]) for i in lines]
-    return [f"line {i + 1}" for i in lines], out
+        failed: dict[str, str] = {}
+        graphs = parse_sentences([*src, *cor], parser, model, cache, batch_size, jobs, progress=not quiet,
+                                 failed=failed)
+        parsed[parser.representation if parser.representation not in parsed else name] = graphs
+        unparsed += unparsed_lines({source: src, hyp: cor}, failed)
+    skip = {e.line for e in unparsed}
+    lines = [i for i, (a, b) in enumerate(zip(src, cor)) if a.strip() and b.strip() and i + 1 not in skip]
+    if not lines:
+        raise SemsimError(f"{source}: no pair of non-empty lines to compare"
+                          + (f" ({len(skip)} could not be parsed: {unparsed[0]})" if unparsed else ""))
+    out = {rep: [(graphs[normalise(src[i])], graphs[normalise(cor[i])]) for i in lines]
+           for rep, graphs in parsed.items()}
+    return [f"line {i + 1}" for i in lines], out, unparsed
 
 
 @click.command()
@@ -140,6 +157,7 @@ def compare(pair_specs: tuple[tuple[str, str, str], ...], source: Path | None, h
     """
     usim = _metric(variant, direction, tie_break, labels, remote, align, denominator, single_token_units)
     read: list[Any] = []
+    unparsed: list[InputError] = []
     if pair_specs and (source or hyp or parser_specs):
         raise SemsimError("give --pairs, or --source/--hyp with --parser, not both")
     if pair_specs:
@@ -147,7 +165,8 @@ def compare(pair_specs: tuple[tuple[str, str, str], ...], source: Path | None, h
             raise SemsimError("each --pairs needs its own name")
         names, by_rep, read = _pairs_from_files(pair_specs, read_format, quiet)
     elif source and hyp and parser_specs:
-        names, by_rep = _pairs_from_text(source, hyp, parser_specs, batch_size, jobs, cache_path, no_cache, quiet)
+        names, by_rep, unparsed = _pairs_from_text(source, hyp, parser_specs, batch_size, jobs, cache_path,
+                                                   no_cache, quiet)
     else:
         raise SemsimError("give --pairs NAME SRC COR (per representation), or --source, --hyp and --parser")
     if not names:
@@ -161,6 +180,7 @@ def compare(pair_specs: tuple[tuple[str, str, str], ...], source: Path | None, h
         _write(out, fmt, rows, corpus, corr, signatures)
     for pairs in read:
         _fail_if_unread(pairs)
+    _fail_if_unparsed(unparsed)
 
 
 def _write(out: Any, fmt: str, rows: list[dict[str, Any]], corpus: dict[str, Any], corr: list[dict[str, Any]],

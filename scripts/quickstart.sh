@@ -8,6 +8,8 @@ echo "== USim, paper definition (both directions, averaged)"
 .venv/bin/semsim usim examples/fig1-source.xml examples/fig1-correction.xml
 echo "== USim, as the authors' released code computes it"
 .venv/bin/semsim usim examples/fig1-source.xml examples/fig1-correction.xml --variant legacy
+echo "== Why: which edges matched, and why the others did not (--html page.html draws it)"
+.venv/bin/semsim explain examples/fig1-source.xml examples/fig1-correction.xml
 echo "== DAG F-score between two annotations of the source"
 .venv/bin/semsim dagf examples/fig1-source.annotator2.xml examples/fig1-source.xml
 echo "== USim on the same two sentences written as AMR"

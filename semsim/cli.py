@@ -386,13 +386,25 @@ def distsim(source: str, correction: str, by_sentence: bool, labels: tuple[str, 
     _fail_if_unread(read)
 
 
+def _systems_inputs(verb: str) -> Callable[[Callable[..., Any]], Callable[..., Any]]:
+    """``--source`` and the line-parallel ``--hyp`` / ``--ref`` files of commands that
+    treat references as systems (``verb``: how a reference is treated, e.g. "scored")."""
+    def decorate(f: Callable[..., Any]) -> Callable[..., Any]:
+        for opt in reversed([
+            click.option("--source", "source_path", required=True, type=click.Path(dir_okay=False, path_type=Path),
+                         help="Source sentences, tokenized, one per line (UTF-8)."),
+            click.option("--hyp", "hyps", multiple=True, type=click.Path(dir_okay=False, path_type=Path),
+                         help="A system's output, line-parallel to the source (repeatable)."),
+            click.option("--ref", "refs", multiple=True, type=click.Path(dir_okay=False, path_type=Path),
+                         help=f"A reference correction, {verb} like a system (repeatable)."),
+        ]):
+            f = opt(f)
+        return f
+    return decorate
+
+
 @cli.command()
-@click.option("--source", "source_path", required=True, type=click.Path(dir_okay=False, path_type=Path),
-              help="Source sentences, one per line (UTF-8).")
-@click.option("--hyp", "hyps", multiple=True, type=click.Path(dir_okay=False, path_type=Path),
-              help="A system's output, line-parallel to the source (repeatable).")
-@click.option("--ref", "refs", multiple=True, type=click.Path(dir_okay=False, path_type=Path),
-              help="A reference correction, scored like a system (repeatable).")
+@_systems_inputs("scored")
 @click.option("--representation", default=None, help="Representation to parse into (e.g. ucca).")
 @click.option("--parser", "parser_name", default=None, help="Parser to use (see `semsim plugins`).")
 @click.option("--model", default=None, help="Parser model (path or name; default: the parser's own setting).")
@@ -425,15 +437,11 @@ def score(source_path: Path, hyps: tuple[Path, ...], refs: tuple[Path, ...], rep
     table ranks the systems and tests every two of them for a significant difference.
     """
     from .cache import ParseCache
-    from .pipeline import check_parallel, find_parser, parse_sentences, read_lines, score_systems, unparsed_lines
+    from .pipeline import find_parser, parse_sentences, read_parallel, score_systems, unparsed_lines
     metric = _metric(variant, direction, tie_break, labels, remote, align, denominator, single_token_units)
     if not hyps and not refs:
         raise SemsimError("give at least one --hyp (or --ref) file")
-    source = read_lines(source_path)
-    if not source:
-        raise InputError("no sentences", source_path)
-    files = {**{p: read_lines(p) for p in hyps}, **{p: read_lines(p) for p in refs}}
-    check_parallel(source_path, source, files)
+    source, files = read_parallel(source_path, [*hyps, *refs])
     names = _system_names([*hyps], [*refs])
     systems = {names[p]: files[p] for p in [*hyps, *refs]}
     parser = find_parser(parser_name, representation)

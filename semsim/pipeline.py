@@ -196,11 +196,24 @@ def score_systems(source: Sequence[str], systems: dict[str, Sequence[str]], grap
                                                           template.headline), True)
 
 
-def check_parallel(source_path: Path, source: Sequence[str], others: dict[Path, Sequence[str]]) -> None:
-    for path, lines in others.items():
-        if len(lines) != len(source):
-            raise InputError(f"has {len(lines)} lines but the source {source_path} has {len(source)}; "
-                             "files must be line-parallel", path)
+def read_parallel(source: Path, others: Sequence[Path]) -> tuple[list[str], dict[Path, list[str]]]:
+    """The source's lines and every other file's (line-parallel to it). An empty source, or a
+    file with more or fewer lines than the source, is an error naming the first line that has
+    no counterpart."""
+    src = read_lines(source)
+    if not src:
+        raise InputError("no sentences", source)
+    files = {}
+    for p in others:
+        lines = read_lines(p)
+        if len(lines) < len(src):
+            raise InputError(f"ends after line {len(lines)} but the source {source} has {len(src)} lines; "
+                             "files must be line-parallel", p, len(lines) + 1)
+        if len(lines) > len(src):
+            raise InputError(f"no source line for this line (the source {source} has {len(src)}); "
+                             "files must be line-parallel", p, len(src) + 1)
+        files[p] = lines
+    return src, files
 
 
 def unparsed_lines(files: dict[Path, Sequence[str]], failed: dict[str, str]) -> list[InputError]:

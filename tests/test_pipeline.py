@@ -96,7 +96,7 @@ def test_mismatched_lines_and_bad_encoding(toy_env):
     short.write_text("one line\n")
     r = score("--source", f["src.txt"], "--hyp", short, "--parser", "toy-parser")
     assert r.returncode == 1
-    assert r.stderr.strip() == f"Error: {short}: has 1 lines but the source {f['src.txt']} has 5; " \
+    assert r.stderr.strip() == f"Error: {short}:2: ends after line 1 but the source {f['src.txt']} has 5 lines; " \
                                "files must be line-parallel"
     bad = toy_env / "latin.txt"
     bad.write_bytes("ok\nnaïve\n".encode("latin-1"))

@@ -99,9 +99,9 @@ def _pairs_from_text(source: Path, hyp: Path, parser_specs: tuple[str, ...], bat
     an empty line are left out (nothing to parse), and so are, in every representation, the
     lines a parser could not parse (returned as errors, to report)."""
     from ..cache import ParseCache, normalise
-    from ..pipeline import check_parallel, find_parser, parse_sentences, read_lines, unparsed_lines
-    src, cor = read_lines(source), read_lines(hyp)
-    check_parallel(source, src, {hyp: cor})
+    from ..pipeline import find_parser, parse_sentences, read_parallel, unparsed_lines
+    src, files = read_parallel(source, [hyp])
+    cor = files[hyp]
     cache = None if no_cache else ParseCache(cache_path)
     parsed: dict[str, dict[str, Graph]] = {}
     unparsed: list[InputError] = []

@@ -15,8 +15,8 @@ from typing import IO, Any
 
 import click
 
-from ..cli import _output, _system_names
-from ..errors import InputError, SemsimError
+from ..cli import _output, _system_names, _systems_inputs
+from ..errors import SemsimError
 from ..gec import conservatism as measures
 from ..gec.conservatism import SentenceConservatism, SystemSummary
 from ..io import write_jsonl, write_tsv
@@ -25,33 +25,8 @@ from ..io import write_jsonl, write_tsv
 TEXT_BINS = 10
 
 
-def read_parallel(source: Path, others: list[Path]) -> tuple[list[str], dict[Path, list[str]]]:
-    """The source and every other file's lines; a file with more or fewer lines than the
-    source is an error naming the first line that has no counterpart."""
-    from ..pipeline import read_lines
-    src = read_lines(source)
-    if not src:
-        raise InputError("no sentences", source)
-    files = {}
-    for p in others:
-        lines = read_lines(p)
-        if len(lines) < len(src):
-            raise InputError(f"ends after line {len(lines)} but the source {source} has {len(src)} lines; "
-                             "files must be line-parallel", p, len(lines) + 1)
-        if len(lines) > len(src):
-            raise InputError(f"no source line for this line (the source {source} has {len(src)}); "
-                             "files must be line-parallel", p, len(src) + 1)
-        files[p] = lines
-    return src, files
-
-
 @click.command()
-@click.option("--source", "source_path", required=True, type=click.Path(dir_okay=False, path_type=Path),
-              help="Source sentences, tokenized, one a line.")
-@click.option("--hyp", "hyps", multiple=True, type=click.Path(dir_okay=False, path_type=Path),
-              help="A system's output, line-parallel to the source (repeatable).")
-@click.option("--ref", "refs", multiple=True, type=click.Path(dir_okay=False, path_type=Path),
-              help="A reference correction, measured like a system (repeatable).")
+@_systems_inputs("measured")
 @click.option("--ignore-case", is_flag=True,
               help="A change of case only (i -> I) is not a word change (§2 counts changes 'in any way').")
 @click.option("--format", "fmt", type=click.Choice(["text", "json", "jsonl", "tsv"]), default="text",
@@ -76,6 +51,7 @@ def conservatism(source_path: Path, hyps: tuple[Path, ...], refs: tuple[Path, ..
     if plot_path:
         measures.plot_format(plot_path)
         measures.require_matplotlib()
+    from ..pipeline import read_parallel
     source, files = read_parallel(source_path, [*hyps, *refs])
     names = _system_names([*hyps], [*refs])
     results = {names[p]: measures.conservatism(source, files[p], ignore_case) for p in dict.fromkeys([*hyps, *refs])}

@@ -7,6 +7,7 @@ from collections.abc import Iterable, Sequence
 from dataclasses import dataclass
 from typing import Any
 
+from .errors import GraphError
 from .graph import Graph
 from .io import read, read_all
 from .metrics.dagf import dag_f as _dag_f
@@ -30,6 +31,16 @@ def _graph(x: GraphLike) -> Graph:
     if isinstance(x, (str, os.PathLike)):
         return read(x)
     return to_graph(x)
+
+
+def _pair(a: GraphLike, b: GraphLike) -> tuple[Graph, Graph]:
+    """Two graphs of one representation: comparing, say, a UCCA graph with an AMR graph
+    would give a number that means nothing (no label can match), so it is an error."""
+    g1, g2 = _graph(a), _graph(b)
+    if g1.scheme.name != g2.scheme.name:
+        raise GraphError(f"cannot compare graphs of two representations: {g1.id or 'the first'} is "
+                         f"{g1.scheme.name!r}, {g2.id or 'the second'} is {g2.scheme.name!r}")
+    return g1, g2
 
 
 def _version() -> str:
@@ -67,7 +78,7 @@ class USim:
             raise ValueError(f"unknown variant {self.variant!r}; choose from {', '.join(VARIANTS)}")
 
     def sentence_score(self, source: GraphLike, correction: GraphLike) -> Score:
-        g1, g2 = _graph(source), _graph(correction)
+        g1, g2 = _pair(source, correction)
         if self.variant == "legacy":
             return usim_legacy(g1, g2, single_token_units=self.single_token_units, version=_version())
         return _usim_paper(g1, g2, direction=self.direction, tie_break=self.tie_break, labels=self.labels,
@@ -101,10 +112,10 @@ def usim(source: GraphLike, correction: GraphLike, variant: str = "paper", **set
 
 def dag_f(guessed: GraphLike, reference: GraphLike, *, labels: str = "labeled", count: str = "yields") -> Score:
     """DAG F-score of two annotations of the same tokens (precision on ``guessed``)."""
-    return _dag_f(_graph(guessed), _graph(reference), labels=labels, count=count, version=_version())
+    return _dag_f(*_pair(guessed, reference), labels=labels, count=count, version=_version())
 
 
 def distsim(pairs: Iterable[tuple[GraphLike, GraphLike]], labels: Sequence[str] | None = None,
             by_sentence: bool = False) -> dict[str, float]:
     """DistSim per label and label group (lower = more similar) over source/correction pairs."""
-    return _distsim(((_graph(a), _graph(b)) for a, b in pairs), labels, by_sentence)
+    return _distsim((_pair(a, b) for a, b in pairs), labels, by_sentence)

@@ -22,7 +22,7 @@ from . import __version__
 from .api import USim
 from .errors import InputError, SemsimError
 from .graph import Graph
-from .io import iter_graphs, write_jsonl, write_tsv
+from .io import atomic_write, iter_graphs, write_jsonl, write_tsv
 from .stats import Score, corpus_score
 
 FORMATS = ("text", "json", "jsonl", "tsv")
@@ -206,19 +206,19 @@ def _output(path: str | None) -> Iterator[IO[str]]:
     if path is None or path == "-":
         yield sys.stdout
         return
-    partial = Path(path + ".partial")
-    try:
-        f = open(partial, "w", encoding="utf-8")  # noqa: SIM115 (closed by the with below)
-    except OSError as exc:
-        raise SemsimError(f"{path}: cannot write: {exc.strerror or exc}") from None
-    with f:
-        try:
-            yield f
-        except BaseException:
-            f.flush()
-            click.echo(f"semsim: results so far kept in {partial}", err=True)
-            raise
-    os.replace(partial, path)
+    with atomic_write(path, keep_partial=True) as f:
+        yield f
+
+
+def _check_writable(*paths: str | None) -> None:
+    """Fail at the start, not after hours of parsing, when an output cannot be written."""
+    for path in paths:
+        if path and path != "-":
+            parent = Path(path).absolute().parent
+            if not parent.is_dir():
+                raise SemsimError(f"{path}: cannot write: no directory {parent}")
+            if not os.access(parent, os.W_OK):
+                raise SemsimError(f"{path}: cannot write: permission denied")
 
 
 _NOT_IN_TABLES = ("name", "source", "correction", "detail", "signature")
@@ -298,7 +298,7 @@ def _common(f: Callable[..., Any]) -> Callable[..., Any]:
         click.option("--read-format", help="Reader to use (see `semsim plugins`); default: by suffix."),
         click.option("--bootstrap", "n_bootstrap", type=click.IntRange(0), default=0, show_default=True,
                      help="Bootstrap resamples for the corpus confidence interval."),
-        click.option("--seed", type=int, default=12345, show_default=True, help="Bootstrap seed."),
+        click.option("--seed", type=click.IntRange(0), default=12345, show_default=True, help="Bootstrap seed."),
         click.option("-q", "--quiet", is_flag=True, help="No progress bars."),
     ]):
         f = opt(f)
@@ -423,7 +423,7 @@ def _systems_inputs(verb: str) -> Callable[[Callable[..., Any]], Callable[..., A
               help="Paired test between every two systems: approximate randomization, paired bootstrap, none.")
 @click.option("--paired-trials", type=click.IntRange(1), default=10000, show_default=True,
               help="Random trials (resamples) per paired test.")
-@click.option("--seed", type=int, default=12345, show_default=True)
+@click.option("--seed", type=click.IntRange(0), default=12345, show_default=True)
 @click.option("-q", "--quiet", is_flag=True, help="No progress bars.")
 def score(source_path: Path, hyps: tuple[Path, ...], refs: tuple[Path, ...], representation: str | None,
           parser_name: str | None, model: str | None, variant: str, direction: str, tie_break: str, labels: str,
@@ -441,6 +441,7 @@ def score(source_path: Path, hyps: tuple[Path, ...], refs: tuple[Path, ...], rep
     metric = _metric(variant, direction, tie_break, labels, remote, align, denominator, single_token_units)
     if not hyps and not refs:
         raise SemsimError("give at least one --hyp (or --ref) file")
+    _check_writable(output)
     source, files = read_parallel(source_path, [*hyps, *refs])
     names = _system_names([*hyps], [*refs])
     systems = {names[p]: files[p] for p in [*hyps, *refs]}
@@ -451,7 +452,8 @@ def score(source_path: Path, hyps: tuple[Path, ...], refs: tuple[Path, ...], rep
     graphs = parse_sentences(texts, parser, model, cache, batch_size, jobs, progress=not quiet, failed=failed)
     unparsed = unparsed_lines({source_path: source, **files}, failed)
     skip = {e.line for e in unparsed}
-    if len(skip) == len(source):
+    pairs = {i for i, s in enumerate(source, 1) if s.strip() and any(f[i - 1].strip() for f in files.values())}
+    if unparsed and pairs <= skip:  # what is left would be empty-line conventions only
         raise SemsimError(f"no line could be scored: {unparsed[0]}")
     by_system: dict[str, list[Score]] = {n: [] for n in systems}
     with _output(output) as out:
@@ -464,6 +466,9 @@ def score(source_path: Path, hyps: tuple[Path, ...], refs: tuple[Path, ...], rep
                               "detail": {k: c.as_dict() for k, c in r.score.parts.items()},
                               "signature": r.score.signature}], out)
     from .systems import compare_systems
+    if paired == "bs" and len(systems) > 1 and len(source) - len(skip) < 30:
+        click.echo("semsim: the paired bootstrap understates p-values on few sentences; "
+                   "--paired ar (the default) is exact in the limit", err=True)
     report = compare_systems(by_system, n_bootstrap, seed, None if paired == "none" else paired, paired_trials)
     click.echo(report.render(fmt), nl=False)
     _fail_if_unparsed(unparsed)

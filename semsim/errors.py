@@ -47,3 +47,7 @@ class ParseError(SemsimError):
     def __init__(self, message: str, sentences: Sequence[str] = ()):
         self.sentences = list(sentences)
         super().__init__(message)
+
+    def __reduce__(self) -> tuple[type, tuple[str, list[str]]]:
+        # crosses process boundaries (--jobs) as a ParseError whatever a subclass's __init__ takes
+        return ParseError, (str(self), self.sentences)

@@ -10,13 +10,41 @@ from __future__ import annotations
 import csv
 import json
 import os
+import sys
 from collections.abc import Iterable, Iterator
+from contextlib import contextmanager
 from pathlib import Path
 from typing import IO, Any
 
-from .errors import GraphError, InputError
+from .errors import GraphError, InputError, SemsimError
 from .graph import Graph
 from .plugins import Reader, readers, to_graph
+
+
+@contextmanager
+def atomic_write(path: str | os.PathLike[str], binary: bool = False, keep_partial: bool = False) -> Iterator[IO[Any]]:
+    """Write ``path`` through ``path.partial``, renamed into place only when the block
+    completes, so that a reader never sees half a file. When the block fails, the partial
+    file is deleted, or with ``keep_partial`` kept and named on stderr (a results file
+    written record by record then keeps every complete record: no lost work)."""
+    target = Path(path)
+    partial = target.with_name(target.name + ".partial")
+    try:
+        f = open(partial, "wb") if binary else open(partial, "w", encoding="utf-8", newline="\n")  # noqa: SIM115
+    except OSError as exc:
+        raise SemsimError(f"{target}: cannot write: {exc.strerror or exc}") from None
+    try:
+        with f:
+            yield f
+        os.replace(partial, target)
+    except BaseException as exc:
+        if keep_partial and partial.exists():
+            print(f"semsim: results so far kept in {partial}", file=sys.stderr)
+        else:
+            partial.unlink(missing_ok=True)
+        if isinstance(exc, OSError):
+            raise SemsimError(f"{target}: cannot write: {exc.strerror or exc}") from None
+        raise
 
 
 def read_text(path: str | os.PathLike[str], kind: str = "") -> str:

@@ -8,6 +8,7 @@ text, so the output does not depend on the number of processes or their timing.
 
 from __future__ import annotations
 
+import contextlib
 import os
 import sys
 from collections.abc import Callable, Collection, Iterator, Sequence
@@ -92,36 +93,51 @@ def parse_sentences(texts: Sequence[str], parser: Parser, model: str | None = No
     bar = tqdm(total=len(todo), desc=f"parsing with {parser.name}", unit="sent", file=sys.stderr,
                disable=not progress or not todo or None)
 
+    stored = 0  # sentences parsed in this run: none, and a whole batch failing is the parser's fault
+
     def store(batch: list[str], results: list[tuple[str | None, dict[str, Any]]]) -> None:
+        nonlocal stored
         parsed = [(text, native, graph_from_dict(g)) for text, (native, g) in zip(batch, results)]
         if cache is not None:
             cache.put_many(parser.representation, parser.name, model_id, parsed)
         graphs.update({text: g for text, _, g in parsed})
+        stored += len(batch)
         bar.update(len(batch))
 
-    def one_by_one(batch: list[str]) -> None:
-        """Parse a failed batch's sentences alone (in this process): keep what parses."""
-        first: ParseError | None = None
+    def parse(batch: list[str]) -> list[tuple[str | None, dict[str, Any]]]:
+        return _guarded(parser.name, batch, _parse_batch, parser.name, model, batch)
+
+    def one_by_one(batch: list[str], error: ParseError) -> None:
+        """A failed batch again, in this process: the sentences the parser named alone (the
+        others as one batch), or, if it named none, every sentence alone; keep what parses."""
+        named = set(error.sentences) & set(batch)
+        if named and len(named) < len(batch):
+            others = [t for t in batch if t not in named]
+            with contextlib.suppress(ParseError):
+                store(others, parse(others))
+                batch = [t for t in batch if t in named]
+        errors = {}
         for text in batch:
             try:
-                store([text], _guarded(parser.name, [text], _parse_batch, parser.name, model, [text]))
+                store([text], parse([text]))
             except ParseError as exc:
                 bar.update(1)
-                if failed is not None:
-                    failed[text] = str(exc)
-                first = first or exc
-        if failed is None and first is not None:
-            raise first
+                errors[text] = exc
+        # nothing parsed in this run and several sentences failed: the parser, not the sentences
+        if errors and (failed is None or (len(errors) > 1 and not stored)):
+            raise next(iter(errors.values()))
+        if failed is not None:
+            failed.update({t: str(e) for t, e in errors.items()})
 
     try:
         if jobs <= 1 or len(batches) <= 1:
             for batch in batches:
                 try:
-                    store(batch, _guarded(parser.name, batch, _parse_batch, parser.name, model, batch))
-                except ParseError:
-                    one_by_one(batch)
+                    store(batch, parse(batch))
+                except ParseError as exc:
+                    one_by_one(batch, exc)
         else:
-            retry: list[int] = []
+            retry: dict[int, ParseError] = {}
             with ProcessPoolExecutor(max_workers=jobs, mp_context=get_context("spawn")) as pool:
                 futures = {pool.submit(_parse_batch, parser.name, model, b): k for k, b in enumerate(batches)}
                 failure: SemsimError | None = None
@@ -129,15 +145,15 @@ def parse_sentences(texts: Sequence[str], parser: Parser, model: str | None = No
                     batch = batches[futures[future]]
                     try:  # keep every finished batch, stop submitting after an error about the run
                         store(batch, _guarded(parser.name, batch, future.result))
-                    except ParseError:
-                        retry.append(futures[future])
+                    except ParseError as exc:
+                        retry[futures[future]] = exc
                     except SemsimError as exc:
                         failure = failure or exc
                         pool.shutdown(wait=False, cancel_futures=True)
                 if failure is not None:
                     raise failure
             for k in sorted(retry):  # in text order, whatever the workers' timing
-                one_by_one(batches[k])
+                one_by_one(batches[k], retry[k])
     finally:
         bar.close()
     return graphs

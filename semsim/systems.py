@@ -84,8 +84,8 @@ class SystemsReport:
             names = [r["system"] for r in ranked]
             matrix = [[str(i), *("" if j <= i else self._cell(a, b) for j, b in enumerate(names, 1))]
                       for i, a in enumerate(names, 1)][:-1]
-            method = {"ar": "approximate randomization", "bs": "paired bootstrap"}[self.tests[0].method]
-            title = (f"Paired {method} ({self.tests[0].trials} trials), p-values of the difference in mean F "
+            method = {"ar": "Paired approximate randomization", "bs": "Paired bootstrap"}[self.tests[0].method]
+            title = (f"{method} ({self.tests[0].trials} trials), p-values of the difference in mean F "
                      f"(row vs. column, by rank); * = significant after Benjamini–Hochberg at {self.alpha:g}")
             out += ["", f"**{title}**" if markdown else title, "",
                     _grid(["", *map(str, range(2, len(names) + 1))], [row[:1] + row[2:] for row in matrix], markdown)]

@@ -108,11 +108,12 @@ def test_output_is_deterministic():
 
 
 def test_html_is_self_contained_and_escapes_text():
-    g = semsim.build_graph(["<script>", "a&b", "</script>"], [semsim.Unit("r"), semsim.Unit("x", anchors=(0, 1, 2))],
-                           [(0, 1, "A")], id="x")
+    g = semsim.build_graph(["<script>", "a&b", "{{data}}", "</script>"],
+                           [semsim.Unit("r"), semsim.Unit("x", anchors=(0, 1, 2, 3))], [(0, 1, "A")], id="{{svg}}")
     page = render_html(explain(g, g))
     assert "<script>" not in page.split("<body>")[1].split('<script type="application/json"')[0]
     assert page.count("</script>") == 2  # the data block and the code block, nothing from the text
+    assert page.count("<svg") == 1 and page.count('"tokens":') == 2  # placeholder-like text is not expanded
     for attr in ("src=", "href=", "http://", "https://", "@import", "url("):
         assert attr not in page.replace('xmlns="http://www.w3.org/2000/svg"', ""), attr
 

@@ -290,6 +290,25 @@ def test_cli_errors_are_one_line(toy_plugin, tmp_path):
     assert r.exit_code == 1 and "no edits to apply" in r.output
 
 
+def test_cli_a_version_that_cannot_be_parsed_costs_only_its_chain(toy_plugin, tmp_path, monkeypatch):
+    base = [EXAMPLE, "--parser", "toy-parser", "--format", "json", "--no-cache", "-q"]
+    clean = json.loads(run(*base).stdout)
+    first = read_m2(EXAMPLE)[0]
+    monkeypatch.setenv("TOY_FAIL_AT", first.text)  # the source sentence of the first chain
+    r = run(*base, "-o", tmp_path / "edits.jsonl")
+    assert r.exit_code == 1
+    n = len(resolve_overlaps(first.edits_of(0))[0])
+    assert r.stderr.splitlines() == [
+        f"semsim: {EXAMPLE}:{first.line}: parser 'toy-parser' failed on '{first.text}': RuntimeError: toy parser "
+        f"cannot parse this (annotator 0's {n} edit(s) of this sentence not counted)",
+        "Error: 1 sentence(s) not scored: a version could not be parsed (see above)"]
+    doc = json.loads(r.stdout)
+    assert doc["summary"]["edits"] == clean["summary"]["edits"] - n == sum(t["n"] for t in doc["types"])
+    assert doc["summary"]["not_scored"][0]["line"] == first.line
+    records = [json.loads(x) for x in (tmp_path / "edits.jsonl").read_text().splitlines()]
+    assert len(records) == doc["summary"]["edits"] and all(x["sentence"] != 1 for x in records)
+
+
 def test_cli_example_file_annotators_overlap_and_jobs(tmp_path, monkeypatch):
     """The shipped example: an overlapping edit is reported, annotator 1's chain counted only with
     'all', and two parsing processes give the same numbers as one."""

@@ -170,6 +170,17 @@ def test_a_sentence_the_parser_fails_on_costs_only_its_line(toy_env, jobs):
     assert [x for x in kept if x["line"] != 4] == records
 
 
+def test_parse_errors_cross_process_boundaries():
+    import pickle
+
+    class PluginFailure(ParseError):  # a plugin's own error, with its own constructor
+        def __init__(self, sentences, total):
+            super().__init__(f"{len(sentences)} of {total} failed", sentences)
+
+    back = pickle.loads(pickle.dumps(PluginFailure(["a b"], 3)))
+    assert isinstance(back, ParseError) and str(back) == "1 of 3 failed" and back.sentences == ["a b"]
+
+
 def test_parse_errors_raise_without_a_failure_record(toy_env, monkeypatch):
     monkeypatch.setenv("TOY_FAIL_AT", "b c")
     parser = plugins.parsers()["toy-parser"]
@@ -217,3 +228,40 @@ def test_damaged_cache_rows_are_parsed_again(toy_env):
     assert second.returncode == 0 and second.stdout == first.stdout
     with sqlite3.connect(db) as con:
         assert con.execute("SELECT COUNT(*) FROM parses WHERE graph = '{damaged'").fetchone() == (0,)
+
+
+def test_a_parser_that_fails_on_everything_is_one_error(toy_plugin, monkeypatch):
+    """Nothing parses and a whole batch fails sentence by sentence: the parser is broken (a missing
+    resource, say), which is one error, not one failure per sentence."""
+    monkeypatch.setattr(toy_plugin, "toy_parse", lambda texts, model=None: 1 / 0)
+    failed: dict[str, str] = {}
+    with pytest.raises(ParseError, match="failed on 'a': ZeroDivisionError"):
+        parse_sentences(["a", "b", "c"], plugins.parsers()["toy-parser"], progress=False, failed=failed)
+    assert failed == {}
+
+
+def test_only_the_sentences_a_parser_names_are_parsed_again(toy_plugin, monkeypatch):
+    calls = []
+    real = toy_plugin.toy_parse
+
+    def naming(texts, model=None):
+        calls.append(list(texts))
+        bad = [t for t in texts if t.startswith("bad")]
+        if bad:
+            raise ParseError(f"cannot parse {bad}", bad)
+        return real(texts, model)
+
+    monkeypatch.setattr(toy_plugin, "toy_parse", naming)
+    failed: dict[str, str] = {}
+    graphs = parse_sentences(["a", "bad one", "b", "c"], plugins.parsers()["toy-parser"], progress=False,
+                             failed=failed)
+    assert calls == [["a", "bad one", "b", "c"], ["a", "b", "c"], ["bad one"]]
+    assert set(graphs) == {"a", "b", "c"} and failed == {"bad one": "cannot parse ['bad one']"}
+
+
+def test_no_table_of_conventions_alone_when_every_real_line_failed(toy_env):
+    src = toy_env / "s.txt"
+    src.write_text("a B\n\n", encoding="utf-8")
+    r = score("--source", src, "--hyp", src, "--parser", "toy-parser", "-q", env={"TOY_FAIL_AT": "a B"})
+    assert r.returncode == 1 and r.stdout == ""
+    assert r.stderr.strip().splitlines()[-1].startswith(f"Error: no line could be scored: {src}:1: parser")

@@ -99,8 +99,9 @@ def test_score_command_prints_the_systems_table(toy_env):
     assert (test["a"], test["b"], test["method"], test["n"]) == ("a", "b", "ar", 5)
     macro = {s["system"]: s["macro_f"] for s in doc["systems"]}
     assert test["delta"] == pytest.approx(macro["b"] - macro["a"])
-    md = CliRunner().invoke(cli, [*args, "--format", "markdown", "--paired", "bs"]).output
-    assert md.startswith("| # | system |") and "paired bootstrap (999 trials)" in md
+    bs = CliRunner().invoke(cli, [*args, "--format", "markdown", "--paired", "bs"])
+    assert bs.stdout.startswith("| # | system |") and "Paired bootstrap (999 trials)" in bs.stdout
+    assert "the paired bootstrap understates p-values on few sentences" in bs.stderr  # 5 sentences
     none = CliRunner().invoke(cli, [*args, "--paired", "none"]).output
     assert "differs from #1" not in none and "Paired" not in none
 

@@ -109,3 +109,10 @@ def test_empty_graphs():
     e = build_graph([], [Unit("r")], [])
     assert usim(e, e).f == 1.0
     assert usim(e, source()).f == 0.0
+
+
+def test_graphs_of_two_representations_are_not_compared():
+    from pathlib import Path
+    examples = Path(__file__).resolve().parent.parent / "examples"
+    with pytest.raises(semsim.GraphError, match="two representations: fig1-source is 'ucca', fig1-correction is 'amr'"):
+        semsim.usim(examples / "fig1-source.xml", examples / "fig1-correction.amr")

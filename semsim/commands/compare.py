@@ -21,6 +21,7 @@ import click
 
 from ..api import USim
 from ..cli import (
+    _check_writable,
     _fail_if_unparsed,
     _fail_if_unread,
     _good_pairs,
@@ -142,7 +143,7 @@ def _pairs_from_text(source: Path, hyp: Path, parser_specs: tuple[str, ...], bat
 @click.option("-o", "--output", type=click.Path(dir_okay=False), help="Write here instead of stdout.")
 @click.option("--bootstrap", "n_bootstrap", type=click.IntRange(0), default=1000, show_default=True,
               help="Bootstrap resamples for each column's corpus confidence interval.")
-@click.option("--seed", type=int, default=12345, show_default=True)
+@click.option("--seed", type=click.IntRange(0), default=12345, show_default=True)
 @click.option("-q", "--quiet", is_flag=True, help="No progress bars.")
 def compare(pair_specs: tuple[tuple[str, str, str], ...], source: Path | None, hyp: Path | None,
             parser_specs: tuple[str, ...], variant: str, direction: str, tie_break: str, labels: str, remote: bool,
@@ -156,6 +157,7 @@ def compare(pair_specs: tuple[tuple[str, str, str], ...], source: Path | None, h
     semsim compare --source src.txt --hyp cor.txt --parser tupa=MODEL --parser amrlib=DIR
     """
     usim = _metric(variant, direction, tie_break, labels, remote, align, denominator, single_token_units)
+    _check_writable(output)
     read: list[Any] = []
     unparsed: list[InputError] = []
     if pair_specs and (source or hyp or parser_specs):

@@ -9,31 +9,18 @@ a page, and an existing file is only replaced by a complete one.
 from __future__ import annotations
 
 import json
-import os
-import tempfile
-from pathlib import Path
 
 import click
 
 from ..cli import _metric, _Pair, _read_pairs, _usim_options, pair_inputs
 from ..errors import SemsimError
+from ..io import atomic_write
 
 
 def write_atomic(path: str, text: str) -> None:
-    """Write ``text`` to ``path`` via a temporary file renamed into place."""
-    target = Path(path)
-    try:
-        fd, tmp = tempfile.mkstemp(prefix=f".{target.name}.", suffix=".partial", dir=target.parent or Path("."))
-    except OSError as exc:
-        raise SemsimError(f"{path}: cannot write: {exc.strerror or exc}") from None
-    try:
-        with os.fdopen(fd, "w", encoding="utf-8", newline="\n") as f:
-            f.write(text)
-        os.chmod(tmp, 0o644)  # mkstemp makes it private; this is a report, not a secret
-        os.replace(tmp, target)
-    except OSError as exc:
-        Path(tmp).unlink(missing_ok=True)
-        raise SemsimError(f"{path}: cannot write: {exc.strerror or exc}") from None
+    """Write ``text`` to ``path`` whole or not at all."""
+    with atomic_write(path) as f:
+        f.write(text)
 
 
 @click.command()
@@ -80,7 +67,7 @@ def _choose(pairs: list[_Pair], pair: str | None) -> _Pair:
             raise SemsimError(f"the inputs hold {len(pairs)} pairs; choose one with --pair N (1-{len(pairs)}) "
                               "or --pair NAME")
         return pairs[0]
-    if pair.isdigit():
+    if pair.isascii() and pair.isdigit():
         n = int(pair)
         if not 1 <= n <= len(pairs):
             raise SemsimError(f"--pair {n}: the inputs hold {len(pairs)} pairs")
@@ -89,4 +76,7 @@ def _choose(pairs: list[_Pair], pair: str | None) -> _Pair:
     if not named:
         sample = ", ".join(p.name for p in pairs[:5])
         raise SemsimError(f"--pair {pair!r}: no pair of that name (names: {sample}{', ...' if len(pairs) > 5 else ''})")
+    if len(named) > 1:
+        where = ", ".join(str(pairs.index(p) + 1) for p in named)
+        raise SemsimError(f"--pair {pair!r}: {len(named)} pairs have that name (at {where}); choose one by number")
     return named[0]

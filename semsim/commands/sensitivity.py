@@ -14,7 +14,8 @@ from typing import Any
 
 import click
 
-from ..cli import _metric, _output, _usim_options
+from ..cache import normalise
+from ..cli import _check_writable, _metric, _output, _usim_options
 from ..errors import InputError, SemsimError
 from ..gec.m2 import read_m2
 from ..gec.sensitivity import ANCHORS, TypeSummary, build_chains, by_type, chain_texts, edit_deltas
@@ -76,6 +77,7 @@ def sensitivity(m2_file: Path, representation: str | None, parser_name: str | No
     from ..cache import ParseCache
     from ..pipeline import find_parser, parse_sentences
     metric = _metric(variant, direction, tie_break, labels, remote, align, denominator, single_token_units)
+    _check_writable(output)
     sentences = read_m2(m2_file)
     who = _annotator(annotator, m2_file, {a for s in sentences for a in s.annotators})
     chains = build_chains(sentences, who, seed, anchor)
@@ -90,20 +92,34 @@ def sensitivity(m2_file: Path, representation: str | None, parser_name: str | No
                    f"overlaps {m2_file}:{first.kept.line} (annotator {a}); the earlier edit is kept", err=True)
     parser = find_parser(parser_name, representation)
     cache = None if no_cache else ParseCache(cache_path)
-    graphs = parse_sentences(chain_texts(chains), parser, model, cache, batch_size, jobs, progress=not quiet)
+    failed: dict[str, str] = {}
+    graphs = parse_sentences(chain_texts(chains), parser, model, cache, batch_size, jobs, progress=not quiet,
+                             failed=failed)
+    # a version that could not be parsed spoils its chain (its edits' deltas need it), and only that chain
+    unparsed = [(c, next(failed[normalise(v)] for v in c.versions if normalise(v) in failed)) for c in chains
+                if any(normalise(v) in failed for v in c.versions)]
+    chains = [c for c in chains if all(normalise(v) not in failed for v in c.versions)]
+    if not chains:
+        raise SemsimError(f"no sentence could be scored: {m2_file}:{unparsed[0][0].sentence.line}: {unparsed[0][1]}")
     deltas = edit_deltas(chains, graphs, metric.sentence_score)
     types = by_type(deltas, n_bootstrap=n_bootstrap, seed=seed)
     signature = metric.get_signature()
     if output:
         with _output(output) as out:
             write_jsonl(({**d.as_dict(), "signature": signature} for d in deltas), out)
-    summary = {"file": str(m2_file), "sentences": len(sentences), "chains": len(chains), "edits": n_edits,
+    summary = {"file": str(m2_file), "sentences": len(sentences), "chains": len(chains), "edits": len(deltas),
+               "not_scored": [{"line": c.sentence.line, "annotator": c.annotator, "reason": r} for c, r in unparsed],
                "mean_delta": sum(d.delta for d in deltas) / len(deltas),
                "skipped_overlapping": [{"line": k.skipped.line, "overlaps_line": k.kept.line, "annotator": a}
                                        for a, k in skipped],
                "annotator": annotator, "anchor": anchor, "seed": seed, "n_bootstrap": n_bootstrap,
                "confidence": 0.95, "parser": parser.name, "model": model, "signature": signature}
     _write(types, summary, fmt)
+    for c, reason in unparsed:
+        click.echo(f"semsim: {m2_file}:{c.sentence.line}: {reason} (annotator {c.annotator}'s {len(c.edits)} "
+                   "edit(s) of this sentence not counted)", err=True)
+    if unparsed:
+        raise SemsimError(f"{len(unparsed)} sentence(s) not scored: a version could not be parsed (see above)")
 
 
 def _write(types: list[TypeSummary], summary: dict[str, Any], fmt: str) -> None:

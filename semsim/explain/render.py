@@ -22,6 +22,7 @@ import bisect
 import html
 import itertools
 import json
+import re
 from dataclasses import dataclass
 from importlib.resources import files
 from typing import Any
@@ -376,10 +377,8 @@ def render_html(doc: dict[str, Any]) -> str:
         "svg": render_svg(doc),
         "data": data,
     }
-    page = _resource("template.html")
-    for key, value in values.items():
-        page = page.replace("{{" + key + "}}", value)
-    return page
+    # one pass: text put into the page is never searched for placeholders again
+    return re.sub(r"\{\{(\w+)\}\}", lambda m: values[m[1]], _resource("template.html"))
 
 
 # -- text -----------------------------------------------------------------------------------------

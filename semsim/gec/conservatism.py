@@ -53,6 +53,7 @@ import numpy as np
 
 from ..align.tokens import align_tokens
 from ..errors import InputError, SemsimError
+from ..io import atomic_write
 
 #: Thresholds at which :class:`SystemSummary` reports the ρ CDF (Figure 1, bottom).
 RHO_THRESHOLDS = (0.0, 0.5, 0.8, 0.9, 0.95, 0.99)
@@ -311,10 +312,6 @@ def plot(results: Mapping[str, Sequence[SentenceConservatism]], path: str | os.P
             ax.text(0.5, 0.5, "no sentence pair has two aligned words", transform=ax.transAxes,
                     ha="center", va="center", color="0.4")
 
-        partial = Path(os.fspath(path) + ".partial")
         metadata = {"png": {"Software": None}, "svg": {"Date": None}, "pdf": {"CreationDate": None}}[fmt]
-        try:
-            fig.savefig(partial, format=fmt, dpi=110, metadata=metadata)
-        except OSError as exc:
-            raise SemsimError(f"{path}: cannot write: {exc.strerror or exc}") from None
-    os.replace(partial, path)
+        with atomic_write(path, binary=True) as f:
+            fig.savefig(f, format=fmt, dpi=110, metadata=metadata)

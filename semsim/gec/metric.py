@@ -15,7 +15,9 @@ without semsim knowing the suite::
 Sentences are parsed through the parse cache, each distinct sentence once, so scoring
 many systems on the same sources parses the sources once (``score_systems`` does all
 systems in one pass). An empty side follows the convention of ``semsim score``: 1 if
-both sides are empty, 0 otherwise.
+both sides are empty, 0 otherwise. A sentence the parser cannot parse raises
+:class:`semsim.errors.ParseError` naming it (once the rest of its batch is parsed and
+cached): there is no honest number to return for it.
 """
 
 from __future__ import annotations

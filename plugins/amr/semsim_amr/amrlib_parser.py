@@ -61,9 +61,11 @@ def resolve_model(model: str | None) -> Path:
                           f"or install one with `semsim models download {DEFAULT_MODEL}`")
     path = Path(value)
     if not (path / META).is_file():
-        from semsim.models import installed, model_path
+        from semsim.models import installed, known_models, model_path
         if installed(value):
             path = model_path(value)
+        elif value in known_models():
+            raise SemsimError(f"amrlib model {value!r} is not installed: `semsim models download {value}`")
     if not path.is_dir():
         raise SemsimError(f"not an amrlib model: {path} is not a directory (pass the directory holding "
                           f"{META}, config.json and the weights)")

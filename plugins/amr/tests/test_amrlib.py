@@ -120,7 +120,8 @@ def test_model_identity_is_stable_and_follows_weights_and_tokenizer(tmp_path, mo
 def test_model_identity_resolves_installed_model_names(tmp_path, monkeypatch):
     monkeypatch.setenv("SEMSIM_MODELS_DIR", str(tmp_path / "models"))
     name = "amrlib-parse-xfm-bart-base-0.1.0"
-    with pytest.raises(SemsimError, match=re.escape(f"not an amrlib model: {name} is not")):
+    with pytest.raises(SemsimError, match=re.escape(f"amrlib model '{name}' is not installed: `semsim models "
+                                                    f"download {name}`")):
         amrlib_parser.model_identity(name)
     installed = tmp_path / "models" / name
     fake_model_dir(installed / "model_parse_xfm_bart_base-v0_1_0")
@@ -223,11 +224,12 @@ def test_cli_download_of_a_file_url_then_score_with_the_model_name(models, tmp_p
 
 
 @needs_amrlib
-def test_cli_unparsable_output_is_one_error_line(models, tmp_path):
+@pytest.mark.parametrize("jobs", ["1", "2"])
+def test_cli_unparsable_output_is_one_error_line(models, tmp_path, jobs):
     src = tmp_path / "s.txt"
-    src.write_text(SENTENCES[0] + "\n")
+    src.write_text(SENTENCES[0] + "\n" + SENTENCES[1] + "\n")
     r = semsim_cli("score", "--source", src, "--hyp", src, "--parser", "amrlib", "--model", models["random"],
-                   "--no-cache", "-q")
+                   "--no-cache", "-q", "--jobs", jobs, "--batch-size", "1")
     assert r.returncode == 1 and "Traceback" not in r.stderr
     assert r.stderr.strip().splitlines()[-1] == (
         f"Error: no line could be scored: {src}:1: amrlib could not parse 1 of 1 sentence(s) of a batch into an "

@@ -21,6 +21,7 @@ as the name of a model installed with ``semsim models download``.
 from __future__ import annotations
 
 import hashlib
+import io
 import os
 import sys
 import types
@@ -171,10 +172,12 @@ def _parser(prefix: Path) -> Any:
 # -- the parser ----------------------------------------------------------------------------------
 def parse(texts: Sequence[str], model: str | None = None) -> list[Any]:
     """One ucca Passage per sentence. Sentences are split on whitespace (already tokenised,
-    as GEC corpora are); TUPA's progress output goes to stderr, never to stdout."""
+    as GEC corpora are). TUPA, ucca and spaCy report on stdout, which is the user's: model
+    loading goes to stderr; TUPA's per-batch progress bar is dropped (semsim shows its own)."""
     prefix = resolve_model(model)
-    with redirect_stdout(sys.stderr):  # TUPA, ucca and spaCy report progress on stdout
+    with redirect_stdout(sys.stderr):
         parser = _parser(prefix)
+    with redirect_stdout(io.StringIO()):
         from ucca.convert import from_text
         passages = [next(from_text(text.split(), passage_id=f"s{i}", tokenized=True))
                     for i, text in enumerate(texts)]

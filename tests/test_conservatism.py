@@ -195,7 +195,6 @@ def test_cli_jsonl_tsv_and_output_file(files, tmp_path):
 
 @pytest.mark.parametrize("suffix", ["png", "svg"])
 def test_cli_plot_is_written_and_deterministic(files, tmp_path, suffix):
-    pytest.importorskip("matplotlib")
     paths = [tmp_path / f"a.{suffix}", tmp_path / f"b.{suffix}"]
     for p in paths:
         r = run("conservatism", "--source", files["src.txt"], "--hyp", files["sys.txt"], "--ref", files["ref.txt"],

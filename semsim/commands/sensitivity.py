@@ -103,7 +103,8 @@ def sensitivity(m2_file: Path, representation: str | None, parser_name: str | No
         raise SemsimError(f"no sentence could be scored: {m2_file}:{unparsed[0][0].sentence.line}: {unparsed[0][1]}")
     deltas = edit_deltas(chains, graphs, metric.sentence_score)
     types = by_type(deltas, n_bootstrap=n_bootstrap, seed=seed)
-    signature = metric.get_signature()
+    any_graph = next(iter(graphs.values()))  # the scores' own signature names the representation too
+    signature = metric.sentence_score(any_graph, any_graph).signature
     if output:
         with _output(output) as out:
             write_jsonl(({**d.as_dict(), "signature": signature} for d in deltas), out)

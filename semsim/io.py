@@ -24,10 +24,18 @@ from .plugins import Reader, readers, to_graph
 @contextmanager
 def atomic_write(path: str | os.PathLike[str], binary: bool = False, keep_partial: bool = False) -> Iterator[IO[Any]]:
     """Write ``path`` through ``path.partial``, renamed into place only when the block
-    completes, so that a reader never sees half a file. When the block fails, the partial
+    completes, so that a reader never sees half a file (a device or a pipe, such as
+    ``/dev/null``, is written directly: renaming onto it would replace it). When the block fails, the partial
     file is deleted, or with ``keep_partial`` kept and named on stderr (a results file
     written record by record then keeps every complete record: no lost work)."""
     target = Path(path)
+    if target.exists() and not target.is_file():  # /dev/null, a named pipe: write into it, never replace it
+        try:
+            with open(target, "wb") if binary else open(target, "w", encoding="utf-8", newline="\n") as f:
+                yield f
+        except OSError as exc:
+            raise SemsimError(f"{target}: cannot write: {exc.strerror or exc}") from None
+        return
     partial = target.with_name(target.name + ".partial")
     try:
         f = open(partial, "wb") if binary else open(partial, "w", encoding="utf-8", newline="\n")  # noqa: SIM115

@@ -90,6 +90,23 @@ def test_output_file_is_complete(pair, tmp_path):
     assert json.loads(out.read_text())["pairs"][0]["f"] == pytest.approx(0.75)
 
 
+def test_output_into_a_pipe_or_device_writes_into_it(pair, tmp_path):
+    """`-o /dev/null` (or a named pipe) must not be replaced by a regular file."""
+    import os
+    import stat
+    import threading
+    fifo = tmp_path / "pipe"
+    os.mkfifo(fifo)
+    got: list[bytes] = []
+    reader = threading.Thread(target=lambda: got.append(fifo.read_bytes()), daemon=True)
+    reader.start()
+    r = run("usim", *pair, "--format", "jsonl", "-o", fifo)
+    reader.join(timeout=30)
+    assert r.exit_code == 0 and stat.S_ISFIFO(fifo.stat().st_mode)
+    assert json.loads(got[0].decode().splitlines()[0])["f"] == pytest.approx(0.75)
+    assert not (tmp_path / "pipe.partial").exists()
+
+
 def test_dagf_and_distsim_and_plugins(pair):
     r = run("dagf", pair[0], pair[0], "--format", "jsonl")
     assert json.loads(r.output)["f"] == 1.0

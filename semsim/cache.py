@@ -55,7 +55,7 @@ class ParseCache:
         self.path.parent.mkdir(parents=True, exist_ok=True)
         try:
             self._db = sqlite3.connect(self.path, timeout=60, isolation_level=None)
-            self._db.execute("PRAGMA journal_mode=WAL")
+            self._wal()
             self._db.execute("PRAGMA synchronous=NORMAL")
             with self._transaction() as db:
                 db.execute("CREATE TABLE IF NOT EXISTS meta (key TEXT PRIMARY KEY, value TEXT)")
@@ -70,6 +70,20 @@ class ParseCache:
         if schema != str(SCHEMA):
             raise SemsimError(f"{self.path}: cache schema {schema}, this semsim uses {SCHEMA}; "
                               "clear it with `semsim cache clear`")
+
+    def _wal(self, patience: float = 60.0) -> None:
+        """Switch to WAL mode. Processes that create the file at the same time can deadlock on
+        the switch, and SQLite then answers "database is locked" at once, without waiting for
+        the busy timeout: wait and try again (WAL mode persists, so later opens are no-ops)."""
+        deadline = time.monotonic() + patience
+        while True:
+            try:
+                self._db.execute("PRAGMA journal_mode=WAL")
+                return
+            except sqlite3.OperationalError as exc:
+                if "locked" not in str(exc) or time.monotonic() > deadline:
+                    raise
+                time.sleep(0.05)
 
     def _transaction(self):
         db = self._db

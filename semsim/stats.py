@@ -155,6 +155,13 @@ def _micro(arr: np.ndarray, heads: Sequence[int]) -> float:
     return float(sum(fs) / len(fs))
 
 
+def percentile_interval(samples: np.ndarray, confidence: float) -> tuple[float, float]:
+    """The central ``confidence`` interval of bootstrap samples (the percentile method)."""
+    alpha = (1 - confidence) / 2
+    lo, hi = np.quantile(samples, [alpha, 1 - alpha])
+    return float(lo), float(hi)
+
+
 def corpus_score(scores: Iterable[Score], n_bootstrap: int = 0, confidence: float = 0.95,
                  seed: int = 12345) -> CorpusScore:
     """Aggregate sentence scores; optional percentile bootstrap over sentences (seeded,
@@ -177,9 +184,8 @@ def corpus_score(scores: Iterable[Score], n_bootstrap: int = 0, confidence: floa
         macro_samples = fs[idx].mean(axis=1)
         summed = counts[idx].sum(axis=1)  # (n_bootstrap, parts, 4)
         micro_samples = np.array([_micro(s, heads) for s in summed])
-        alpha = (1 - confidence) / 2
-        ci = tuple(float(x) for x in np.quantile(macro_samples, [alpha, 1 - alpha]))
-        ci_micro = tuple(float(x) for x in np.quantile(micro_samples, [alpha, 1 - alpha]))
+        ci = percentile_interval(macro_samples, confidence)
+        ci_micro = percentile_interval(micro_samples, confidence)
     return CorpusScore(micro=_micro(total, heads), macro=float(fs.mean()), n=len(scores),
                        signature=scores[0].signature, parts=parts, ci=ci, ci_micro=ci_micro,
                        confidence=confidence, n_bootstrap=n_bootstrap)

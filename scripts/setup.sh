@@ -16,10 +16,11 @@ if ! command -v chromium >/dev/null || ! command -v chromedriver >/dev/null; the
 fi
 PYTHON=${PYTHON:-python3}
 [ -x .venv/bin/python ] || "$PYTHON" -m venv .venv
-# amrlib (the AMR plugin's `amrlib` extra) runs on torch: install the pinned CPU build first, so
-# that resolving the extra (which pins the same version) never pulls another torch (GBs of CUDA).
+# semsim's UCCA parser (the UCCA plugin's `parser` extra) and amrlib (the AMR plugin's `amrlib`
+# extra) run on torch: install the pinned CPU build first, so that resolving the extras (which
+# pin the same version) never pulls another torch (GBs of CUDA).
 .venv/bin/python -m pip install --quiet --disable-pip-version-check "torch==2.13.0"
-.venv/bin/python -m pip install --quiet --disable-pip-version-check -e ".[test]" -e "plugins/ucca[ucca,tupa]" \
+.venv/bin/python -m pip install --quiet --disable-pip-version-check -e ".[test]" -e "plugins/ucca[ucca,tupa,parser]" \
     -e "plugins/amr[amrlib]"
 .venv/bin/python -m pip install --quiet --disable-pip-version-check --no-deps "ucca==1.3.11" "tupa==1.4.2" "semstr==1.2.2"
 .venv/bin/semsim --version

@@ -34,6 +34,7 @@ LAZY_COMMANDS = {
     "compare": "semsim.commands.compare:compare",
     "conservatism": "semsim.commands.conservatism:conservatism",
     "explain": "semsim.commands.explain:explain",
+    "parse": "semsim.commands.parse:parse",
     "sensitivity": "semsim.commands.sensitivity:sensitivity",
 }
 
@@ -43,7 +44,16 @@ class _Group(click.Group):
     ``Error: ...`` and exit status 1 (no traceback), and loads :data:`LAZY_COMMANDS` on use
     (click's documented lazy-group pattern)."""
 
+    _plugin_commands_added = False
+
+    def _add_plugin_commands(self) -> None:
+        if not self._plugin_commands_added:
+            self._plugin_commands_added = True
+            from .plugins import add_plugin_commands
+            add_plugin_commands(self)
+
     def list_commands(self, ctx: click.Context) -> list[str]:
+        self._add_plugin_commands()
         return sorted([*super().list_commands(ctx), *LAZY_COMMANDS])
 
     def get_command(self, ctx: click.Context, cmd_name: str) -> click.Command | None:
@@ -51,6 +61,8 @@ class _Group(click.Group):
             import importlib
             module, _, attr = LAZY_COMMANDS[cmd_name].partition(":")
             return getattr(importlib.import_module(module), attr)
+        if cmd_name not in self.commands:
+            self._add_plugin_commands()
         return super().get_command(ctx, cmd_name)
 
     def invoke(self, ctx: click.Context) -> Any:
@@ -437,7 +449,15 @@ def score(source_path: Path, hyps: tuple[Path, ...], refs: tuple[Path, ...], rep
     table ranks the systems and tests every two of them for a significant difference.
     """
     from .cache import ParseCache
-    from .pipeline import find_parser, parse_sentences, read_parallel, score_systems, unparsed_lines
+    from .pipeline import (
+        find_parser,
+        parse_sentences,
+        parser_signature,
+        read_parallel,
+        score_systems,
+        signed,
+        unparsed_lines,
+    )
     metric = _metric(variant, direction, tie_break, labels, remote, align, denominator, single_token_units)
     if not hyps and not refs:
         raise SemsimError("give at least one --hyp (or --ref) file")
@@ -457,8 +477,9 @@ def score(source_path: Path, hyps: tuple[Path, ...], refs: tuple[Path, ...], rep
         raise SemsimError(f"no line could be scored: {unparsed[0]}")
     by_system: dict[str, list[Score]] = {n: [] for n in systems}
     with _output(output) as out:
-        fallback = Score.fixed(0.0, metric.part_names(), metric.get_signature())
-        for r in score_systems(source, systems, graphs, metric.sentence_score, fallback, skip):
+        parsed_by = parser_signature(parser, model)
+        fallback = Score.fixed(0.0, metric.part_names(), f"{metric.get_signature()}|{parsed_by}")
+        for r in score_systems(source, systems, graphs, signed(metric.sentence_score, parsed_by), fallback, skip):
             by_system[r.system].append(r.score)
             if output:
                 write_jsonl([{"system": r.system, "line": r.line, "f": r.score.f,
@@ -587,7 +608,8 @@ def plugins(fmt: str) -> None:
                                "readers": {n: {"plugin": r.plugin, "suffixes": list(r.suffixes),
                                                "description": r.description} for n, r in rs.items()},
                                "parsers": {n: {"plugin": p.plugin, "representation": p.representation,
-                                               "description": p.description} for n, p in ps.items()},
+                                               "default": p.default, "description": p.description}
+                                           for n, p in ps.items()},
                                "metrics": {n: {"plugin": m.plugin, "scheme": m.scheme,
                                                "description": m.description} for n, m in ms.items()}},
                               indent=2))
@@ -599,7 +621,8 @@ def plugins(fmt: str) -> None:
     for n, r in sorted(rs.items()):
         click.echo(f"  reader {n} ({', '.join(r.suffixes)}) from {r.plugin}: {r.description}")
     for n, p in sorted(ps.items()):
-        click.echo(f"  parser {n} [{p.representation}] from {p.plugin}: {p.description}")
+        default = ", default" if p.default else ""
+        click.echo(f"  parser {n} [{p.representation}{default}] from {p.plugin}: {p.description}")
     for n, m in sorted(ms.items()):
         click.echo(f"  metric {n} [{m.scheme}] from {m.plugin}: {m.description}")
 

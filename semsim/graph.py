@@ -237,3 +237,33 @@ def build_graph(
             es.append(Edge(parent, child, (labels,) if isinstance(labels, str) else tuple(labels),
                            bool(rest and rest[0])))
     return Graph(tuple(toks), tuple(units), tuple(es), **kwargs)
+
+
+def concat(graphs: Sequence[Graph], id: str = "") -> Graph:
+    """One graph of several sentences' graphs, in order, as a passage: tokens follow one
+    another, the sentence roots merge into one root (unit 0, the first graph's root unit),
+    and sentence ends are kept, so sentence-by-sentence alignment still sees the sentences."""
+    if not graphs:
+        raise GraphError("no graphs to join")
+    first = graphs[0]
+    tokens: list[Token] = []
+    units: list[Unit] = [first.units[first.root]]
+    edges: list[Edge] = []
+    ends: list[int] = []
+    root_anchors: list[int] = []
+    for k, g in enumerate(graphs):
+        t0 = len(tokens)
+        where = {g.root: 0}
+        root_anchors.extend(a + t0 for a in g.units[g.root].anchors)
+        for u, unit in enumerate(g.units):
+            if u != g.root:
+                where[u] = len(units)
+                units.append(dataclasses.replace(unit, id=f"{k + 1}.{unit.id}",
+                                                 anchors=tuple(a + t0 for a in unit.anchors)))
+        edges.extend(dataclasses.replace(e, parent=where[e.parent], child=where[e.child]) for e in g.edges)
+        tokens.extend(g.tokens)
+        if g.tokens:
+            ends.extend(e + t0 for e in (g.sentence_ends or (len(g.tokens),)))
+    units[0] = dataclasses.replace(units[0], anchors=tuple(sorted(root_anchors)))
+    return Graph(tuple(tokens), tuple(units), tuple(edges), scheme=first.scheme, id=id or first.id, root=0,
+                 sentence_ends=tuple(ends), meta=dict(first.meta))

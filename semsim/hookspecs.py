@@ -20,9 +20,11 @@ import pluggy
 if TYPE_CHECKING:
     from collections.abc import Callable
 
+    import click
+
     from .graph import Graph
     from .models import ModelSpec
-    from .plugins import Metric, Parser, Reader
+    from .plugins import Metric, Parser, Reader, Writer
 
 hookspec = pluggy.HookspecMarker("semsim")
 hookimpl = pluggy.HookimplMarker("semsim")
@@ -48,8 +50,24 @@ def register_parsers(register: Callable[[Parser], None]) -> None:
     ``parse(texts, model)`` takes a batch of sentences and returns one native graph per text,
     in order; the native graphs are converted with :func:`to_graph`. ``model_identity(model)``
     returns a content hash of the model (the parse cache's key). Loading models must happen
-    on the first call, never at import or registration time.
+    on the first call, never at import or registration time. ``default=True`` makes a
+    parser the one used for its representation when the user names none.
     """
+
+
+@hookspec
+def register_writers(register: Callable[[Writer], None]) -> None:
+    """Register writers of graphs to native files: ``register(Writer(name, scheme, suffix, write))``.
+
+    ``write(graph, path)`` writes one graph of the scheme named ``scheme`` to one file (e.g.
+    a UCCA XML passage); ``semsim parse --format NAME`` uses it.
+    """
+
+
+@hookspec
+def register_commands(cli: click.Group) -> None:
+    """Add commands to the ``semsim`` command line, as ``llm`` plugins do: decorate
+    functions with ``@cli.command()`` or ``@cli.group()`` inside this hook."""
 
 
 @hookspec

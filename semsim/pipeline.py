@@ -38,17 +38,40 @@ def read_lines(path: str | os.PathLike[str]) -> list[str]:
 
 
 def find_parser(name: str | None, representation: str | None) -> Parser:
+    """The parser named, else the only one for the representation, else the one of them
+    registered as the default."""
     available = parsers()
     if name is not None:
         if name not in available:
             raise PluginError(f"no parser named {name!r} (installed: {', '.join(sorted(available)) or 'none'})")
         return available[name]
     matching = [p for p in available.values() if representation in (None, p.representation)]
+    defaults = [p for p in matching if p.default]
+    if len(matching) > 1 and len(defaults) == 1:
+        return defaults[0]
     if len(matching) != 1:
         what = f" for representation {representation!r}" if representation else ""
         names = ", ".join(sorted(p.name for p in matching)) or "none installed"
         raise PluginError(f"choose a parser{what} with --parser ({names})")
     return matching[0]
+
+
+def parser_signature(parser: Parser, model: str | None) -> str:
+    """``parser:NAME|model:MODEL@HASH``: what a score computed from text depends on beyond the
+    metric's settings (the hash is the model's content, shortened to 12 hex digits)."""
+    identity = parser.model_identity(model) if parser.model_identity else ""
+    name = parser.model_name(model) if parser.model_name else (Path(model).name if model else "default")
+    return f"parser:{parser.name}|model:{name}" + (f"@{identity[:12]}" if identity else "")
+
+
+def signed(score: Callable[[Graph, Graph], Score], parsed_by: str) -> Callable[[Graph, Graph], Score]:
+    """``score`` whose scores' signatures also name the parser and model (:func:`parser_signature`)."""
+    from dataclasses import replace
+
+    def scored(a: Graph, b: Graph) -> Score:
+        s = score(a, b)
+        return replace(s, signature=f"{s.signature}|{parsed_by}")
+    return scored
 
 
 # -- parsing ----------------------------------------------------------------------------------------

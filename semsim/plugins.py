@@ -54,6 +54,7 @@ class Parser:
     ``model_identity(model)`` names the model's content (a hash) for the parse cache and
     raises :class:`~semsim.errors.SemsimError` with advice when the model is missing.
     ``serialize(native)`` gives a text form of a parse to keep in the cache (optional).
+    ``model_name(model)`` names the model for people, in score signatures (optional).
     """
 
     name: str
@@ -62,6 +63,21 @@ class Parser:
     description: str = ""
     model_identity: Callable[[str | None], str] | None = None
     serialize: Callable[[Any], str] | None = None
+    model_name: Callable[[str | None], str] | None = None
+    default: bool = False
+    plugin: str = field(default="", compare=False)
+
+
+@dataclass(frozen=True)
+class Writer:
+    """Graphs of the scheme named ``scheme`` to native files: ``write(graph, path)`` writes one
+    graph to one file named with ``suffix``."""
+
+    name: str
+    scheme: str
+    suffix: str
+    write: Callable[[Any, Path], None]
+    description: str = ""
     plugin: str = field(default="", compare=False)
 
 
@@ -177,6 +193,16 @@ def readers() -> dict[str, Reader]:
 
 def parsers() -> dict[str, Parser]:
     return _unique(_collect("register_parsers"), "parser")
+
+
+def writers() -> dict[str, Writer]:
+    """Every registered :class:`Writer` by name."""
+    return _unique(_collect("register_writers"), "writer")
+
+
+def add_plugin_commands(cli: Any) -> None:
+    """Let plugins add their commands to the command line (``register_commands``)."""
+    get_plugin_manager().hook.register_commands(cli=cli)
 
 
 def metrics() -> dict[str, Metric]:

@@ -115,7 +115,7 @@ def test_dagf_and_distsim_and_plugins(pair):
     r = run("distsim", *pair, "--format", "json")
     assert json.loads(r.output)["distsim"]["Big"] == 1.0
     r = run("plugins")
-    assert "reader toy (.toy) from toy" in r.output and "parser toy-parser [toy]" in r.output
+    assert "reader toy (.toy) from toy" in r.output and "parser toy-parser [toy, default]" in r.output
 
 
 def test_missing_file(toy_plugin, tmp_path):

@@ -15,7 +15,7 @@ from semsim.errors import InputError
 from semsim.graph import Edge, Graph, Token, Unit
 from semsim.hookspecs import hookimpl
 from semsim.models import ModelSpec
-from semsim.plugins import Metric, Parser, Reader
+from semsim.plugins import Metric, Parser, Reader, Writer
 from semsim.scheme import Scheme
 
 TOY = Scheme("toy", equivalences=(frozenset({"Big", "Large"}),), ignored_labels=frozenset({"Punct"}),
@@ -77,7 +77,32 @@ def register_readers(register):
 @hookimpl
 def register_parsers(register):
     register(Parser("toy-parser", "toy", toy_parse, "capitalisation 'parser'",
-                    model_identity=lambda model: "rules-v1", serialize=lambda tree: json.dumps(tree.labels)))
+                    model_identity=lambda model: "rules-v1", serialize=lambda tree: json.dumps(tree.labels),
+                    model_name=lambda model: model or "rules", default=True))
+    register(Parser("toy-lower", "toy", lambda texts, model=None: toy_parse([t.lower() for t in texts]),
+                    "the capitalisation 'parser' on lower-cased text (not the default)"))
+
+
+def write_toy(graph, path):
+    """One toy graph as one line of the toy format (what ``read_toy`` reads)."""
+    labels = [graph.edges[graph.incoming[u][0]].labels[0] for u in range(1, len(graph.units))]
+    path.write_text(json.dumps({"words": [t.text for t in graph.tokens], "labels": labels}) + "\n", encoding="utf-8")
+
+
+@hookimpl
+def register_writers(register):
+    register(Writer("toy", "toy", ".toy", write_toy, "toy JSON lines"))
+
+
+@hookimpl
+def register_commands(cli):
+    import click
+
+    @cli.command(name="toy-count")
+    @click.argument("text")
+    def toy_count(text):
+        """Count the words of TEXT (a plugin's own command)."""
+        click.echo(len(text.split()))
 
 
 @hookimpl

@@ -75,7 +75,7 @@ def sensitivity(m2_file: Path, representation: str | None, parser_name: str | No
     semsim sensitivity dev.m2 --parser tupa --model MODEL -o edits.jsonl
     """
     from ..cache import ParseCache
-    from ..pipeline import find_parser, parse_sentences
+    from ..pipeline import find_parser, parse_sentences, parser_signature, signed
     metric = _metric(variant, direction, tie_break, labels, remote, align, denominator, single_token_units)
     _check_writable(output)
     sentences = read_m2(m2_file)
@@ -101,10 +101,11 @@ def sensitivity(m2_file: Path, representation: str | None, parser_name: str | No
     chains = [c for c in chains if all(normalise(v) not in failed for v in c.versions)]
     if not chains:
         raise SemsimError(f"no sentence could be scored: {m2_file}:{unparsed[0][0].sentence.line}: {unparsed[0][1]}")
-    deltas = edit_deltas(chains, graphs, metric.sentence_score)
+    score = signed(metric.sentence_score, parser_signature(parser, model))
+    deltas = edit_deltas(chains, graphs, score)
     types = by_type(deltas, n_bootstrap=n_bootstrap, seed=seed)
     any_graph = next(iter(graphs.values()))  # the scores' own signature names the representation too
-    signature = metric.sentence_score(any_graph, any_graph).signature
+    signature = score(any_graph, any_graph).signature
     if output:
         with _output(output) as out:
             write_jsonl(({**d.as_dict(), "signature": signature} for d in deltas), out)

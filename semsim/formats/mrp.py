@@ -102,3 +102,30 @@ def register_readers(register):
 @hookimpl(trylast=True)
 def to_graph(obj: Any):
     return mrp_to_graph(obj) if isinstance(obj, MrpGraph) else None
+
+
+def graph_to_mrp(g: Graph, framework: str | None = None) -> dict[str, Any]:
+    """An MRP graph (flavor 1, anchored) of a semsim graph: the input is the tokens joined by
+    single spaces, anchors are the tokens' character spans, a multi-label edge becomes
+    parallel edges, and remote edges carry the ``remote`` property (as MRP 2019's UCCA)."""
+    offsets, pos = [], 0
+    for t in g.tokens:
+        offsets.append((pos, pos + len(t.text)))
+        pos += len(t.text) + 1
+    nodes = []
+    for i, u in enumerate(g.units):
+        node: dict[str, Any] = {"id": i}
+        if u.label is not None:
+            node["label"] = u.label
+        if u.anchors:
+            node["anchors"] = [{"from": offsets[a][0], "to": offsets[a][1]} for a in sorted(u.anchors)]
+        nodes.append(node)
+    edges = []
+    for e in g.edges:
+        for label in e.labels:
+            edge: dict[str, Any] = {"source": e.parent, "target": e.child, "label": label}
+            if e.remote:
+                edge.update(properties=["remote"], values=[True])
+            edges.append(edge)
+    return {"id": g.id, "flavor": 1, "framework": framework or g.meta.get("framework") or g.scheme.name,
+            "version": 1.0, "input": g.text, "tops": [g.root], "nodes": nodes, "edges": edges}

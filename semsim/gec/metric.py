@@ -69,7 +69,7 @@ class USimMetric:
     def sentence_scores(self, sources: Sequence[str], hypotheses: Sequence[Sequence[str]]) -> list[list[Score]]:
         """Full :class:`~semsim.Score` objects (counts, signature) per system and sentence."""
         from ..cache import ParseCache
-        from ..pipeline import find_parser, parse_sentences, score_systems
+        from ..pipeline import find_parser, parse_sentences, parser_signature, score_systems, signed
         for k, hyps in enumerate(hypotheses):
             if len(hyps) != len(sources):
                 raise SemsimError(f"system {k} has {len(hyps)} sentences but there are {len(sources)} sources")
@@ -82,12 +82,15 @@ class USimMetric:
         else:
             graphs = parse_sentences(texts, parser, c.model, None, c.batch_size, c.jobs, c.progress)
         systems = {str(k): hyps for k, hyps in enumerate(hypotheses)}
-        fallback = Score.fixed(0.0, c.usim.part_names(), c.usim.get_signature())
+        parsed_by = parser_signature(parser, c.model)
+        fallback = Score.fixed(0.0, c.usim.part_names(), f"{c.usim.get_signature()}|{parsed_by}")
         out: dict[str, list[Score]] = {k: [] for k in systems}
-        for r in score_systems(sources, systems, graphs, c.usim.sentence_score, fallback):
+        for r in score_systems(sources, systems, graphs, signed(c.usim.sentence_score, parsed_by), fallback):
             out[r.system].append(r.score)
         return list(out.values())
 
     def signature(self) -> str:
-        """The settings of the scores (the parser and model are in the parse cache's key)."""
-        return self.config.usim.get_signature()
+        """The settings of the scores, with the parser and model that produced the graphs."""
+        from ..pipeline import find_parser, parser_signature
+        c = self.config
+        return f"{c.usim.get_signature()}|{parser_signature(find_parser(c.parser, c.representation), c.model)}"

@@ -7,7 +7,7 @@ from typing import Any
 
 from semsim.hookspecs import hookimpl
 from semsim.models import ModelSpec
-from semsim.plugins import Parser, Reader
+from semsim.plugins import Parser, Reader, Writer
 
 from .reader import read_pickle, read_xml, sniff_xml
 
@@ -21,9 +21,26 @@ def register_readers(register):
 
 @hookimpl
 def register_parsers(register):
-    from . import tupa  # light: TUPA itself is imported on the first parse
+    from . import span, tupa  # light: torch, spaCy and TUPA are imported on the first parse
+    register(Parser(span.NAME, "ucca", span.parse,
+                    "semsim's span-based UCCA parser (default; --model FILE.safetensors, see docs/parser.md)",
+                    model_identity=span.model_identity, serialize=span.serialize, model_name=span.model_name,
+                    default=True))
     register(Parser("tupa", "ucca", tupa.parse, "TUPA 1.4.2 transition-based UCCA parser (--model PREFIX)",
-                    model_identity=tupa.model_identity, serialize=tupa.serialize))
+                    model_identity=tupa.model_identity, serialize=tupa.serialize,
+                    model_name=lambda model: tupa.resolve_model(model).name))
+
+
+@hookimpl
+def register_writers(register):
+    from .passage import write_xml
+    register(Writer("xml", "ucca", ".xml", write_xml, "UCCA XML passage files (one graph per file)"))
+
+
+@hookimpl
+def register_commands(cli):
+    from .commands import ucca
+    cli.add_command(ucca)
 
 
 @hookimpl

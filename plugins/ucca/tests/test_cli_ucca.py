@@ -28,6 +28,7 @@ def test_figure1_jsonl(examples):
 def test_plugins_lists_ucca():
     out = run("plugins").stdout
     assert "reader ucca-xml (.xml) from ucca" in out
+    assert "parser ucca-span [ucca, default] from ucca" in out and "parser tupa [ucca] from ucca" in out
 
 
 def test_directory_batch_and_mismatch(examples, tmp_path):

@@ -53,7 +53,7 @@ def test_score_command_parses_once_and_caches(tiny_model, tmp_path):
     src.write_text("\n".join(SENTENCES) + "\n")
     hyp.write_text("\n".join(HYPOTHESES) + "\n")
     env = {"SEMSIM_CACHE_DIR": str(tmp_path / "cache")}
-    args = ["score", "--source", src, "--hyp", hyp, "--representation", "ucca", "--model", tiny_model, "-q",
+    args = ["score", "--source", src, "--hyp", hyp, "--parser", "tupa", "--model", tiny_model, "-q",
             "--format", "json", "-o", tmp_path / "s.jsonl"]
     first = semsim(*args, env=env)
     assert first.returncode == 0, first.stderr
@@ -88,7 +88,7 @@ def test_jfleg_dev_end_to_end(tiny_model, shared, tmp_path):
         paths.append(tmp_path / name)
         paths[-1].write_text("\n".join(lines) + "\n", encoding="utf-8")
     r = semsim("score", "--source", paths[0], "--ref", paths[1], "--ref", paths[2], "--model", tiny_model,
-               "--representation", "ucca", "--format", "json", "-q", env={"SEMSIM_CACHE_DIR": str(tmp_path / "c")})
+               "--parser", "tupa", "--format", "json", "-q", env={"SEMSIM_CACHE_DIR": str(tmp_path / "c")})
     assert r.returncode == 0, r.stderr
     systems = json.loads(r.stdout)["systems"]
     assert [s["system"] for s in systems] == ["ref:dev.ref0", "ref:dev.ref1"]

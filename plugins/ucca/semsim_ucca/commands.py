@@ -1,0 +1,146 @@
+"""``semsim ucca train`` and ``semsim ucca evaluate`` (added through ``register_commands``).
+
+Light at import: torch, spaCy and ucca load when a command runs.
+"""
+
+from __future__ import annotations
+
+import json
+import sys
+from pathlib import Path
+
+import click
+
+from semsim.errors import SemsimError
+
+
+@click.group()
+def ucca() -> None:
+    """UCCA tools: train semsim's span parser, evaluate any UCCA parser on gold XML."""
+
+
+def _config(settings: tuple[str, ...]):
+    from dataclasses import fields
+
+    from .span.model import Config
+    config = Config()
+    types = {f.name: type(getattr(config, f.name)) for f in fields(Config)}
+    values = {}
+    for item in settings:
+        key, sep, value = item.partition("=")
+        key = key.strip().replace("-", "_")
+        if not sep or key not in types:
+            raise SemsimError(f"--set {item!r}: expected KEY=VALUE with KEY one of {', '.join(types)}")
+        try:
+            values[key] = types[key](value)
+        except ValueError:
+            raise SemsimError(f"--set {item!r}: {value!r} is not a {types[key].__name__}") from None
+    return Config(**values)
+
+
+@ucca.command()
+@click.option("--train", "train_paths", multiple=True, required=True, type=click.Path(exists=True),
+              help="UCCA XML files or directories to train on (repeatable).")
+@click.option("--train-ids", type=click.Path(exists=True, dir_okay=False),
+              help="Keep only these passages (IDs, one a line; PASSAGE-NNNN lines name their passage).")
+@click.option("--dev", "dev_paths", multiple=True, required=True, type=click.Path(exists=True),
+              help="UCCA XML files or directories to pick the best epoch on (repeatable).")
+@click.option("--dev-ids", type=click.Path(exists=True, dir_okay=False), help="As --train-ids, for --dev.")
+@click.option("-m", "--model", required=True, type=click.Path(dir_okay=False),
+              help="The model file to write (the best epoch on dev; .safetensors).")
+@click.option("--work-dir", type=click.Path(file_okay=False),
+              help="Prepared data, checkpoint and history (default: MODEL.work).")
+@click.option("--epochs", type=click.IntRange(1), default=30, show_default=True)
+@click.option("--patience", type=click.IntRange(1), default=8, show_default=True,
+              help="Stop after this many epochs without a better dev score.")
+@click.option("--batch-size", type=click.IntRange(1), default=16, show_default=True)
+@click.option("--lr", type=float, default=1e-3, show_default=True, help="Adam's learning rate.")
+@click.option("--seed", type=click.IntRange(0), default=1, show_default=True)
+@click.option("--set", "overrides", multiple=True, metavar="KEY=VALUE",
+              help="Network sizes, e.g. --set lstm_dim=100 (see span/model.py: Config).")
+@click.option("--device", default=None, help="torch device (default: cuda when torch sees a GPU, else cpu).")
+@click.option("--time-limit", type=float, default=None, help="Minutes; no epoch is started that would overrun.")
+@click.option("--restart", is_flag=True, help="Ignore a checkpoint in the work directory and start afresh.")
+@click.option("-q", "--quiet", is_flag=True, help="No progress bars.")
+def train(train_paths: tuple[str, ...], train_ids: str | None, dev_paths: tuple[str, ...], dev_ids: str | None,
+          model: str, work_dir: str | None, epochs: int, patience: int, batch_size: int, lr: float, seed: int,
+          overrides: tuple[str, ...], device: str | None, time_limit: float | None, restart: bool,
+          quiet: bool) -> None:
+    """Train semsim's span parser on UCCA XML (split into sentences as the UCCA tools split them).
+
+    Resumes from MODEL.work/checkpoint.pt when an earlier run of the same settings was
+    interrupted. The shipped model was trained with:
+
+    \b
+    semsim ucca train --train ../shared/data/ucca-ewt/xml --train-ids ../shared/data/ucca-ewt/train.txt \\
+        --dev ../shared/data/ucca-ewt/xml --dev-ids ../shared/data/ucca-ewt/dev.txt \\
+        -m plugins/ucca/semsim_ucca/models/ucca-span-ewt.safetensors
+    """
+    from .span.parser import file_sha256
+    from .span.train import Corpus, Settings
+    from .span.train import train as run
+    settings = Settings(Corpus(tuple(train_paths), train_ids), Corpus(tuple(dev_paths), dev_ids), epochs=epochs,
+                        batch_size=batch_size, lr=lr, seed=seed, patience=patience, config=_config(overrides))
+    result = run(settings, model, work_dir, resume=not restart, device=device,
+                 time_limit=time_limit * 60 if time_limit else None, progress=not quiet)
+    path = Path(model)
+    if not path.is_file():
+        raise SemsimError("no epoch finished: no model written")
+    size = path.stat().st_size / 2**20
+    click.echo(f"{model}: best dev labelled primary F1 {result['best_dev_labeled_primary']:.4f} at epoch "
+               f"{result['best_epoch']} of {result['epochs']}; {size:.1f} MB; sha256 {file_sha256(path)}")
+
+
+@ucca.command()
+@click.argument("gold", nargs=-1, required=True, type=click.Path(exists=True))
+@click.option("--ids", type=click.Path(exists=True, dir_okay=False), help="Keep only these passages (as --train-ids).")
+@click.option("--parser", "parser_name", default=None, help="UCCA parser (default: the default UCCA parser).")
+@click.option("--model", default=None, help="Its model (default: the parser's own).")
+@click.option("--batch-size", type=click.IntRange(1), default=32, show_default=True)
+@click.option("--jobs", type=click.IntRange(1), default=1, show_default=True, help="Parsing processes.")
+@click.option("--cache", "cache_path", type=click.Path(dir_okay=False), default=None, help="Parse cache file.")
+@click.option("--no-cache", is_flag=True, help="Parse everything, store nothing.")
+@click.option("--format", "fmt", type=click.Choice(["text", "json"]), default="text", show_default=True)
+@click.option("-q", "--quiet", is_flag=True, help="No progress bars.")
+def evaluate(gold: tuple[str, ...], ids: str | None, parser_name: str | None, model: str | None, batch_size: int,
+             jobs: int, cache_path: str | None, no_cache: bool, fmt: str, quiet: bool) -> None:
+    """Official UCCA scores (``ucca.evaluation``) of a parser on GOLD UCCA XML.
+
+    The gold passages are split into sentences as for training; each sentence's tokens are
+    parsed (through the parse cache) and scored with ucca's evaluator, micro-averaged. A
+    sentence the parser fails on counts as a parse without units.
+    """
+    from semsim.cache import ParseCache, normalise
+    from semsim.pipeline import find_parser, parse_sentences, parser_signature
+
+    from .passage import graph_to_passage
+    from .span import data
+    from .span.evaluation import evaluate as score
+    parser = find_parser(parser_name, "ucca")
+    if parser.representation != "ucca":
+        raise SemsimError(f"parser {parser.name!r} parses into {parser.representation}, not ucca")
+    sentences = data.sentences(gold, data.read_ids(ids))
+    texts = [" ".join(t.text for t in sorted(p.layer("0").all, key=lambda t: t.position)) for p in sentences]
+    cache = None if no_cache else ParseCache(cache_path)
+    failed: dict[str, str] = {}
+    graphs = parse_sentences(texts, parser, model, cache, batch_size, jobs, progress=not quiet, failed=failed)
+
+    def guessed(text: str, gold_passage):
+        if normalise(text) in failed:
+            from .span.tree import ROOT, Node, Tree, tree_to_passage
+            return tree_to_passage(Tree(text.split(), [Node(ROOT)]), str(gold_passage.ID))
+        return graph_to_passage(graphs[normalise(text)].with_(id=str(gold_passage.ID)))
+
+    result = score((guessed(t, p), p) for t, p in zip(texts, sentences))
+    report = {**result.as_dict(), "failed": len({normalise(t) for t in texts} & set(failed)),
+              "gold": list(gold), "ids": ids, "signature": f"ucca.evaluation|{parser_signature(parser, model)}"}
+    if fmt == "json":
+        click.echo(json.dumps(report, indent=2))
+    else:
+        click.echo(f"{result.sentences} sentences ({report['failed']} not parsed)\n"
+                   f"labelled   primary F1 {result.labeled_primary:.4f}  remote F1 {result.labeled_remote:.4f}\n"
+                   f"unlabelled primary F1 {result.unlabeled_primary:.4f}  remote F1 {result.unlabeled_remote:.4f}\n"
+                   f"signature: {report['signature']}")
+    if report["failed"]:
+        click.echo(f"semsim: {report['failed']} sentence(s) could not be parsed (scored as empty parses)", err=True)
+        sys.exit(1)

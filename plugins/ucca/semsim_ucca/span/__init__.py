@@ -1,0 +1,77 @@
+"""semsim's own UCCA parser (``ucca-span``): a span-based chart parser trained by semsim.
+
+This module is what the plugin registers; it is light (no torch, spaCy or ucca import)
+until the first parse. The model is a file: ``--model PATH``, else
+``$SEMSIM_UCCA_SPAN_MODEL``, else the model shipped in this package
+(:data:`DEFAULT_MODEL`, trained with ``semsim ucca train``; see docs/parser.md).
+"""
+
+from __future__ import annotations
+
+import json
+import os
+from collections.abc import Sequence
+from pathlib import Path
+from typing import Any
+
+from semsim.errors import SemsimError
+
+NAME = "ucca-span"
+ENV = "SEMSIM_UCCA_SPAN_MODEL"
+DEFAULT_MODEL = Path(__file__).resolve().parent.parent / "models" / "ucca-span-ewt.safetensors"
+
+_loaded: dict[tuple[str, int, int], Any] = {}
+_hashes: dict[tuple[str, int, int], str] = {}
+
+
+def resolve_model(model: str | os.PathLike[str] | None) -> Path:
+    path = Path(model or os.environ.get(ENV) or DEFAULT_MODEL)
+    if not path.is_file():
+        where = "--model" if model else f"${ENV}" if os.environ.get(ENV) else "the plugin's shipped model"
+        raise SemsimError(f"{path}: no span parser model there ({where}); train one with `semsim ucca train` "
+                          "or reinstall semsim-ucca")
+    return path
+
+
+def _key(path: Path) -> tuple[str, int, int]:
+    st = path.stat()
+    return str(path.resolve()), st.st_size, st.st_mtime_ns
+
+
+def model_identity(model: str | None = None) -> str:
+    """The SHA-256 of the model file: the parse cache's key (hashed once per file version)."""
+    path = resolve_model(model)
+    key = _key(path)
+    if key not in _hashes:
+        from .parser import file_sha256
+        _hashes[key] = file_sha256(path)
+    return _hashes[key]
+
+
+def model_name(model: str | None = None) -> str:
+    """The model's name in signatures: its file name without the suffix."""
+    return resolve_model(model).stem
+
+
+def load(model: str | None = None) -> Any:
+    """The :class:`.parser.SpanParser` of a model file, loaded once per process."""
+    path = resolve_model(model)
+    key = _key(path)
+    if key not in _loaded:
+        from .parser import SpanParser
+        _loaded[key] = SpanParser.load(path)
+    return _loaded[key]
+
+
+def parse(texts: Sequence[str], model: str | None = None) -> list[Any]:
+    """MRP graphs (framework ``ucca``) of whitespace-tokenised sentences."""
+    from semsim.formats.mrp import MrpGraph
+
+    from .tree import tree_to_mrp
+    trees = load(model).parse([t.split() for t in texts])
+    return [MrpGraph("ucca", f"s{i}", tree_to_mrp(tree, f"s{i}")) for i, tree in enumerate(trees)]
+
+
+def serialize(graph: Any) -> str:
+    """The parse as one line of MRP JSON (what the cache keeps beside the graph)."""
+    return json.dumps(graph.data, ensure_ascii=False, sort_keys=True)

@@ -1,0 +1,172 @@
+"""A trained span parser: its model file, and parsing tokenised sentences with it.
+
+A model is one safetensors file: the network's weights (float16 when exported for shipping,
+float32 in training checkpoints) and, in the file's metadata, everything else needed to use
+it — the network's sizes, the feature and label vocabularies, the spaCy model the features
+came from and how the model was trained. One file means one content hash, which names the
+model in the parse cache and in score signatures.
+"""
+
+from __future__ import annotations
+
+import hashlib
+import json
+import os
+from collections.abc import Sequence
+from pathlib import Path
+from typing import Any
+
+import numpy as np
+
+from semsim.errors import SemsimError
+
+from .features import FIELDS, SPACY_MODEL, Features, featurize
+from .tree import ROOT, Node, Tree, spans_to_tree
+
+FORMAT = "semsim-ucca-span/1"
+
+
+def file_sha256(path: str | os.PathLike[str]) -> str:
+    h = hashlib.sha256()
+    with open(path, "rb") as f:
+        for block in iter(lambda: f.read(1 << 20), b""):
+            h.update(block)
+    return h.hexdigest()
+
+
+class SpanParser:
+    """The network with its vocabularies; :meth:`parse` turns tokenised sentences into trees."""
+
+    def __init__(self, net: Any, vocabs: dict[str, Any], labels: Any, remote_labels: Any,
+                 info: dict[str, Any] | None = None) -> None:
+        from .model import is_root
+        self.net = net
+        self.vocabs = vocabs
+        self.labels = labels
+        self.remote_labels = remote_labels
+        self.info = dict(info or {})
+        self.root_mask = np.array([is_root(s) for s in labels.itos])
+        #: subtracted from the "no remote edge" logit before the argmax: remote edges are rare
+        #: (about one per thousand unit pairs) and the trained scorer is too cautious; the
+        #: training command tunes this on dev for the best remote F1 (:func:`.train.tune_remote_bias`)
+        self.remote_bias = float(self.info.get("remote_bias", 0.0))
+
+    # -- files ---------------------------------------------------------------------------------
+    def metadata(self) -> dict[str, Any]:
+        return {"format": FORMAT, "config": self.net.config.to_dict(),
+                "vocabs": {f: v.itos for f, v in self.vocabs.items()},
+                "labels": self.labels.itos, "remote_labels": self.remote_labels.itos,
+                "vector_dim": self.vector_dim,
+                "info": self.info}
+
+    @property
+    def vector_dim(self) -> int:
+        c = self.net.config
+        return self.net.boundary.shape[1] - c.word_dim - c.feat_dim * (len(FIELDS) - 1)
+
+    def save(self, path: str | os.PathLike[str], half: bool = True) -> str:
+        """Write the model file atomically; returns its SHA-256."""
+        from safetensors.torch import save_file
+        path = Path(path)
+        path.parent.mkdir(parents=True, exist_ok=True)
+        tensors = {k: (v.half() if half and v.is_floating_point() else v).detach().cpu().contiguous()
+                   for k, v in self.net.state_dict().items()}
+        tmp = path.with_name(f".{path.name}.tmp-{os.getpid()}")
+        try:
+            save_file(tensors, str(tmp), metadata={"semsim": json.dumps(self.metadata(), sort_keys=True)})
+            umask = os.umask(0)
+            os.umask(umask)
+            os.chmod(tmp, 0o666 & ~umask)  # a model file is for everyone to read, as any other file
+            os.replace(tmp, path)
+        finally:
+            tmp.unlink(missing_ok=True)
+        return file_sha256(path)
+
+    @classmethod
+    def load(cls, path: str | os.PathLike[str], device: str = "cpu") -> SpanParser:
+        """Read a model file; any problem is one :class:`SemsimError` naming the file."""
+        from .model import Config, SpanParserNet, Vocab
+        path = Path(path)
+        if not path.is_file():
+            raise SemsimError(f"{path}: no such span parser model file")
+        try:
+            from safetensors import safe_open
+            with safe_open(str(path), framework="pt", device=device) as f:
+                meta = json.loads((f.metadata() or {})["semsim"])
+                if meta.get("format") != FORMAT:
+                    raise ValueError(f"format {meta.get('format')!r}, expected {FORMAT!r}")
+                tensors = {k: f.get_tensor(k) for k in f.keys()}  # noqa: SIM118 (safe_open has no __iter__)
+            tensors = {k: t.float() if t.is_floating_point() else t for k, t in tensors.items()}
+            vocabs = {f: Vocab(meta["vocabs"][f]) for f in FIELDS}
+            labels, remote_labels = Vocab(meta["labels"]), Vocab(meta["remote_labels"])
+            net = SpanParserNet(Config(**meta["config"]), {f: len(v) for f, v in vocabs.items()},
+                                int(meta["vector_dim"]), len(labels), len(remote_labels))
+            net.load_state_dict(tensors)
+        except SemsimError:
+            raise
+        except Exception as exc:  # safetensors, json and torch each raise their own
+            raise SemsimError(f"{path}: not a usable span parser model ({type(exc).__name__}: {exc})") from None
+        net.to(device).eval()
+        return cls(net, vocabs, labels, remote_labels, meta.get("info"))
+
+    # -- parsing -------------------------------------------------------------------------------
+    def predict(self, features: Sequence[Features], batch_size: int = 64
+                ) -> list[tuple[dict[tuple[int, int], str], list[tuple[tuple[int, int], tuple[int, int], str]]]]:
+        """Labelled spans and remote edges of featurized sentences (batched by length)."""
+        import torch
+
+        from .model import all_spans, cky, tensorize
+        device = next(self.net.parameters()).device
+        order = sorted(range(len(features)), key=lambda k: len(features[k].strings["word"]))
+        out: list[Any] = [None] * len(features)
+        self.net.eval()
+        with torch.inference_mode():
+            for start in range(0, len(order), batch_size):
+                idx = order[start:start + batch_size]
+                batch = [features[k] for k in idx]
+                ids, vectors, lengths = tensorize(batch, self.vocabs, device)
+                fw, bw = self.net.encode(ids, vectors, lengths)
+                spans = [all_spans(len(f.strings["word"])) for f in batch]
+                b = torch.from_numpy(np.concatenate([np.full(len(s[0]), k) for k, s in enumerate(spans)]))
+                i = torch.from_numpy(np.concatenate([s[0] for s in spans]))
+                j = torch.from_numpy(np.concatenate([s[1] for s in spans]))
+                logits = self.net.label_logits_eval(fw, bw, b.to(device), i.to(device), j.to(device))
+                logp = torch.log_softmax(logits, dim=-1).cpu().numpy()
+                offset = 0
+                for k, feat in enumerate(batch):
+                    n = len(feat.strings["word"])
+                    m = len(spans[k][0])
+                    chosen = cky(logp[offset:offset + m], n, self.root_mask)
+                    labelled = {s: self.labels.itos[lab] for s, lab in chosen.items()}
+                    remotes = self._remotes(fw, bw, k, list(chosen), device)
+                    out[idx[k]] = (labelled, remotes)
+                    offset += m
+        return out
+
+    def _remotes(self, fw: Any, bw: Any, k: int, units: list[tuple[int, int]], device: Any
+                 ) -> list[tuple[tuple[int, int], tuple[int, int], str]]:
+        import torch
+        if len(units) < 2 or len(self.remote_labels) < 2:
+            return []
+        i = torch.tensor([s for s, _ in units], device=device)
+        j = torch.tensor([e for _, e in units], device=device)
+        reps = self.net.span_reps(fw, bw, torch.full_like(i, k), i, j)
+        logits = self.net.remote_logits(reps)
+        logits[..., 0] -= self.remote_bias
+        best = logits.argmax(dim=-1).cpu().numpy()
+        out = []
+        for p, c in zip(*np.nonzero(best)):
+            (ps, pe), (cs, ce) = units[p], units[c]
+            if not (cs <= ps and pe <= ce):  # a unit cannot be a remote child of its own descendant
+                out.append((units[p], units[c], self.remote_labels.itos[best[p, c]]))
+        return out
+
+    def parse(self, sentences: Sequence[Sequence[str]], batch_size: int = 64) -> list[Tree]:
+        """Trees of tokenised sentences (an empty sentence gives a root without units)."""
+        nonempty = [k for k, s in enumerate(sentences) if len(s)]
+        feats = featurize([sentences[k] for k in nonempty], name=self.info.get("spacy_model", SPACY_MODEL))
+        predicted = self.predict(feats, batch_size)
+        trees = [Tree(list(s), [Node(ROOT)]) for s in sentences]
+        for k, (labels, remotes) in zip(nonempty, predicted):
+            trees[k] = spans_to_tree(sentences[k], labels, remotes)
+        return trees

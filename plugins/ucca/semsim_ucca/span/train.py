@@ -1,0 +1,332 @@
+"""Training the span parser: ``semsim ucca train``.
+
+Data are directories of UCCA XML passages, split into sentences (:mod:`.data`), each with an
+optional ID file (the EWT's ``train.txt`` / ``dev.txt``). Sentences and their spaCy features
+are prepared once and kept in the work directory (splitting a corpus with ``ucca`` takes
+minutes, re-reading the prepared file seconds).
+
+Every epoch ends with the official labelled primary F1 on the dev sentences; the best epoch's
+network is exported as the model file (float16 safetensors, :class:`.parser.SpanParser`).
+The work directory also holds ``checkpoint.pt`` (network, optimiser, random states, history),
+replaced atomically after each epoch, from which an interrupted run resumes, and
+``history.jsonl``. Same data, settings and seed give the same model on the same machine.
+"""
+
+from __future__ import annotations
+
+import hashlib
+import json
+import os
+import pickle
+import random
+import sys
+import time
+from collections import Counter
+from collections.abc import Sequence
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import Any
+
+import numpy as np
+
+from semsim.errors import SemsimError
+
+from . import data
+from .evaluation import UccaScores, evaluate, frozen
+from .features import FIELDS, SPACY_MODEL, Features, featurize, spacy_version
+from .model import NULL, PAD, UNK, Config, SpanParserNet, Vocab, all_spans, tensorize
+from .parser import SpanParser
+from .tree import CHAIN, Spans, spans_to_tree, tree_from_passage, tree_to_passage, tree_to_spans
+
+PREPARED = 2  # version of the prepared-data files
+
+
+@dataclass
+class Example:
+    """A training sentence: tokens, gold spans, features, and the gold passage (pickled)."""
+
+    id: str
+    tokens: list[str]
+    spans: Spans
+    features: Features
+    gold: bytes = b""
+    targets: np.ndarray | None = field(default=None, repr=False)
+    units: list[tuple[int, int]] = field(default_factory=list, repr=False)
+    remote_targets: np.ndarray | None = field(default=None, repr=False)
+
+
+@dataclass(frozen=True)
+class Corpus:
+    """Where a data split comes from: directories or files, and an optional ID file."""
+
+    paths: tuple[str, ...]
+    ids: str | None = None
+
+    def describe(self) -> str:
+        return " ".join(self.paths) + (f" (IDs in {self.ids})" if self.ids else "")
+
+
+def _fingerprint(corpus: Corpus) -> str:
+    h = hashlib.sha256(f"{PREPARED}|{spacy_version()}".encode())
+    for f in data.xml_files(corpus.paths):
+        st = f.stat()
+        h.update(f"{f.resolve()}|{st.st_size}|{st.st_mtime_ns}\n".encode())
+    if corpus.ids:
+        h.update(Path(corpus.ids).read_bytes())
+    return h.hexdigest()[:16]
+
+
+def prepare(corpus: Corpus, work_dir: Path | None, progress: bool = True, keep_gold: bool = False) -> list[Example]:
+    """The corpus's sentences as examples, from the work directory when prepared before."""
+    cached = work_dir / f"data-{_fingerprint(corpus)}{'-gold' if keep_gold else ''}.pkl" if work_dir else None
+    if cached is not None and cached.is_file():
+        with open(cached, "rb") as f:
+            return pickle.load(f)  # our own file, written below
+    if progress:
+        print(f"semsim: reading and splitting {corpus.describe()} ...", file=sys.stderr, flush=True)
+    sentences = data.sentences(corpus.paths, data.read_ids(corpus.ids))
+    trees = [tree_from_passage(p) for p in sentences]
+    feats = featurize([t.tokens for t in trees])
+    examples = [Example(str(p.ID), t.tokens, tree_to_spans(t), f, frozen(p) if keep_gold else b"")
+                for p, t, f in zip(sentences, trees, feats)]
+    if cached is not None:
+        cached.parent.mkdir(parents=True, exist_ok=True)
+        tmp = cached.with_name(f".{cached.name}.tmp-{os.getpid()}")
+        with open(tmp, "wb") as f:
+            pickle.dump(examples, f, protocol=pickle.HIGHEST_PROTOCOL)
+        os.replace(tmp, cached)
+    return examples
+
+
+# -- vocabularies and targets --------------------------------------------------------------------
+def build_vocabs(examples: Sequence[Example], min_label_count: int = 2) -> tuple[dict[str, Vocab], Vocab, Vocab]:
+    """Feature vocabularies, span labels (chains seen fewer than ``min_label_count`` times
+    become their outermost label) and remote labels, from the training examples."""
+    vocabs = {}
+    for f in FIELDS:
+        counter = Counter(s for ex in examples for s in ex.features.strings[f])
+        vocabs[f] = Vocab.build(counter, min_count=1 if f == "word" else 2)
+    chains = Counter(lab for ex in examples for lab in ex.spans.labels.values())
+    labels = Counter(_reduce(lab, chains, min_label_count) for ex in examples for lab in ex.spans.labels.values())
+    remotes = Counter(lab for ex in examples for _, _, lab in ex.spans.remotes)
+    return vocabs, Vocab.build(labels, specials=(NULL,)), Vocab.build(remotes, specials=(NULL,))
+
+
+def _reduce(label: str, counts: Counter[str], min_count: int) -> str:
+    return label if counts[label] >= min_count else label.split(CHAIN, 1)[0]
+
+
+def attach_targets(examples: Sequence[Example], labels: Vocab, remote_labels: Vocab) -> None:
+    """Each example's label index per span (0: no unit) and its units' remote-label matrix
+    (-100 where the parser never predicts: a child containing its parent)."""
+    chains = Counter(labels.itos)
+    for ex in examples:
+        starts, ends = all_spans(ex.spans.n)
+        index = {s: k for k, s in enumerate(zip(starts.tolist(), ends.tolist()))}
+        targets = np.zeros(len(starts), dtype=np.int64)
+        for s, lab in ex.spans.labels.items():
+            lab = lab if lab in labels.stoi else _reduce(lab, chains, 1)
+            targets[index[s]] = labels.index(lab, 0)
+        ex.targets = targets
+        ex.units = sorted(ex.spans.labels)
+        pos = {s: k for k, s in enumerate(ex.units)}
+        rt = np.zeros((len(ex.units), len(ex.units)), dtype=np.int64)
+        for p, (ps, pe) in enumerate(ex.units):
+            for c, (cs, ce) in enumerate(ex.units):
+                if cs <= ps and pe <= ce:
+                    rt[p, c] = -100
+        for p, c, lab in ex.spans.remotes:
+            if p in pos and c in pos and rt[pos[p], pos[c]] != -100:
+                rt[pos[p], pos[c]] = remote_labels.index(lab, 0)
+        ex.remote_targets = rt
+
+
+# -- training ------------------------------------------------------------------------------------
+@dataclass
+class Settings:
+    """Everything that determines a training run (a resumed run must have the same)."""
+
+    train: Corpus
+    dev: Corpus
+    epochs: int = 30
+    batch_size: int = 16
+    lr: float = 1e-3
+    seed: int = 1
+    patience: int = 8
+    config: Config = field(default_factory=Config)
+
+    def key(self) -> dict[str, Any]:
+        return {"train": self.train.__dict__, "dev": self.dev.__dict__, "batch_size": self.batch_size,
+                "lr": self.lr, "seed": self.seed, "config": self.config.to_dict()}
+
+
+def evaluate_examples(parser: SpanParser, examples: Sequence[Example]) -> UccaScores:
+    """Official scores of the parser on examples prepared with ``keep_gold``."""
+    predicted = parser.predict([ex.features for ex in examples])
+    guessed = (tree_to_passage(spans_to_tree(ex.tokens, labels, remotes), ex.id)
+               for ex, (labels, remotes) in zip(examples, predicted))
+    return evaluate(zip(guessed, (ex.gold for ex in examples)))
+
+
+def tune_remote_bias(parser: SpanParser, examples: Sequence[Example],
+                     grid: Sequence[float] = (0, 0.5, 1, 1.5, 2, 2.5, 3, 4, 5), log: Any = None) -> float:
+    """The :attr:`.parser.SpanParser.remote_bias` of the best official labelled remote F1 on
+    the dev examples (ties: the smallest); sets it on the parser and returns it."""
+    best, best_f1 = 0.0, -1.0
+    for bias in grid:
+        parser.remote_bias = float(bias)
+        f1 = evaluate_examples(parser, examples).labeled_remote
+        if log:
+            log(f"remote bias {bias}: dev labelled remote F1 {f1:.4f}")
+        if f1 > best_f1:
+            best, best_f1 = float(bias), f1
+    parser.remote_bias = best
+    parser.info["remote_bias"] = best
+    return best
+
+
+def _save_atomic(obj: Any, path: Path) -> None:
+    import torch
+    tmp = path.with_name(f".{path.name}.tmp-{os.getpid()}")
+    torch.save(obj, tmp)
+    os.replace(tmp, path)
+
+
+def train(settings: Settings, model: str | os.PathLike[str], work_dir: str | os.PathLike[str] | None = None,
+          resume: bool = True, device: str | None = None, time_limit: float | None = None,
+          progress: bool = True, log: Any = None) -> dict[str, Any]:
+    """Train, keeping the best-on-dev network in ``model``; returns the run's summary.
+
+    ``work_dir`` (default ``<model>.work``) keeps prepared data and the checkpoint;
+    ``time_limit`` (seconds) stops before an epoch that would overrun it.
+    """
+    import torch
+    from tqdm import tqdm
+
+    log = log or (lambda msg: tqdm.write(msg, file=sys.stderr))
+    model = Path(model)
+    work = Path(work_dir) if work_dir else model.with_name(model.name + ".work")
+    work.mkdir(parents=True, exist_ok=True)
+    dev_name = torch.device(device or ("cuda" if torch.cuda.is_available() else "cpu"))
+    started = time.monotonic()
+
+    random.seed(settings.seed)
+    np.random.seed(settings.seed)
+    torch.manual_seed(settings.seed)
+    train_ex = prepare(settings.train, work, progress)
+    dev_ex = prepare(settings.dev, work, progress, keep_gold=True)
+    vocabs, labels, remote_labels = build_vocabs(train_ex)
+    attach_targets(train_ex, labels, remote_labels)
+    vector_dim = train_ex[0].features.vectors.shape[1]
+    net = SpanParserNet(settings.config, {f: len(v) for f, v in vocabs.items()}, vector_dim,
+                        len(labels), len(remote_labels)).to(dev_name)
+    optimizer = torch.optim.Adam(net.parameters(), lr=settings.lr, betas=(0.9, 0.9))
+    # halve the learning rate after two epochs without a better dev score
+    scheduler = torch.optim.lr_scheduler.ReduceLROnPlateau(optimizer, mode="max", factor=0.5, patience=2)
+    rng = np.random.default_rng(settings.seed)
+    info = {"name": model.stem, "spacy_model": SPACY_MODEL, "spacy": spacy_version(),
+            "train": settings.train.describe(), "dev": settings.dev.describe(),
+            "train_sentences": len(train_ex), "dev_sentences": len(dev_ex), "seed": settings.seed,
+            "torch": torch.__version__}
+    state = {"epoch": 0, "best": -1.0, "best_epoch": 0, "history": []}
+    checkpoint = work / "checkpoint.pt"
+    if resume and checkpoint.is_file():
+        saved = torch.load(checkpoint, map_location=dev_name, weights_only=False)
+        if saved["settings"] != settings.key():
+            raise SemsimError(f"{checkpoint}: a run with other data or settings; use another work directory "
+                              "or --restart")
+        net.load_state_dict(saved["net"])
+        optimizer.load_state_dict(saved["optimizer"])
+        scheduler.load_state_dict(saved["scheduler"])
+        rng.bit_generator.state = saved["rng"]
+        torch.set_rng_state(saved["torch_rng"])
+        state = saved["state"]
+        log(f"resuming after epoch {state['epoch']} (best dev labelled primary F1 "
+            f"{state['best']:.4f} at epoch {state['best_epoch']})")
+    parser = SpanParser(net, vocabs, labels, remote_labels, info)
+    history_file = work / "history.jsonl"
+    since_best = state["epoch"] - state["best_epoch"]
+    while state["epoch"] < settings.epochs and since_best < settings.patience:
+        epoch = state["epoch"] + 1
+        if time_limit is not None and state["history"]:
+            per_epoch = state["history"][-1]["seconds"]
+            if time.monotonic() - started + per_epoch > time_limit:
+                log(f"stopping before epoch {epoch}: the time limit would be exceeded")
+                break
+        t0 = time.monotonic()
+        net.train()
+        order = rng.permutation(len(train_ex))
+        batches = [order[k:k + settings.batch_size] for k in range(0, len(order), settings.batch_size)]
+        total = 0.0
+        with tqdm(batches, desc=f"epoch {epoch}/{settings.epochs}", unit="batch", file=sys.stderr,
+                  disable=not progress or None, leave=False) as bar:
+            for idx in bar:
+                batch = [train_ex[k] for k in idx]
+                loss = _loss(net, batch, vocabs, dev_name, rng)
+                optimizer.zero_grad()
+                loss.backward()
+                torch.nn.utils.clip_grad_norm_(net.parameters(), 5.0)
+                optimizer.step()
+                total += float(loss.detach())
+                bar.set_postfix(loss=f"{total / (bar.n + 1):.3f}")
+        train_seconds = time.monotonic() - t0
+        scores = evaluate_examples(parser, dev_ex)
+        record = {"epoch": epoch, "loss": total / max(1, len(batches)), "seconds": round(train_seconds, 1),
+                  **{f"dev_{k}": v for k, v in scores.as_dict().items()}}
+        scheduler.step(scores.labeled_primary)
+        improved = scores.labeled_primary > state["best"]
+        if improved:
+            state.update(best=scores.labeled_primary, best_epoch=epoch)
+            state.pop("remote_bias", None)  # tuned again for the new best
+            parser.info.update(epoch=epoch, dev=scores.as_dict())
+            parser.save(model)
+        state["epoch"] = epoch
+        state["history"].append(record)
+        since_best = epoch - state["best_epoch"]
+        _save_atomic({"net": net.state_dict(), "optimizer": optimizer.state_dict(),
+                      "scheduler": scheduler.state_dict(), "rng": rng.bit_generator.state,
+                      "torch_rng": torch.get_rng_state(), "state": state, "settings": settings.key()}, checkpoint)
+        # the checkpoint's history is the record; this file is its readable copy
+        tmp = history_file.with_name(f".{history_file.name}.tmp-{os.getpid()}")
+        tmp.write_text("".join(json.dumps(r) + "\n" for r in state["history"]), encoding="utf-8")
+        os.replace(tmp, history_file)
+        log(f"epoch {epoch}: loss {record['loss']:.3f}, {train_seconds:.0f}s; dev labelled primary F1 "
+            f"{scores.labeled_primary:.4f}, remote {scores.labeled_remote:.4f}" + (" (best)" if improved else ""))
+    if state["best_epoch"] and "remote_bias" not in state:
+        best = SpanParser.load(model, device=str(dev_name))
+        state["remote_bias"] = tune_remote_bias(best, dev_ex, log=log)
+        best.info["dev"] = evaluate_examples(best, dev_ex).as_dict()  # as shipped: float16, tuned bias
+        best.save(model)
+        log(f"remote bias {state['remote_bias']} chosen on dev; the model file scores dev labelled primary F1 "
+            f"{best.info['dev']['labeled_primary']:.4f}, remote {best.info['dev']['labeled_remote']:.4f}")
+        _save_atomic({**torch.load(checkpoint, map_location="cpu", weights_only=False), "state": state}, checkpoint)
+    return {"model": str(model), "epochs": state["epoch"], "best_epoch": state["best_epoch"],
+            "best_dev_labeled_primary": state["best"], "history": state["history"],
+            "seconds": round(time.monotonic() - started, 1)}
+
+
+def _loss(net: Any, batch: Sequence[Example], vocabs: dict[str, Vocab], device: Any, rng: np.random.Generator) -> Any:
+    """Cross-entropy of every span's label plus every unit pair's remote label, per sentence."""
+    import torch
+    import torch.nn.functional as F
+    ids, vectors, lengths = tensorize([ex.features for ex in batch], vocabs, device, rng, net.config.word_dropout)
+    fw, bw = net.encode(ids, vectors, lengths)
+    b = np.concatenate([np.full(len(ex.targets), k) for k, ex in enumerate(batch)])
+    spans = [all_spans(ex.spans.n) for ex in batch]
+    i = np.concatenate([s[0] for s in spans])
+    j = np.concatenate([s[1] for s in spans])
+    t = lambda a: torch.from_numpy(a).to(device)  # noqa: E731
+    reps = net.span_reps(fw, bw, t(b), t(i), t(j))
+    loss = F.cross_entropy(net.label_mlp(reps), t(np.concatenate([ex.targets for ex in batch])), reduction="sum")
+    for k, ex in enumerate(batch):
+        if len(ex.units) < 2:
+            continue
+        us = np.array(ex.units)
+        unit_reps = net.span_reps(fw, bw, t(np.full(len(us), k)), t(us[:, 0]), t(us[:, 1]))
+        logits = net.remote_logits(unit_reps)
+        loss = loss + F.cross_entropy(logits.reshape(-1, logits.shape[-1]), t(ex.remote_targets.reshape(-1)),
+                                      ignore_index=-100, reduction="sum")
+    return loss / len(batch)
+
+
+__all__ = ["PAD", "UNK", "Corpus", "Example", "Settings", "evaluate_examples", "prepare", "train"]

@@ -1,0 +1,232 @@
+"""semsim's span parser: tree conversions, decoding, training through the real code path,
+the shipped model, and the commands around it (parse, ucca train, ucca evaluate).
+
+Training runs use the twelve bracketed sentences of ``brackets.py`` and a tiny network: they
+test the machinery in seconds; their parses mean nothing.
+"""
+
+from __future__ import annotations
+
+import json
+import os
+import subprocess
+import sys
+from pathlib import Path
+
+import numpy as np
+import pytest
+from brackets import TRAINING, to_xml
+
+pytestmark = pytest.mark.needs_ucca
+
+TINY = ["--set", "lstm_dim=16", "--set", "mlp_dim=16", "--set", "remote_dim=8", "--set", "word_dim=8",
+        "--set", "feat_dim=4", "--set", "lstm_layers=1"]
+FIGURE1 = ["He gva an apple for john", "He gave John an apple"]
+
+
+def semsim(*args, env=None):
+    return subprocess.run([sys.executable, "-m", "semsim.cli", *map(str, args)], capture_output=True, text=True,
+                          env={**os.environ, **(env or {})})
+
+
+@pytest.fixture(scope="module")
+def corpus(tmp_path_factory):
+    d = tmp_path_factory.mktemp("ucca")
+    for split, items in (("train", TRAINING[:9]), ("dev", TRAINING[9:])):
+        (d / split).mkdir()
+        for i, b in enumerate(items):
+            (d / split / f"{split}{i}.xml").write_text(to_xml(b, f"{split}{i}"), encoding="utf-8")
+    return d
+
+
+def passages(directory: Path):
+    from semsim_ucca.span.data import sentences
+    return sentences([directory])
+
+
+# -- conversions ---------------------------------------------------------------------------------
+def test_span_round_trip_is_exact_on_the_fixtures(corpus):
+    from semsim_ucca.span.evaluation import evaluate
+    from semsim_ucca.span.tree import spans_to_tree, tree_from_passage, tree_to_passage, tree_to_spans
+    golds = passages(corpus / "train")
+    guessed = []
+    for p in golds:
+        tree = tree_from_passage(p)
+        spans = tree_to_spans(tree)
+        guessed.append(tree_to_passage(spans_to_tree(tree.tokens, spans.labels, spans.remotes), str(p.ID)))
+    scores = evaluate(zip(guessed, golds))
+    assert scores.labeled_primary == scores.unlabeled_primary == 1.0 and scores.sentences == 9
+
+
+def test_discontinuous_unit_and_remote_survive_spans():
+    from semsim_ucca.span.tree import Node, Tree, spans_to_tree, tree_to_spans
+    # [H [A John] [P gave ... up] [A [E the] [C idea]]] [U .]  with "gave" and "up" one unit
+    tokens = ["John", "gave", "the", "idea", "up", "."]
+    tree = Tree(tokens, [Node("ROOT", [1, 5]), Node("H", [2, 3, 4]), Node("A", [], [0]), Node("P", [], [1, 4]),
+                         Node("A", [6, 7]), Node("U", [], [5]), Node("E", [], [2]), Node("C", [], [3])],
+                remotes=[(4, 2, "A")])
+    spans = tree_to_spans(tree)
+    assert spans.labels[(1, 2)] == "P" and spans.labels[(4, 5)] == "P~"
+    back = spans_to_tree(tokens, spans.labels, spans.remotes)
+    p_units = [n for n in back.nodes if n.label == "P"]
+    assert len(p_units) == 1 and sorted(p_units[0].terminals) == [1, 4]
+    (_, child, label), = back.remotes
+    assert label == "A" and back.nodes[child].terminals == [0]
+
+
+def test_cky_finds_the_best_tree_and_forces_the_root():
+    from semsim_ucca.span.model import all_spans, cky
+    n = 3
+    starts, ends = all_spans(n)
+    labels = ["<none>", "ROOT", "A", "P"]
+    root_mask = np.array([lab == "ROOT" for lab in labels])
+    logp = np.log(np.full((len(starts), len(labels)), 0.01))
+    logp[:, 0] = np.log(0.9)  # no unit, mostly
+    spans = list(zip(starts.tolist(), ends.tolist()))
+    logp[spans.index((1, 3)), 2] = np.log(0.95)  # a confident unit over tokens 1..2
+    logp[spans.index((0, 3)), 0] = np.log(0.99)  # the root would rather be nothing: it is forced
+    chosen = cky(logp, n, root_mask)
+    assert chosen == {(0, 3): 1, (1, 3): 2}
+
+
+# -- training ------------------------------------------------------------------------------------
+@pytest.fixture(scope="module")
+def tiny_model(corpus, tmp_path_factory):
+    out = tmp_path_factory.mktemp("model") / "tiny.safetensors"
+    r = semsim("ucca", "train", "--train", corpus / "train", "--dev", corpus / "dev", "-m", out, "--epochs", "2",
+               "--seed", "3", "-q", *TINY)
+    assert r.returncode == 0, r.stderr
+    assert "best dev labelled primary F1" in r.stdout and out.is_file()
+    return out
+
+
+def history(model: Path) -> list[dict]:
+    return [json.loads(x) for x in (model.parent / (model.name + ".work") / "history.jsonl").read_text().splitlines()]
+
+
+def test_training_reports_dev_scores_per_epoch(tiny_model):
+    h = history(tiny_model)
+    assert [r["epoch"] for r in h] == [1, 2]
+    assert all(0.0 <= r["dev_labeled_primary"] <= 1.0 and r["dev_sentences"] == 3 for r in h)
+
+
+def test_same_seed_gives_the_same_dev_scores(corpus, tiny_model, tmp_path):
+    out = tmp_path / "again.safetensors"
+    r = semsim("ucca", "train", "--train", corpus / "train", "--dev", corpus / "dev", "-m", out, "--epochs", "2",
+               "--seed", "3", "-q", *TINY)
+    assert r.returncode == 0, r.stderr
+    strip = lambda h: [{k: v for k, v in e.items() if k != "seconds"} for e in h]  # noqa: E731
+    assert strip(history(out)) == strip(history(tiny_model))
+
+
+def test_training_resumes_from_its_checkpoint(corpus, tmp_path):
+    from semsim_ucca.span.model import Config
+    from semsim_ucca.span.train import Corpus, Settings, train
+    config = Config(lstm_dim=8, mlp_dim=8, remote_dim=4, word_dim=4, feat_dim=2, lstm_layers=1)
+    settings = Settings(Corpus((str(corpus / "train"),)), Corpus((str(corpus / "dev"),)), epochs=1, config=config)
+    model = tmp_path / "m.safetensors"
+    train(settings, model, progress=False, log=lambda m: None)
+    messages = []
+    settings.epochs = 2
+    result = train(settings, model, progress=False, log=messages.append)
+    assert any(m.startswith("resuming after epoch 1") for m in messages)
+    assert result["epochs"] == 2 and [r["epoch"] for r in result["history"]] == [1, 2]
+    other = Settings(settings.train, settings.dev, epochs=3, seed=9, config=config)
+    with pytest.raises(Exception, match="other data or settings"):
+        train(other, model, progress=False, log=messages.append)
+
+
+def test_model_file_carries_its_metadata_and_reloads(tiny_model):
+    from semsim_ucca import span
+    from semsim_ucca.span.parser import SpanParser, file_sha256
+    parser = SpanParser.load(tiny_model)
+    assert parser.info["train_sentences"] == 9 and parser.info["spacy_model"]
+    assert span.model_identity(str(tiny_model)) == file_sha256(tiny_model)
+    trees = parser.parse([s.split() for s in FIGURE1] + [[]])
+    assert [t.tokens for t in trees] == [s.split() for s in FIGURE1] + [[]]
+
+
+# -- the commands --------------------------------------------------------------------------------
+def test_parse_writes_mrp_and_xml_through_the_cache(tiny_model, tmp_path):
+    text = tmp_path / "essay.txt"
+    text.write_text("John gave Mary a book .\n\nShe left .\n", encoding="utf-8")
+    env = {"SEMSIM_CACHE_DIR": str(tmp_path / "cache")}
+    r = semsim("parse", text, "--model", tiny_model, "-q", "-o", tmp_path / "out.mrp", env=env)
+    assert r.returncode == 0, r.stderr
+    graphs = [json.loads(x) for x in (tmp_path / "out.mrp").read_text().splitlines()]
+    assert [g["id"] for g in graphs] == ["essay.1", "essay.3"] and graphs[0]["framework"] == "ucca"
+    r = semsim("parse", text, "--model", tiny_model, "-q", "--format", "xml", "--passage", "-o", tmp_path / "x",
+               env=env)
+    assert r.returncode == 0, r.stderr
+    import semsim as api
+    g = api.read(tmp_path / "x" / "essay.xml")
+    assert g.text == "John gave Mary a book . She left ."
+    info = json.loads(semsim("cache", "info", "--format", "json", env=env).stdout)
+    assert info["groups"][0]["parser"] == "ucca-span" and info["groups"][0]["entries"] == 2
+
+
+def test_evaluate_scores_any_parser_against_gold(corpus, tiny_model, tmp_path):
+    r = semsim("ucca", "evaluate", corpus / "dev", "--model", tiny_model, "--format", "json", "-q",
+               env={"SEMSIM_CACHE_DIR": str(tmp_path / "c")})
+    assert r.returncode == 0, r.stderr
+    report = json.loads(r.stdout)
+    assert report["sentences"] == 3 and 0.0 <= report["labeled_primary"] <= 1.0
+    assert report["signature"].startswith("ucca.evaluation|parser:ucca-span|model:tiny@")
+
+
+@pytest.mark.parametrize("content", [None, b"not a model at all", b"\x08\x00\x00\x00\x00\x00\x00\x00{}"])
+def test_missing_or_corrupt_model_is_one_clear_line(tmp_path, content):
+    model = tmp_path / "m.safetensors"
+    if content is not None:
+        model.write_bytes(content)
+    text = tmp_path / "t.txt"
+    text.write_text("John left .\n")
+    r = semsim("parse", text, "--model", model, "--no-cache", "-q")
+    assert r.returncode == 1 and "Traceback" not in r.stderr
+    (line,) = r.stderr.strip().splitlines()
+    assert str(model) in line and ("no span parser model" in line or "not a usable span parser model" in line)
+
+
+# -- the shipped model ---------------------------------------------------------------------------
+def shipped():
+    from semsim_ucca.span import DEFAULT_MODEL
+    if not DEFAULT_MODEL.is_file():
+        pytest.fail(f"the shipped model {DEFAULT_MODEL} is missing")
+    return DEFAULT_MODEL
+
+
+def test_shipped_model_parses_figure1_into_scenes_and_participants():
+    import semsim as api
+    from semsim_ucca import span
+    graphs = [api.plugins.to_graph(m) for m in span.parse(FIGURE1, str(shipped()))]
+    for g in graphs:
+        labels = [label for e in g.edges for label in e.labels]
+        assert labels.count("H") + sum(lab in ("P", "S") for lab in labels) >= 1, g
+        assert "A" in labels and ("P" in labels or "S" in labels), g
+    assert api.usim(graphs[0], graphs[0]).f == 1.0
+
+
+def test_shipped_model_is_the_default_and_signed(tmp_path):
+    src, hyp = tmp_path / "s.txt", tmp_path / "h.txt"
+    src.write_text(FIGURE1[0] + "\n")
+    hyp.write_text(FIGURE1[1] + "\n")
+    r = semsim("score", "--source", src, "--hyp", hyp, "-q", "--no-cache", "-o", tmp_path / "o.jsonl", "--format",
+               "json")
+    assert r.returncode == 0, r.stderr
+    from semsim_ucca.span.parser import file_sha256
+    record = json.loads((tmp_path / "o.jsonl").read_text().splitlines()[0])
+    assert record["signature"].endswith(f"|parser:ucca-span|model:ucca-span-ewt@{file_sha256(shipped())[:12]}")
+    assert 0.0 < record["f"] < 1.0
+
+
+def test_graph_to_passage_round_trips_gold_xml(examples, tmp_path):
+    import semsim as api
+    from semsim_ucca.passage import write_xml
+    for name in ("fig1-source.xml", "fig1-correction.xml", "fig1-source.annotator2.xml"):
+        g = api.read(examples / name)
+        write_xml(g, tmp_path / name)
+        back = api.read(tmp_path / name)
+        key = lambda graph: sorted((sorted(graph.yields[e.parent]), sorted(graph.yields[e.child]), e.labels,  # noqa: E731
+                                    e.remote) for e in graph.edges)
+        assert back.text == g.text and key(back) == key(g), name
+        assert api.usim(g, back).f == 1.0

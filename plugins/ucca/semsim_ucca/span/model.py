@@ -47,8 +47,17 @@ class Config:
     remote_dim: int = 128
     dropout: float = 0.3
     word_dropout: float = 0.25  # alpha of the alpha / (alpha + count) replacement by <unk>
+    #: the discrete token features, comma-separated, from :data:`.features.FIELDS` (``word`` first)
+    features: str = "word,tag,dep,head,prefix,suffix,shape"
 
-    def to_dict(self) -> dict[str, float | int]:
+    def fields(self) -> tuple[str, ...]:
+        out = tuple(f.strip() for f in self.features.split(",") if f.strip())
+        unknown = set(out) - set(FIELDS)
+        if unknown or not out or out[0] != "word":
+            raise ValueError(f"features {self.features!r}: word first, then any of {', '.join(FIELDS[1:])}")
+        return out
+
+    def to_dict(self) -> dict[str, float | int | str]:
         return asdict(self)
 
 
@@ -87,8 +96,8 @@ class SpanParserNet(nn.Module):
         c = config
         self.embeddings = nn.ModuleDict({
             f: nn.Embedding(vocab_sizes[f], c.word_dim if f == "word" else c.feat_dim, padding_idx=0)
-            for f in FIELDS})
-        in_dim = c.word_dim + c.feat_dim * (len(FIELDS) - 1) + vector_dim
+            for f in c.fields()})
+        in_dim = c.word_dim + c.feat_dim * (len(c.fields()) - 1) + vector_dim
         self.boundary = nn.Parameter(torch.zeros(2, in_dim))  # <s> and </s>
         self.input_dropout = nn.Dropout(c.dropout)
         self.lstm = nn.LSTM(in_dim, c.lstm_dim, num_layers=c.lstm_layers, bidirectional=True,
@@ -104,7 +113,7 @@ class SpanParserNet(nn.Module):
     def encode(self, ids: dict[str, torch.Tensor], vectors: torch.Tensor, lengths: torch.Tensor
                ) -> tuple[torch.Tensor, torch.Tensor]:
         """Fencepost states: forward ``fw[b, k]`` and backward ``bw[b, k]`` for k = 0..n."""
-        x = torch.cat([self.embeddings[f](ids[f]) for f in FIELDS] + [vectors], dim=-1)  # (B, T, D)
+        x = torch.cat([self.embeddings[f](ids[f]) for f in ids] + [vectors], dim=-1)  # (B, T, D)
         batch, longest, dim = x.shape
         padded = x.new_zeros(batch, longest + 2, dim)
         padded[:, 0] = self.boundary[0]
@@ -164,12 +173,12 @@ def tensorize(features: Sequence[Features], vocabs: dict[str, Vocab], device: to
     with probability alpha / (alpha + count) so the ``<unk>`` embedding is trained."""
     lengths = [len(f.strings["word"]) for f in features]
     longest = max(lengths)
-    ids = {f: np.zeros((len(features), longest), dtype=np.int64) for f in FIELDS}
+    ids = {f: np.zeros((len(features), longest), dtype=np.int64) for f in vocabs}
     width = features[0].vectors.shape[1]
     vectors = np.zeros((len(features), longest, width), dtype=np.float32)
     for b, feat in enumerate(features):
         n = lengths[b]
-        for f in FIELDS:
+        for f in vocabs:
             ids[f][b, :n] = [vocabs[f].index(s) for s in feat.strings[f]]
         vectors[b, :n] = feat.vectors
     if rng is not None and word_dropout > 0:

@@ -62,7 +62,7 @@ class SpanParser:
     @property
     def vector_dim(self) -> int:
         c = self.net.config
-        return self.net.boundary.shape[1] - c.word_dim - c.feat_dim * (len(FIELDS) - 1)
+        return self.net.boundary.shape[1] - c.word_dim - c.feat_dim * (len(c.fields()) - 1)
 
     def save(self, path: str | os.PathLike[str], half: bool = True) -> str:
         """Write the model file atomically; returns its SHA-256."""
@@ -97,9 +97,11 @@ class SpanParser:
                     raise ValueError(f"format {meta.get('format')!r}, expected {FORMAT!r}")
                 tensors = {k: f.get_tensor(k) for k in f.keys()}  # noqa: SIM118 (safe_open has no __iter__)
             tensors = {k: t.float() if t.is_floating_point() else t for k, t in tensors.items()}
-            vocabs = {f: Vocab(meta["vocabs"][f]) for f in FIELDS}
+            # models written before features were a setting used every field
+            config = Config(**{"features": ",".join(FIELDS), **meta["config"]})
+            vocabs = {f: Vocab(meta["vocabs"][f]) for f in config.fields()}
             labels, remote_labels = Vocab(meta["labels"]), Vocab(meta["remote_labels"])
-            net = SpanParserNet(Config(**meta["config"]), {f: len(v) for f, v in vocabs.items()},
+            net = SpanParserNet(config, {f: len(v) for f, v in vocabs.items()},
                                 int(meta["vector_dim"]), len(labels), len(remote_labels))
             net.load_state_dict(tensors)
         except SemsimError:
@@ -164,7 +166,8 @@ class SpanParser:
     def parse(self, sentences: Sequence[Sequence[str]], batch_size: int = 64) -> list[Tree]:
         """Trees of tokenised sentences (an empty sentence gives a root without units)."""
         nonempty = [k for k, s in enumerate(sentences) if len(s)]
-        feats = featurize([sentences[k] for k in nonempty], name=self.info.get("spacy_model", SPACY_MODEL))
+        feats = featurize([sentences[k] for k in nonempty], name=self.info.get("spacy_model", SPACY_MODEL),
+                          fields=self.net.config.fields())
         predicted = self.predict(feats, batch_size)
         trees = [Tree(list(s), [Node(ROOT)]) for s in sentences]
         for k, (labels, remotes) in zip(nonempty, predicted):

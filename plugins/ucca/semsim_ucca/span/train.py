@@ -33,7 +33,7 @@ from semsim.errors import SemsimError
 
 from . import data
 from .evaluation import UccaScores, evaluate, frozen
-from .features import FIELDS, SPACY_MODEL, Features, featurize, spacy_version
+from .features import SPACY_MODEL, Features, featurize, spacy_version
 from .model import NULL, PAD, UNK, Config, SpanParserNet, Vocab, all_spans, tensorize
 from .parser import SpanParser
 from .tree import CHAIN, Spans, spans_to_tree, tree_from_passage, tree_to_passage, tree_to_spans
@@ -99,11 +99,12 @@ def prepare(corpus: Corpus, work_dir: Path | None, progress: bool = True, keep_g
 
 
 # -- vocabularies and targets --------------------------------------------------------------------
-def build_vocabs(examples: Sequence[Example], min_label_count: int = 2) -> tuple[dict[str, Vocab], Vocab, Vocab]:
+def build_vocabs(examples: Sequence[Example], fields: Sequence[str],
+                 min_label_count: int = 2) -> tuple[dict[str, Vocab], Vocab, Vocab]:
     """Feature vocabularies, span labels (chains seen fewer than ``min_label_count`` times
     become their outermost label) and remote labels, from the training examples."""
     vocabs = {}
-    for f in FIELDS:
+    for f in fields:
         counter = Counter(s for ex in examples for s in ex.features.strings[f])
         vocabs[f] = Vocab.build(counter, min_count=1 if f == "word" else 2)
     chains = Counter(lab for ex in examples for lab in ex.spans.labels.values())
@@ -215,7 +216,7 @@ def train(settings: Settings, model: str | os.PathLike[str], work_dir: str | os.
     torch.manual_seed(settings.seed)
     train_ex = prepare(settings.train, work, progress)
     dev_ex = prepare(settings.dev, work, progress, keep_gold=True)
-    vocabs, labels, remote_labels = build_vocabs(train_ex)
+    vocabs, labels, remote_labels = build_vocabs(train_ex, settings.config.fields())
     attach_targets(train_ex, labels, remote_labels)
     vector_dim = train_ex[0].features.vectors.shape[1]
     net = SpanParserNet(settings.config, {f: len(v) for f, v in vocabs.items()}, vector_dim,

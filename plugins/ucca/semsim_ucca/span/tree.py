@@ -301,6 +301,8 @@ def spans_to_tree(tokens: Sequence[str], labels: dict[tuple[int, int], str],
 def merge_continuations(tree: Tree) -> Tree:
     """Fold each ``L~`` unit into the nearest preceding sibling labelled ``L`` (top-down, so
     that fragments of fragmented parents meet again first); without one, drop the ``~``."""
+    if not any(nd.label.endswith(CONT) for nd in tree.nodes):
+        return tree  # nothing to merge (most sentences)
     nodes = [nd.copy() for nd in tree.nodes]
     ys = tree.yields()
     first_tok = [min(y) if y else -1 for y in ys]

@@ -3,8 +3,8 @@
 Each token gets spaCy's own context vector (``doc.tensor``, the 96-dimensional output of
 ``en_core_web_sm``'s tok2vec, trained on OntoNotes: the only pretrained signal the parser
 uses) and discrete features embedded by the parser: lower-cased word, fine tag, dependency
-label, direction and distance of the syntactic head, entity type and IOB, prefix, suffix
-and word shape. Sentences arrive tokenised; spaCy never re-tokenises them.
+label, direction and distance of the syntactic head, prefix, suffix and word shape, and on
+request entity type and IOB. Sentences arrive tokenised; spaCy never re-tokenises them.
 """
 
 from __future__ import annotations

@@ -4,8 +4,8 @@ A minimal-span chart parser (Stern et al. 2017; Kitaev & Klein 2018), as the HLT
 that won SemEval-2019 Task 1 applied it to UCCA, with our own choices throughout:
 
 * **encoder**: per token, embeddings of discrete spaCy features (word, tag, dependency,
-  head direction, entity, affixes, shape) and spaCy's own 96-d context vector, through a
-  two-layer BiLSTM over ``<s> tokens </s>``;
+  head direction, affixes, shape; entities optional, see :attr:`Config.features`) and
+  spaCy's own 96-d context vector, through a two-layer BiLSTM over ``<s> tokens </s>``;
 * **span representation** of tokens ``i..j-1``: the fencepost differences
   ``[f_j - f_i ; b_i - b_j]`` of the forward and backward states;
 * **labels**: an MLP gives each span a distribution over chain labels (``0`` = no unit),

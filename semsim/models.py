@@ -66,7 +66,8 @@ def model_path(name: str) -> Path:
     return d / info.get("subpath", "")
 
 
-def _sha256(path: Path) -> str:
+def sha256_file(path: str | os.PathLike[str]) -> str:
+    """The SHA-256 of a file's content, read in blocks (models are large)."""
     h = hashlib.sha256()
     with open(path, "rb") as f:
         for block in iter(lambda: f.read(1 << 20), b""):
@@ -131,7 +132,7 @@ def download(spec: ModelSpec, url: str | None = None, sha256: str | None = None,
     except (urllib.error.URLError, OSError, ValueError) as exc:
         raise SemsimError(f"download of model {spec.name!r} from {url} failed: {exc}; "
                           f"run the command again to resume ({part} keeps what arrived)") from None
-    actual = _sha256(part)
+    actual = sha256_file(part)
     if expected is not None and actual != expected:
         part.unlink()
         raise SemsimError(f"model {spec.name!r}: SHA-256 mismatch (expected {expected}, got {actual}); "

@@ -76,7 +76,8 @@ def train(train_paths: tuple[str, ...], train_ids: str | None, dev_paths: tuple[
         --dev ../shared/data/ucca-ewt/xml --dev-ids ../shared/data/ucca-ewt/dev.txt \\
         -m plugins/ucca/semsim_ucca/models/ucca-span-ewt.safetensors
     """
-    from .span.parser import file_sha256
+    from semsim.models import sha256_file
+
     from .span.train import Corpus, Settings
     from .span.train import train as run
     settings = Settings(Corpus(tuple(train_paths), train_ids), Corpus(tuple(dev_paths), dev_ids), epochs=epochs,
@@ -88,7 +89,7 @@ def train(train_paths: tuple[str, ...], train_ids: str | None, dev_paths: tuple[
         raise SemsimError("no epoch finished: no model written")
     size = path.stat().st_size / 2**20
     click.echo(f"{model}: best dev labelled primary F1 {result['best_dev_labeled_primary']:.4f} at epoch "
-               f"{result['best_epoch']} of {result['epochs']}; {size:.1f} MB; sha256 {file_sha256(path)}")
+               f"{result['best_epoch']} of {result['epochs']}; {size:.1f} MB; sha256 {sha256_file(path)}")
 
 
 @ucca.command()

@@ -137,11 +137,12 @@ def test_training_resumes_from_its_checkpoint(corpus, tmp_path):
 
 
 def test_model_file_carries_its_metadata_and_reloads(tiny_model):
+    from semsim.models import sha256_file
     from semsim_ucca import span
-    from semsim_ucca.span.parser import SpanParser, file_sha256
+    from semsim_ucca.span.parser import SpanParser
     parser = SpanParser.load(tiny_model)
     assert parser.info["train_sentences"] == 9 and parser.info["spacy_model"]
-    assert span.model_identity(str(tiny_model)) == file_sha256(tiny_model)
+    assert span.model_identity(str(tiny_model)) == sha256_file(tiny_model)
     trees = parser.parse([s.split() for s in FIGURE1] + [[]])
     assert [t.tokens for t in trees] == [s.split() for s in FIGURE1] + [[]]
 
@@ -213,9 +214,9 @@ def test_shipped_model_is_the_default_and_signed(tmp_path):
     r = semsim("score", "--source", src, "--hyp", hyp, "-q", "--no-cache", "-o", tmp_path / "o.jsonl", "--format",
                "json")
     assert r.returncode == 0, r.stderr
-    from semsim_ucca.span.parser import file_sha256
+    from semsim.models import sha256_file
     record = json.loads((tmp_path / "o.jsonl").read_text().splitlines()[0])
-    assert record["signature"].endswith(f"|parser:ucca-span|model:ucca-span-ewt@{file_sha256(shipped())[:12]}")
+    assert record["signature"].endswith(f"|parser:ucca-span|model:ucca-span-ewt@{sha256_file(shipped())[:12]}")
     assert 0.0 < record["f"] < 1.0
 
 

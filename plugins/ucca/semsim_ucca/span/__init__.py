@@ -43,8 +43,8 @@ def model_identity(model: str | None = None) -> str:
     path = resolve_model(model)
     key = _key(path)
     if key not in _hashes:
-        from .parser import file_sha256
-        _hashes[key] = file_sha256(path)
+        from semsim.models import sha256_file
+        _hashes[key] = sha256_file(path)
     return _hashes[key]
 
 

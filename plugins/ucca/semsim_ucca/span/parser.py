@@ -9,7 +9,6 @@ model in the parse cache and in score signatures.
 
 from __future__ import annotations
 
-import hashlib
 import json
 import os
 from collections.abc import Sequence
@@ -19,19 +18,12 @@ from typing import Any
 import numpy as np
 
 from semsim.errors import SemsimError
+from semsim.models import sha256_file
 
 from .features import FIELDS, SPACY_MODEL, Features, featurize
 from .tree import ROOT, Node, Tree, spans_to_tree
 
 FORMAT = "semsim-ucca-span/1"
-
-
-def file_sha256(path: str | os.PathLike[str]) -> str:
-    h = hashlib.sha256()
-    with open(path, "rb") as f:
-        for block in iter(lambda: f.read(1 << 20), b""):
-            h.update(block)
-    return h.hexdigest()
 
 
 class SpanParser:
@@ -80,7 +72,7 @@ class SpanParser:
             os.replace(tmp, path)
         finally:
             tmp.unlink(missing_ok=True)
-        return file_sha256(path)
+        return sha256_file(path)
 
     @classmethod
     def load(cls, path: str | os.PathLike[str], device: str = "cpu") -> SpanParser:

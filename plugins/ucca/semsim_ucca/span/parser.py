@@ -18,6 +18,7 @@ from typing import Any
 import numpy as np
 
 from semsim.errors import SemsimError
+from semsim.io import atomic_write
 from semsim.models import sha256_file
 
 from .features import FIELDS, SPACY_MODEL, Features, featurize
@@ -58,20 +59,13 @@ class SpanParser:
 
     def save(self, path: str | os.PathLike[str], half: bool = True) -> str:
         """Write the model file atomically; returns its SHA-256."""
-        from safetensors.torch import save_file
+        from safetensors.torch import save
         path = Path(path)
         path.parent.mkdir(parents=True, exist_ok=True)
         tensors = {k: (v.half() if half and v.is_floating_point() else v).detach().cpu().contiguous()
                    for k, v in self.net.state_dict().items()}
-        tmp = path.with_name(f".{path.name}.tmp-{os.getpid()}")
-        try:
-            save_file(tensors, str(tmp), metadata={"semsim": json.dumps(self.metadata(), sort_keys=True)})
-            umask = os.umask(0)
-            os.umask(umask)
-            os.chmod(tmp, 0o666 & ~umask)  # a model file is for everyone to read, as any other file
-            os.replace(tmp, path)
-        finally:
-            tmp.unlink(missing_ok=True)
+        with atomic_write(path, binary=True) as f:
+            f.write(save(tensors, metadata={"semsim": json.dumps(self.metadata(), sort_keys=True)}))
         return sha256_file(path)
 
     @classmethod

@@ -30,6 +30,7 @@ from typing import Any
 import numpy as np
 
 from semsim.errors import SemsimError
+from semsim.io import atomic_write
 
 from . import data
 from .evaluation import UccaScores, evaluate, frozen
@@ -91,10 +92,8 @@ def prepare(corpus: Corpus, work_dir: Path | None, progress: bool = True, keep_g
                 for p, t, f in zip(sentences, trees, feats)]
     if cached is not None:
         cached.parent.mkdir(parents=True, exist_ok=True)
-        tmp = cached.with_name(f".{cached.name}.tmp-{os.getpid()}")
-        with open(tmp, "wb") as f:
+        with atomic_write(cached, binary=True) as f:
             pickle.dump(examples, f, protocol=pickle.HIGHEST_PROTOCOL)
-        os.replace(tmp, cached)
     return examples
 
 
@@ -188,9 +187,8 @@ def tune_remote_bias(parser: SpanParser, examples: Sequence[Example],
 
 def _save_atomic(obj: Any, path: Path) -> None:
     import torch
-    tmp = path.with_name(f".{path.name}.tmp-{os.getpid()}")
-    torch.save(obj, tmp)
-    os.replace(tmp, path)
+    with atomic_write(path, binary=True) as f:
+        torch.save(obj, f)
 
 
 def train(settings: Settings, model: str | os.PathLike[str], work_dir: str | os.PathLike[str] | None = None,
@@ -288,9 +286,8 @@ def train(settings: Settings, model: str | os.PathLike[str], work_dir: str | os.
                       "scheduler": scheduler.state_dict(), "rng": rng.bit_generator.state,
                       "torch_rng": torch.get_rng_state(), "state": state, "settings": settings.key()}, checkpoint)
         # the checkpoint's history is the record; this file is its readable copy
-        tmp = history_file.with_name(f".{history_file.name}.tmp-{os.getpid()}")
-        tmp.write_text("".join(json.dumps(r) + "\n" for r in state["history"]), encoding="utf-8")
-        os.replace(tmp, history_file)
+        with atomic_write(history_file) as f:
+            f.writelines(json.dumps(r) + "\n" for r in state["history"])
         log(f"epoch {epoch}: loss {record['loss']:.3f}, {train_seconds:.0f}s; dev labelled primary F1 "
             f"{scores.labeled_primary:.4f}, remote {scores.labeled_remote:.4f}" + (" (best)" if improved else ""))
     if state["best_epoch"] and "remote_bias" not in state:

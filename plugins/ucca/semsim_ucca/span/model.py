@@ -161,6 +161,16 @@ def all_spans(n: int) -> tuple[np.ndarray, np.ndarray]:
     return i, j
 
 
+def batch_spans(lengths: Sequence[int], device: torch.device) -> tuple[torch.Tensor, torch.Tensor, torch.Tensor]:
+    """Sentence, start and end of every span of every sentence of a batch: each sentence's
+    spans in :func:`all_spans` order (n(n+1)/2 rows for n tokens), sentence after sentence."""
+    spans = [all_spans(n) for n in lengths]
+    b = np.concatenate([np.full(len(s[0]), k) for k, s in enumerate(spans)])
+    i = np.concatenate([s[0] for s in spans])
+    j = np.concatenate([s[1] for s in spans])
+    return tuple(torch.from_numpy(a).to(device) for a in (b, i, j))  # type: ignore[return-value]
+
+
 def span_index(s: int, e: int, n: int) -> int:
     """The row of span ``(s, e)`` in :func:`all_spans` order."""
     return s * n - s * (s - 1) // 2 + (e - s - 1)

@@ -103,7 +103,7 @@ class SpanParser:
         """Labelled spans and remote edges of featurized sentences (batched by length)."""
         import torch
 
-        from .model import all_spans, cky, tensorize
+        from .model import batch_spans, cky, tensorize
         device = next(self.net.parameters()).device
         order = sorted(range(len(features)), key=lambda k: len(features[k].strings["word"]))
         out: list[Any] = [None] * len(features)
@@ -114,16 +114,12 @@ class SpanParser:
                 batch = [features[k] for k in idx]
                 ids, vectors, lengths = tensorize(batch, self.vocabs, device)
                 fw, bw = self.net.encode(ids, vectors, lengths)
-                spans = [all_spans(len(f.strings["word"])) for f in batch]
-                b = torch.from_numpy(np.concatenate([np.full(len(s[0]), k) for k, s in enumerate(spans)]))
-                i = torch.from_numpy(np.concatenate([s[0] for s in spans]))
-                j = torch.from_numpy(np.concatenate([s[1] for s in spans]))
-                logits = self.net.label_logits_eval(fw, bw, b.to(device), i.to(device), j.to(device))
+                logits = self.net.label_logits_eval(fw, bw, *batch_spans(lengths.tolist(), device))
                 logp = torch.log_softmax(logits, dim=-1).cpu().numpy()
                 offset = 0
                 for k, feat in enumerate(batch):
                     n = len(feat.strings["word"])
-                    m = len(spans[k][0])
+                    m = n * (n + 1) // 2
                     chosen = cky(logp[offset:offset + m], n, self.root_mask)
                     labelled = {s: self.labels.itos[lab] for s, lab in chosen.items()}
                     remotes = self._remotes(fw, bw, k, list(chosen), device)

@@ -35,7 +35,7 @@ from semsim.io import atomic_write
 from . import data
 from .evaluation import UccaScores, evaluate, frozen
 from .features import SPACY_MODEL, Features, featurize, spacy_version
-from .model import NULL, PAD, UNK, Config, SpanParserNet, Vocab, all_spans, tensorize
+from .model import NULL, PAD, UNK, Config, SpanParserNet, Vocab, all_spans, batch_spans, tensorize
 from .parser import SpanParser
 from .tree import CHAIN, Spans, spans_to_tree, tree_from_passage, tree_to_passage, tree_to_spans
 
@@ -309,12 +309,8 @@ def _loss(net: Any, batch: Sequence[Example], vocabs: dict[str, Vocab], device: 
     import torch.nn.functional as F
     ids, vectors, lengths = tensorize([ex.features for ex in batch], vocabs, device, rng, net.config.word_dropout)
     fw, bw = net.encode(ids, vectors, lengths)
-    b = np.concatenate([np.full(len(ex.targets), k) for k, ex in enumerate(batch)])
-    spans = [all_spans(ex.spans.n) for ex in batch]
-    i = np.concatenate([s[0] for s in spans])
-    j = np.concatenate([s[1] for s in spans])
     t = lambda a: torch.from_numpy(a).to(device)  # noqa: E731
-    reps = net.span_reps(fw, bw, t(b), t(i), t(j))
+    reps = net.span_reps(fw, bw, *batch_spans(lengths.tolist(), device))
     loss = F.cross_entropy(net.label_mlp(reps), t(np.concatenate([ex.targets for ex in batch])), reduction="sum")
     for k, ex in enumerate(batch):
         if len(ex.units) < 2:

@@ -168,25 +168,17 @@ def _is_punct(text: str) -> bool:
 
 
 def tree_to_mrp(tree: Tree, graph_id: str = "") -> dict[str, Any]:
-    """The tree as an MRP 2019 UCCA graph (tokens joined by single spaces are the input)."""
-    offsets, pos = [], 0
-    for t in tree.tokens:
-        offsets.append((pos, pos + len(t)))
-        pos += len(t) + 1
-    nodes, edges = [], []
-    for n, node in enumerate(tree.nodes):
-        entry: dict[str, Any] = {"id": n}
-        if node.terminals:
-            entry["anchors"] = [{"from": offsets[t][0], "to": offsets[t][1]} for t in sorted(node.terminals)]
-        nodes.append(entry)
-        for c in node.children:
-            for lab in tree.nodes[c].label.split("+"):
-                edges.append({"source": n, "target": c, "label": lab})
-    for p, c, label in tree.remotes:
-        for lab in label.split("+"):
-            edges.append({"source": p, "target": c, "label": lab, "properties": ["remote"], "values": [True]})
-    return {"id": graph_id or tree.id, "flavor": 1, "framework": "ucca", "version": 1.0,
-            "input": " ".join(tree.tokens), "tops": [0], "nodes": nodes, "edges": edges}
+    """The tree as an MRP 2019 UCCA graph (tokens joined by single spaces are the input),
+    written by the core's :func:`semsim.formats.mrp.graph_to_mrp`."""
+    from semsim.formats.mrp import graph_to_mrp
+    from semsim.graph import Edge, Graph, Token, Unit
+
+    units = tuple(Unit(str(n), anchors=tuple(sorted(node.terminals))) for n, node in enumerate(tree.nodes))
+    edges = [Edge(n, c, tuple(tree.nodes[c].label.split("+"))) for n, node in enumerate(tree.nodes)
+             for c in node.children]
+    edges += [Edge(p, c, tuple(label.split("+")), remote=True) for p, c, label in tree.remotes]
+    graph = Graph(tuple(Token(t) for t in tree.tokens), units, tuple(edges), id=graph_id or tree.id)
+    return graph_to_mrp(graph, "ucca")
 
 
 # -- to and from labelled spans -----------------------------------------------------------------

@@ -58,13 +58,9 @@ def read_passage(path: Path) -> Any:
 def passages(paths: Sequence[str | os.PathLike[str]], ids: set[str] | None = None) -> Iterator[Any]:
     """The passages under ``paths`` whose ID (or file stem) is in ``ids`` (all when None)."""
     for f in xml_files(paths):
-        if ids is not None and f.stem not in ids:
-            passage = read_passage(f)
-            if str(passage.ID) not in ids:
-                continue
+        passage = read_passage(f)
+        if ids is None or f.stem in ids or str(passage.ID) in ids:
             yield passage
-            continue
-        yield read_passage(f)
 
 
 def sentences(paths: Sequence[str | os.PathLike[str]], ids: set[str] | None = None) -> list[Any]:

@@ -192,9 +192,10 @@ class Spans:
     remotes: tuple[tuple[tuple[int, int], tuple[int, int], str], ...] = ()
 
 
-def fragment(tree: Tree) -> tuple[Tree, dict[int, int]]:
-    """Cut discontinuous units into contiguous fragments (see the module docstring). Returns
-    the new tree and, per original unit, its first fragment (whose span stands for it)."""
+def fragment(tree: Tree) -> Tree:
+    """Cut discontinuous units into contiguous fragments (see the module docstring). Every
+    unit keeps its index as its first fragment, whose span stands for it; the later
+    fragments are appended."""
     nodes = [nd.copy() for nd in tree.nodes]
     parent = {c: p for p, nd in enumerate(nodes) for c in nd.children}
     order: list[int] = []
@@ -229,12 +230,12 @@ def fragment(tree: Tree) -> tuple[Tree, dict[int, int]]:
             nodes[n].terminals = [s[0] for s, c in runs[0] if c is None]
             items = runs[0]
         span[n] = (items[0][0][0], max(s[1] for s, _ in items)) if items else (0, -1)
-    return Tree(tree.tokens, nodes, list(tree.remotes), tree.id), {n: n for n in range(len(tree.nodes))}
+    return Tree(tree.tokens, nodes, list(tree.remotes), tree.id)
 
 
 def tree_to_spans(tree: Tree) -> Spans:
     """The labelled spans of a tree (discontinuous units fragmented, chains joined)."""
-    fragmented, first = fragment(tree)
+    fragmented = fragment(tree)
     ys = fragmented.yields()
     labels: dict[tuple[int, int], str] = {}
     span_of: dict[int, tuple[int, int]] = {}
@@ -246,8 +247,7 @@ def tree_to_spans(tree: Tree) -> Spans:
         span_of[n] = s
         labels[s] = f"{labels[s]}{CHAIN}{fragmented.nodes[n].label}" if s in labels else fragmented.nodes[n].label
         stack.extend(fragmented.nodes[n].children)
-    remotes = tuple((span_of[first[p]], span_of[first[c]], lab) for p, c, lab in tree.remotes
-                    if first[p] in span_of and first[c] in span_of)
+    remotes = tuple((span_of[p], span_of[c], lab) for p, c, lab in tree.remotes if p in span_of and c in span_of)
     return Spans(len(tree.tokens), labels, remotes)
 
 

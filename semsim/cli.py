@@ -23,6 +23,7 @@ from .api import USim
 from .errors import InputError, SemsimError
 from .graph import Graph
 from .io import atomic_write, iter_graphs, write_jsonl, write_tsv
+from .limits import LimitError
 from .stats import Score, corpus_score
 
 FORMATS = ("text", "json", "jsonl", "tsv")
@@ -281,11 +282,16 @@ def _score_command(pairs: list[tuple[Path, Path]], score: Callable[[Any, Any], S
     read = _read_pairs(pairs, read_format, quiet)
     graphs = _good_pairs(read)
     scores: list[Score] = []
+    too_large: list[str] = []  # pairs beyond a resource bound: reported, the others scored
 
     def records() -> Iterator[dict[str, Any]]:
         for pair in tqdm(graphs, desc="scoring", unit="pair", file=sys.stderr,
                          disable=quiet or len(graphs) < 2 or None, leave=False):
-            s = score(pair.g1, pair.g2)
+            try:
+                s = score(pair.g1, pair.g2)
+            except LimitError as exc:
+                too_large.append(f"{pair.source}: {exc} (pair {pair.name} not scored)")
+                continue
             scores.append(s)
             parts = {f"{k}_f": c.f for k, c in s.parts.items()} if len(s.parts) > 1 else {}
             yield {"name": pair.name, "source": pair.source, "correction": pair.correction, "f": s.f,
@@ -299,7 +305,11 @@ def _score_command(pairs: list[tuple[Path, Path]], score: Callable[[Any, Any], S
 
     with _output(output) as out:
         _emit(records, fmt, out, summary)
+    for message in too_large:
+        click.echo(f"semsim: {message}", err=True)
     _fail_if_unread(read)
+    if too_large:
+        raise SemsimError(f"{len(too_large)} of {len(read)} pairs not scored: {too_large[0]}")
 
 
 def _common(f: Callable[..., Any]) -> Callable[..., Any]:
@@ -388,6 +398,8 @@ def distsim(source: str, correction: str, by_sentence: bool, labels: tuple[str, 
     from .api import distsim as _distsim
     read = _read_pairs(pair_inputs(source, correction), read_format, True)
     graphs = _good_pairs(read)
+    if not graphs:
+        _fail_if_unread(read)
     result = _distsim([(p.g1, p.g2) for p in graphs], labels or None, by_sentence)
     if fmt == "json":
         click.echo(json.dumps({"distsim": result, "by_sentence": by_sentence, "n_pairs": len(graphs),
@@ -456,6 +468,7 @@ def score(source_path: Path, hyps: tuple[Path, ...], refs: tuple[Path, ...], rep
         read_parallel,
         score_systems,
         signed,
+        too_large_lines,
         unparsed_lines,
     )
     metric = _metric(variant, direction, tie_break, labels, remote, align, denominator, single_token_units)
@@ -471,6 +484,7 @@ def score(source_path: Path, hyps: tuple[Path, ...], refs: tuple[Path, ...], rep
     failed: dict[str, str] = {}
     graphs = parse_sentences(texts, parser, model, cache, batch_size, jobs, progress=not quiet, failed=failed)
     unparsed = unparsed_lines({source_path: source, **files}, failed)
+    unparsed += too_large_lines(source, files, graphs, {e.line for e in unparsed})
     skip = {e.line for e in unparsed}
     pairs = {i for i, s in enumerate(source, 1) if s.strip() and any(f[i - 1].strip() for f in files.values())}
     if unparsed and pairs <= skip:  # what is left would be empty-line conventions only
@@ -503,7 +517,7 @@ def _fail_if_unparsed(unparsed: list[InputError]) -> None:
     for err in unparsed:
         click.echo(f"semsim: {err} (line {err.line} not scored)", err=True)
     lines = len({e.line for e in unparsed})
-    raise SemsimError(f"{lines} line(s) not scored: a sentence could not be parsed (see above)")
+    raise SemsimError(f"{lines} line(s) not scored (see above)")
 
 
 def _system_names(hyps: list[Path], refs: list[Path]) -> dict[Path, str]:

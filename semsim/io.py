@@ -10,6 +10,7 @@ from __future__ import annotations
 import csv
 import json
 import os
+import re
 import sys
 from collections.abc import Iterable, Iterator
 from contextlib import contextmanager
@@ -56,9 +57,10 @@ def atomic_write(path: str | os.PathLike[str], binary: bool = False, keep_partia
 
 
 def read_text(path: str | os.PathLike[str], kind: str = "") -> str:
-    r"""A UTF-8 text file's contents (a byte-order mark accepted). Unreadable files and bytes
-    that are not UTF-8 are :class:`InputError`\ s naming the file and the line of the first bad
-    byte; ``kind`` (e.g. ``"M2 files"``) names what must be UTF-8 in that message."""
+    r"""A UTF-8 text file's contents (a byte-order mark accepted). Unreadable files, bytes
+    that are not UTF-8 and control characters (:data:`_CONTROL`) are :class:`InputError`\ s
+    naming the file and the line of the first bad byte; ``kind`` (e.g. ``"M2 files"``) names
+    what must be UTF-8 in that message."""
     p = Path(path)
     try:
         data = p.read_bytes()
@@ -67,12 +69,25 @@ def read_text(path: str | os.PathLike[str], kind: str = "") -> str:
     except OSError as exc:
         raise InputError(f"cannot read: {exc.strerror or exc}", p) from None
     try:
-        return data.decode("utf-8-sig")
+        text = data.decode("utf-8-sig")
     except UnicodeDecodeError as exc:
         line = data.count(b"\n", 0, exc.start) + 1
         must = f"; {kind} must be UTF-8" if kind else ""
         raise InputError(f"not UTF-8 ({exc.reason} at byte {exc.start}){must}; convert it, e.g. with iconv", p,
                          line) from None
+    bad = _CONTROL.search(text)
+    if bad:
+        line = text.count("\n", 0, bad.start()) + 1
+        column = bad.start() - (text.rfind("\n", 0, bad.start()) + 1) + 1
+        raise InputError(f"control character U+{ord(bad.group()):04X} at column {column}: not a text file, "
+                         "or a corrupt one", p, line)
+    return text
+
+
+#: C0 control characters other than tab, line feed and carriage return: a NUL byte or an
+#: escape in a text file means binary data or corruption, and vertical tab, form feed and
+#: the separators \x1c-\x1e would end lines for ``str.splitlines`` but not for line numbers.
+_CONTROL = re.compile("[\x00-\x08\x0b\x0c\x0e-\x1f]")
 
 
 def find_reader(path: Path, format: str | None = None) -> Reader:
@@ -107,7 +122,7 @@ def iter_graphs(path: str | os.PathLike[str], format: str | None = None,
     in a PENMAN file, one bad line of MRP) and goes on. ``errors="raise"`` raises the first
     such error; ``errors="yield"`` yields it in that graph's place, so a caller can keep the
     others and still report the bad one with its file and line. Errors about the file as a
-    whole (missing, unreadable, no reader) are always raised.
+    whole (missing, unreadable, no reader, no graph at all) are always raised.
     """
     if errors not in ("raise", "yield"):
         raise ValueError(f"errors must be 'raise' or 'yield', not {errors!r}")
@@ -116,15 +131,21 @@ def iter_graphs(path: str | os.PathLike[str], format: str | None = None,
         raise InputError("no such file", p)
     if p.is_dir():
         raise InputError("is a directory (give a file, or use the CLI's batch mode)", p)
+    if p.stat().st_size == 0:
+        raise InputError("empty file", p)
+    empty = True
     for obj in find_reader(p, format).read(p):
+        empty = False
         if not isinstance(obj, InputError):
             try:
                 obj = to_graph(obj)
             except (InputError, GraphError) as exc:  # a graph that converts badly costs only itself
-                obj = exc if isinstance(exc, InputError) else InputError(str(exc), p)
+                obj = exc if isinstance(exc, InputError) else InputError(str(exc), p, getattr(obj, "line", None))
         if isinstance(obj, InputError) and errors == "raise":
             raise obj
         yield obj
+    if empty:
+        raise InputError("no graphs in file", p)
 
 
 def read_all(path: str | os.PathLike[str], format: str | None = None) -> list[Graph]:

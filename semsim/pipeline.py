@@ -23,6 +23,7 @@ from .cache import ParseCache, normalise
 from .errors import InputError, ParseError, PluginError, SemsimError
 from .graph import Graph
 from .io import GRAPH_FORMAT, graph_from_dict, graph_to_dict, read_text
+from .limits import LimitError, check_pair
 from .plugins import Parser, parsers, plugin_version, to_graph
 from .stats import Score
 
@@ -260,3 +261,19 @@ def unparsed_lines(files: dict[Path, Sequence[str]], failed: dict[str, str]) -> 
     return [InputError(failed[normalise(text)], path, i)
             for path, lines in files.items() for i, text in enumerate(lines, 1)
             if text.strip() and normalise(text) in failed]
+
+
+def too_large_lines(source: Sequence[str], files: dict[Path, Sequence[str]], graphs: dict[str, Graph],
+                    skip: Collection[int] = ()) -> list[InputError]:
+    """Where a line and its source are too large to align (:func:`semsim.limits.check_pair`):
+    one error per file and line, so that the line is left out for every system alike."""
+    out = []
+    for path, lines in files.items():
+        for i, (src, hyp) in enumerate(zip(source, lines), 1):
+            if i in skip or not src.strip() or not hyp.strip():
+                continue
+            try:
+                check_pair(graphs[normalise(src)], graphs[normalise(hyp)])
+            except LimitError as exc:
+                out.append(InputError(str(exc), path, i))
+    return out

@@ -38,7 +38,7 @@ def test_bad_lines_name_file_and_line(isolated_plugins, tmp_path):
         semsim.read_all(f)
     broken = dict(GRAPH, edges=[{"source": 3, "target": 9, "label": "A"}])
     f.write_text(json.dumps(broken) + "\n")
-    with pytest.raises(semsim.InputError, match=r"bad\.mrp:1: graph g1: edge or top names an unknown node"):
+    with pytest.raises(semsim.InputError, match=r"bad\.mrp:1: graph g1: edge #1: target 9 is not the id of a node"):
         semsim.read_all(f)
 
 
@@ -50,8 +50,8 @@ def test_a_bad_line_costs_only_its_own_graph(isolated_plugins, tmp_path):
                  + "\n", encoding="utf-8")
     got = list(iter_graphs(f, errors="yield"))
     assert [g.id if isinstance(g, semsim.Graph) else str(g) for g in got] == [
-        "g1", f"{f}:2: not an MRP graph: Expecting property name enclosed in double quotes: line 1 column 2 (char 1)",
-        f"{f}:3: graph g2: edge or top names an unknown node 9", "g4"]
+        "g1", f"{f}:2: not an MRP graph: malformed JSON: Expecting property name enclosed in double quotes: "
+        "line 1 column 2 (char 1)", f"{f}:3: graph g2: edge #1: target 9 is not the id of a node", "g4"]
     f.write_bytes(b"\xff\xfe{}\n")
-    with pytest.raises(semsim.InputError, match=r"mixed\.mrp: not UTF-8"):
+    with pytest.raises(semsim.InputError, match=r"mixed\.mrp:1: not UTF-8"):
         list(iter_graphs(f, errors="yield"))

@@ -29,6 +29,7 @@ from rapidfuzz.process import cdist
 from scipy.optimize import linear_sum_assignment
 
 from ..graph import Graph
+from ..limits import check_cells
 
 Pair = tuple[int, int]
 
@@ -43,6 +44,7 @@ def align_tokens(a: Sequence[str], b: Sequence[str]) -> list[Pair]:
     n, m = len(a), len(b)
     if not n or not m:
         return []
+    check_cells(n, m, "token alignment")
     la, lb = [t.lower() for t in a], [t.lower() for t in b]
     dist = edit_distances(la, lb).astype(np.float64)
     # Tie-break toward similar relative positions; the sum of all penalties stays < 1,
@@ -164,6 +166,7 @@ def legacy_token_pairs(g1: Graph, g2: Graph) -> set[Pair]:
         start1, start2 = end1, end2
         if not n:
             continue
+        check_cells(n, n, "token alignment")
         cost = np.zeros((n, n))
         if m:
             idx = np.arange(n)

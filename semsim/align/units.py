@@ -30,12 +30,16 @@ from __future__ import annotations
 import numpy as np
 
 from ..graph import Graph
+from ..limits import check_cells
 
 TIE_BREAKS = ("coverage", "all", "first")
 
 
 def overlap_matrix(g1: Graph, g2: Graph, token_pairs: list[tuple[int, int]]) -> np.ndarray:
     """``O[v, u] = |A_l ∩ (yield(v) × yield(u))|`` for units v of ``g1`` and u of ``g2``."""
+    for rows, cols in ((len(g1.units), len(g2.units)), (len(g1.tokens), len(g2.units)),
+                       (len(g1.units), len(g1.tokens)), (len(g2.units), len(g2.tokens))):
+        check_cells(rows, cols, "node alignment")
     y1, y2 = g1.content_yield_matrix, g2.content_yield_matrix
     gathered = np.zeros((len(g1.tokens), len(g2.units)))
     if token_pairs:

@@ -12,7 +12,7 @@ from __future__ import annotations
 
 import json
 import math
-from collections.abc import Callable
+from collections.abc import Callable, Collection
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
@@ -45,13 +45,39 @@ class Column:
     scores: list[Score]
 
 
-def columns_for(rep: str, pairs: list[tuple[Graph, Graph]], usim: USim) -> list[Column]:
-    """USim and the plugin metrics of ``rep``'s scheme over the pairs."""
+def columns_for(rep: str, pairs: list[tuple[Graph, Graph]], usim: USim,
+                failed: dict[int, str] | None = None) -> list[Column]:
+    """USim and the plugin metrics of ``rep``'s scheme over the pairs.
+
+    A pair a metric cannot score (too large: :class:`~semsim.limits.LimitError`; or a graph
+    the metric's own parser rejects) raises, or with ``failed`` is recorded there (pair
+    index → reason) and scored by no later metric; its place in the columns holds a
+    placeholder to drop (:func:`drop_failed`)."""
     from ..plugins import metrics
     schemes = {g.scheme.name for pair in pairs for g in pair}
     fns: list[tuple[str, Callable[[Graph, Graph], Score]]] = [("usim", usim.sentence_score)]
     fns += [(m.name, m.score) for m in sorted(metrics().values(), key=lambda m: m.name) if m.scheme in schemes]
-    return [Column(f"{rep}:{name}", [fn(a, b) for a, b in pairs]) for name, fn in fns]
+    columns = []
+    for name, fn in fns:
+        scores = []
+        for i, (a, b) in enumerate(pairs):
+            try:
+                scores.append(_NOT_SCORED if failed and i in failed else fn(a, b))
+            except SemsimError as exc:  # too large (LimitError), or a metric cannot read the pair
+                if failed is None:
+                    raise
+                failed[i] = f"{rep}: {exc}"
+                scores.append(_NOT_SCORED)
+        columns.append(Column(f"{rep}:{name}", scores))
+    return columns
+
+
+_NOT_SCORED = Score.fixed(0.0, ["-"], "")
+
+
+def drop_failed(columns: list[Column], failed: Collection[int]) -> list[Column]:
+    """The columns without the pairs at ``failed`` positions."""
+    return [Column(c.name, [s for i, s in enumerate(c.scores) if i not in failed]) for c in columns]
 
 
 def correlations(columns: list[Column]) -> list[dict[str, Any]]:
@@ -100,7 +126,7 @@ def _pairs_from_text(source: Path, hyp: Path, parser_specs: tuple[str, ...], bat
     an empty line are left out (nothing to parse), and so are, in every representation, the
     lines a parser could not parse (returned as errors, to report)."""
     from ..cache import ParseCache, normalise
-    from ..pipeline import find_parser, parse_sentences, read_parallel, unparsed_lines
+    from ..pipeline import find_parser, parse_sentences, read_parallel, too_large_lines, unparsed_lines
     src, files = read_parallel(source, [hyp])
     cor = files[hyp]
     cache = None if no_cache else ParseCache(cache_path)
@@ -114,6 +140,7 @@ def _pairs_from_text(source: Path, hyp: Path, parser_specs: tuple[str, ...], bat
                                  failed=failed)
         parsed[parser.representation if parser.representation not in parsed else name] = graphs
         unparsed += unparsed_lines({source: src, hyp: cor}, failed)
+        unparsed += too_large_lines(src, {hyp: cor}, graphs, {e.line for e in unparsed})
     skip = {e.line for e in unparsed}
     lines = [i for i, (a, b) in enumerate(zip(src, cor)) if a.strip() and b.strip() and i + 1 not in skip]
     if not lines:
@@ -173,7 +200,14 @@ def compare(pair_specs: tuple[tuple[str, str, str], ...], source: Path | None, h
         raise SemsimError("give --pairs NAME SRC COR (per representation), or --source, --hyp and --parser")
     if not names:
         raise SemsimError("no pair could be read in every representation")
-    columns = [c for rep, pairs in by_rep.items() for c in columns_for(rep, pairs, usim)]
+    failed: dict[int, str] = {}  # pairs too large to score in some representation: left out of all
+    columns = drop_failed([c for rep, pairs in by_rep.items() for c in columns_for(rep, pairs, usim, failed)],
+                          failed)
+    for i in sorted(failed):
+        click.echo(f"semsim: {failed[i]} (pair {names[i]} not compared)", err=True)
+    names = [n for i, n in enumerate(names) if i not in failed]
+    if not names:
+        raise SemsimError(f"no pair could be compared: {failed[min(failed)]}")
     corpus = {c.name: corpus_score(c.scores, n_bootstrap=n_bootstrap, seed=seed) for c in columns}
     corr = correlations(columns)
     rows = [{"name": n, **{c.name: c.scores[i].f for c in columns}} for i, n in enumerate(names)]
@@ -183,6 +217,8 @@ def compare(pair_specs: tuple[tuple[str, str, str], ...], source: Path | None, h
     for pairs in read:
         _fail_if_unread(pairs)
     _fail_if_unparsed(unparsed)
+    if failed:
+        raise SemsimError(f"{len(failed)} pair(s) not compared (see above)")
 
 
 def _write(out: Any, fmt: str, rows: list[dict[str, Any]], corpus: dict[str, Any], corr: list[dict[str, Any]],

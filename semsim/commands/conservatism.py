@@ -16,7 +16,7 @@ from typing import IO, Any
 import click
 
 from ..cli import _output, _system_names, _systems_inputs
-from ..errors import SemsimError
+from ..errors import InputError, SemsimError
 from ..gec import conservatism as measures
 from ..gec.conservatism import SentenceConservatism, SystemSummary
 from ..io import write_jsonl, write_tsv
@@ -54,12 +54,19 @@ def conservatism(source_path: Path, hyps: tuple[Path, ...], refs: tuple[Path, ..
     from ..pipeline import read_parallel
     source, files = read_parallel(source_path, [*hyps, *refs])
     names = _system_names([*hyps], [*refs])
-    results = {names[p]: measures.conservatism(source, files[p], ignore_case) for p in dict.fromkeys([*hyps, *refs])}
+    too_long: list[InputError] = []  # pairs too long to align: reported, the others measured
+    results = {names[p]: measures.conservatism(source, files[p], ignore_case,
+                                               lambda line, exc, p=p: too_long.append(InputError(str(exc), p, line)))
+               for p in dict.fromkeys([*hyps, *refs])}
     summaries = [measures.summarise(rs, name) for name, rs in results.items()]
     with _output(output) as out:
         _write(out, fmt, results, summaries)
     if plot_path:
         measures.plot(results, plot_path, references={names[p] for p in refs if p not in hyps})
+    for err in too_long:
+        click.echo(f"semsim: {err} (line {err.line} not measured)", err=True)
+    if too_long:
+        raise SemsimError(f"{len(too_long)} line(s) not measured (see above)")
 
 
 def _rows(results: dict[str, list[SentenceConservatism]]) -> list[dict[str, Any]]:

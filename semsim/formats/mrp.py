@@ -21,6 +21,7 @@ from typing import Any
 from ..errors import InputError
 from ..graph import Edge, Graph, Token, Unit
 from ..hookspecs import hookimpl
+from ..io import read_text
 from ..plugins import Reader
 from ..scheme import PLAIN, Scheme
 
@@ -42,20 +43,124 @@ def is_mrp(obj: Any, framework: str) -> bool:
 
 
 def read_mrp(path: Path) -> Iterator[MrpGraph | InputError]:
-    """One graph per line; a line that is not an MRP graph is yielded as an error in its place."""
-    try:
-        with open(path, encoding="utf-8-sig") as f:
-            lines = f.read().splitlines()
-    except UnicodeDecodeError as exc:
-        raise InputError(f"not UTF-8 ({exc.reason} at byte {exc.start})", path) from None
-    for n, line in enumerate(lines, 1):
+    """One graph per line; a line that is not a well-formed MRP graph (:func:`check_mrp`) is
+    yielded as an error in its place."""
+    for n, line in enumerate(read_text(path, "MRP files").splitlines(), 1):
         if not line.strip():
             continue
         try:
             data = json.loads(line)
-            yield MrpGraph(str(data["framework"]), str(data["id"]), data, str(path), n)
-        except (ValueError, KeyError, TypeError) as exc:
-            yield InputError(f"not an MRP graph: {exc}", path, n)
+        except ValueError as exc:
+            yield InputError(f"not an MRP graph: malformed JSON: {exc}", path, n)
+            continue
+        except RecursionError:
+            yield InputError("not an MRP graph: JSON nested too deeply", path, n)
+            continue
+        problem = check_mrp(data)
+        if problem:
+            name = f"graph {data['id']}" if isinstance(data, dict) and _is_id(data.get("id")) else "not an MRP graph"
+            yield InputError(f"{name}: {problem}", path, n)
+        else:
+            yield MrpGraph(data["framework"], str(data["id"]), data, str(path), n)
+
+
+def _is_id(x: Any) -> bool:
+    return isinstance(x, str | int) and not isinstance(x, bool)
+
+
+def _is_int(x: Any) -> bool:
+    return isinstance(x, int) and not isinstance(x, bool)
+
+
+def _properties(obj: dict[str, Any], what: str) -> str | None:
+    """What is wrong with the ``properties``/``values`` (and 2019's ``attributes``) of a node or edge."""
+    props, values = obj.get("properties", []), obj.get("values", [])
+    attributes = obj.get("attributes", [])
+    if not isinstance(props, list) or not isinstance(values, list) or not isinstance(attributes, list):
+        return f"{what}: 'properties', 'values' and 'attributes' must be lists"
+    if not all(isinstance(p, str) for p in [*props, *attributes]):
+        return f"{what}: property names must be strings"
+    if len(values) != len(props or attributes):
+        return f"{what}: {len(props or attributes)} properties but {len(values)} values"
+    if not all(v is None or isinstance(v, str | int | float | bool) for v in values):
+        return f"{what}: property values must be strings, numbers or booleans"
+    return None
+
+
+def check_mrp(d: Any) -> str | None:
+    """What makes ``d`` (one decoded line) not a well-formed MRP graph, or None.
+
+    Required: an object with ``id`` and ``framework``, and ``nodes`` (a non-empty list of
+    objects with distinct integer ids). Checked where given: ``input`` (a string), node
+    labels, properties and values, anchors (objects of integer ``from`` < ``to`` within the
+    input), ``tops`` (ids of nodes) and edges (objects whose ``source`` and ``target`` are
+    ids of nodes, with a string label). Anything else (``flavor``, ``time``...) is ignored.
+    """
+    if not isinstance(d, dict):
+        return f"expected a JSON object, found {type(d).__name__}"
+    for key in ("id", "framework"):
+        if key not in d:
+            return f"no {key!r}"
+    if not _is_id(d["id"]):
+        return "'id' must be a string or a number"
+    if not isinstance(d["framework"], str) or not d["framework"]:
+        return "'framework' must be a non-empty string"
+    text = d.get("input", "")
+    if not isinstance(text, str):
+        return "'input' must be a string"
+    nodes = d.get("nodes")
+    if not isinstance(nodes, list) or not nodes:
+        return "'nodes' must be a non-empty list" if nodes is None or isinstance(nodes, list) else \
+            f"'nodes' must be a list, found {type(nodes).__name__}"
+    ids: set[int] = set()
+    for k, node in enumerate(nodes):
+        if not isinstance(node, dict):
+            return f"node #{k + 1} is not an object"
+        if "id" not in node or not _is_int(node["id"]):
+            return f"node #{k + 1} has no integer 'id'"
+        nid = node["id"]
+        if nid in ids:
+            return f"two nodes have id {nid}"
+        ids.add(nid)
+        if node.get("label") is not None and not isinstance(node["label"], str):
+            return f"node {nid}: 'label' must be a string"
+        problem = _properties(node, f"node {nid}")
+        if problem:
+            return problem
+        anchors = node.get("anchors", [])
+        if not isinstance(anchors, list):
+            return f"node {nid}: 'anchors' must be a list"
+        for a in anchors:
+            if not isinstance(a, dict) or not _is_int(a.get("from")) or not _is_int(a.get("to")):
+                return f"node {nid}: an anchor must be an object with integer 'from' and 'to'"
+            if not 0 <= a["from"] < a["to"]:
+                return f"node {nid}: anchor {a['from']}:{a['to']} is empty or reversed"
+            if a["to"] > len(text):
+                return (f"node {nid}: anchor {a['from']}:{a['to']} ends beyond the input "
+                        f"({len(text)} characters)")
+    tops = d.get("tops", [])
+    if not isinstance(tops, list):
+        return f"'tops' must be a list, found {type(tops).__name__}"
+    for t in tops:
+        if not _is_int(t) or t not in ids:
+            return f"top {t!r} is not the id of a node"
+    edges = d.get("edges", [])
+    if not isinstance(edges, list):
+        return f"'edges' must be a list, found {type(edges).__name__}"
+    for k, e in enumerate(edges):
+        if not isinstance(e, dict):
+            return f"edge #{k + 1} is not an object"
+        for end in ("source", "target"):
+            if end not in e:
+                return f"edge #{k + 1} has no {end!r}"
+            if not _is_int(e[end]) or e[end] not in ids:
+                return f"edge #{k + 1}: {end} {e[end]!r} is not the id of a node"
+        if e.get("label") is not None and not isinstance(e["label"], str):
+            return f"edge #{k + 1}: 'label' must be a string"
+        problem = _properties(e, f"edge #{k + 1}")
+        if problem:
+            return problem
+    return None
 
 
 def sniff_mrp(path: Path, head: bytes) -> bool:
@@ -82,13 +187,10 @@ def mrp_to_graph(m: MrpGraph, scheme: Scheme = PLAIN, kinds: dict[int, str] | No
                        implicit=not n.get("anchors") and n["id"] not in parents, label=n.get("label"))
                   for n in nodes)
     labels: dict[tuple[int, int, bool], list[str]] = {}  # parallel edges = one edge with several labels
-    try:
-        for e in d.get("edges", ()):
-            key = (index[e["source"]], index[e["target"]], edge_is_remote(e))
-            labels.setdefault(key, []).append(e.get("label") or "_")
-        root = index[d["tops"][0]] if d.get("tops") else 0
-    except KeyError as exc:
-        raise InputError(f"graph {m.id}: edge or top names an unknown node {exc}", m.source, m.line) from None
+    for e in d.get("edges", ()):  # read_mrp checked that every edge and top names a node
+        key = (index[e["source"]], index[e["target"]], edge_is_remote(e))
+        labels.setdefault(key, []).append(e.get("label") or "_")
+    root = index[d["tops"][0]] if d.get("tops") else 0
     edges = tuple(Edge(p, c, tuple(ls), remote) for (p, c, remote), ls in labels.items())
     return Graph(tokens, units, edges, scheme=scheme, id=m.id, root=root,
                  meta={"framework": m.framework, "input": text, "source": m.source})

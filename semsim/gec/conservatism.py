@@ -44,7 +44,7 @@ import itertools
 import math
 import os
 import re
-from collections.abc import Collection, Mapping, Sequence
+from collections.abc import Callable, Collection, Mapping, Sequence
 from dataclasses import asdict, dataclass
 from pathlib import Path
 from typing import Any
@@ -54,6 +54,7 @@ import numpy as np
 from ..align.tokens import align_tokens
 from ..errors import InputError, SemsimError
 from ..io import atomic_write
+from ..limits import LimitError
 
 #: Thresholds at which :class:`SystemSummary` reports the ρ CDF (Figure 1, bottom).
 RHO_THRESHOLDS = (0.0, 0.5, 0.8, 0.9, 0.95, 0.99)
@@ -138,14 +139,24 @@ def sentence_conservatism(source: str, output: str, line: int = 1, ignore_case: 
         source_sentences=ns, output_sentences=no, split=ns >= 1 and no > ns, concatenated=no >= 1 and no < ns)
 
 
-def conservatism(source_lines: Sequence[str], output_lines: Sequence[str],
-                 ignore_case: bool = False) -> list[SentenceConservatism]:
-    """The §2 measures for every pair of line-parallel source and correction lines."""
+def conservatism(source_lines: Sequence[str], output_lines: Sequence[str], ignore_case: bool = False,
+                 on_limit: Callable[[int, LimitError], None] | None = None) -> list[SentenceConservatism]:
+    """The §2 measures for every pair of line-parallel source and correction lines.
+
+    A pair too long to align (:class:`~semsim.limits.LimitError`) raises, or with
+    ``on_limit`` is passed to it with its 1-based line and left out, and the rest measured."""
     if len(source_lines) != len(output_lines):
         raise InputError(f"{len(output_lines)} corrections for {len(source_lines)} source lines; "
                          "they must be line-parallel")
-    return [sentence_conservatism(s, o, i, ignore_case)
-            for i, (s, o) in enumerate(zip(source_lines, output_lines), 1)]
+    out = []
+    for i, (s, o) in enumerate(zip(source_lines, output_lines), 1):
+        try:
+            out.append(sentence_conservatism(s, o, i, ignore_case))
+        except LimitError as exc:
+            if on_limit is None:
+                raise
+            on_limit(i, exc)
+    return out
 
 
 @dataclass(frozen=True)

@@ -14,6 +14,7 @@ import numpy as np
 
 from ..align.tokens import legacy_token_pairs
 from ..graph import Graph
+from ..limits import check_cells
 from ..stats import Counts, Score, signature
 
 
@@ -116,6 +117,7 @@ def usim_legacy(g1: Graph, g2: Graph, *, single_token_units: bool = True, versio
 
     ``single_token_units=False`` is the 2018 revision that drops units of at most one token.
     """
+    check_cells(len(g1.units), len(g2.units), "node alignment")
     pairs = legacy_token_pairs(g1, g2)
     counts = legacy_parts(g1, g2, pairs, 0 if single_token_units else 1)
     sig = signature("usim", {**legacy_settings(single_token_units), "scheme": g1.scheme.name}, version)

@@ -56,6 +56,9 @@ def smatch_counts(test: Any, gold: Any, restarts: int = RESTARTS, seed: int = SE
             smatch.random, smatch.iteration_num = _FixedRandom(seed), restarts
             smatch.match_triple_dict.clear()
             matched, n_test, n_gold = smatch.get_amr_match(a, b)
+        except Exception as exc:  # its own parser is stricter than penman in places
+            raise SemsimError(f"the smatch package cannot read {a[:60]!r} or {b[:60]!r}: "
+                              f"{type(exc).__name__}: {exc}") from None
         finally:
             smatch.match_triple_dict.clear()
             smatch.random, smatch.iteration_num = old_random, old_restarts

@@ -100,6 +100,20 @@ def test_bad_penman_names_graph_and_line(tmp_path):
         semsim.read_all(f)
 
 
+
+def test_nesting_bound_moves_with_the_environment(tmp_path, monkeypatch):
+    """penman recurses per level of nesting: beyond SEMSIM_MAX_DEPTH a graph is one error
+    naming the bound; raised, the same graph reads (Python's recursion limit follows)."""
+    depth = 1200  # deeper than Python's default recursion limit allows penman to go
+    f = tmp_path / "deep.amr"
+    f.write_text("# ::id deep\n(n0 / x" + "".join(f" :ARG0 (n{i} / x" for i in range(1, depth)) + ")" * depth + "\n")
+    with pytest.raises(InputError, match=r"deep\.amr:2: graph deep: PENMAN graph nested 201 levels deep, over the "
+                                         r"limit of 200 \(raise it with SEMSIM_MAX_DEPTH=N\)"):
+        semsim.read_all(f)
+    monkeypatch.setenv("SEMSIM_MAX_DEPTH", str(depth))
+    (g,) = semsim.read_all(f)
+    assert len(g.units) == depth + 1 and semsim.usim(g, g).f == 1.0
+
 def test_cli_pairs_multi_graph_files_by_position(tmp_path):
     two = tmp_path / "two.amr"
     two.write_text("# ::id s1\n(a / apple)\n\n# ::id s2\n(b / boy :ARG0-of (r / run-01))\n")

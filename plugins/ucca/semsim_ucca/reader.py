@@ -87,6 +87,8 @@ class _Builder:
             except (IndexError, KeyError, ValueError) as exc:
                 raise self.fail(f"terminal {node_id!r} lacks a valid position, text, paragraph or "
                                 f"paragraph_position ({exc.__class__.__name__}: {exc})") from None
+            if token.paragraph < 1 or token.para_pos < 1:
+                raise self.fail(f"terminal {node_id!r}: paragraph and paragraph_position count from 1")
             if position in self.tokens:
                 raise self.fail(f"duplicate terminal {node_id!r}")
             self.tokens[position] = (token, self.parser.CurrentLineNumber)
@@ -116,6 +118,10 @@ class _Builder:
             missing = next(p for p, q in zip(positions, range(1, len(positions) + 1)) if p != q)
             raise InputError(f"terminal positions are not 1..{len(positions)} (gap before 0.{missing})",
                              self.path, self.tokens[missing][1])
+        beyond = next((p for p in positions if self.tokens[p][0].para_pos > len(positions)), None)
+        if beyond is not None:
+            raise InputError(f"terminal 0.{beyond}: paragraph_position {self.tokens[beyond][0].para_pos} is beyond "
+                             f"the passage's {len(positions)} terminals", self.path, self.tokens[beyond][1])
         if not self.units:
             raise InputError("not a UCCA XML passage: no layer 1 units", self.path)
         units = sorted(self.units, key=lambda u: _id_key(u[0]))

@@ -188,6 +188,19 @@ def test_missing_or_corrupt_model_is_one_clear_line(tmp_path, content):
     assert str(model) in line and ("no span parser model" in line or "not a usable span parser model" in line)
 
 
+
+def test_sentence_over_the_length_bound_is_refused_before_the_model_loads(monkeypatch):
+    """Every span is scored, so memory grows with the square of the length: a sentence over
+    SEMSIM_MAX_SENTENCE_TOKENS is a ParseError naming it (the pipeline reports its line and
+    parses the rest), whatever the model."""
+    from semsim.errors import ParseError
+    from semsim_ucca import span
+    monkeypatch.setenv("SEMSIM_MAX_SENTENCE_TOKENS", "3")
+    with pytest.raises(ParseError, match=r"sentence too long for the span parser: 4 tokens, over the limit of 3 "
+                                         r"\(raise it with SEMSIM_MAX_SENTENCE_TOKENS=N") as info:
+        span.parse(["a b c", "a b c d"], model="/nonexistent/model.safetensors")
+    assert info.value.sentences == ["a b c d"]
+
 # -- the shipped model ---------------------------------------------------------------------------
 def shipped():
     from semsim_ucca.span import DEFAULT_MODEL

@@ -65,10 +65,16 @@ def load(model: str | None = None) -> Any:
 
 def parse(texts: Sequence[str], model: str | None = None) -> list[Any]:
     """MRP graphs (framework ``ucca``) of whitespace-tokenised sentences."""
+    from semsim.errors import ParseError
     from semsim.formats.mrp import MrpGraph
+    from semsim.limits import sentence_too_long
 
     from .tree import tree_to_mrp
-    trees = load(model).parse([t.split() for t in texts])
+    sentences = [t.split() for t in texts]
+    too_long = [(t, why) for t, s in zip(texts, sentences) if (why := sentence_too_long(len(s), "the span parser"))]
+    if too_long:  # every span is scored: memory grows with the square of the length
+        raise ParseError(too_long[0][1], [t for t, _ in too_long])
+    trees = load(model).parse(sentences)
     return [MrpGraph("ucca", f"s{i}", tree_to_mrp(tree, f"s{i}")) for i, tree in enumerate(trees)]
 
 

@@ -1,0 +1,109 @@
+"""Resource bounds: input too large for a quadratic step, or nested too deeply for a
+recursive reader, is refused with one clear error instead of a ``MemoryError`` or
+``RecursionError`` (or a machine swapping for an hour).
+
+Both bounds are far above real data (the longest JFLEG sentence is ~100 words, the deepest
+AMR 3.0 graph ~25 levels) and can be raised through the environment when a user knows
+their machine has the memory:
+
+``SEMSIM_MAX_ALIGN_CELLS`` (default 16,000,000)
+    The largest matrix an alignment builds: tokens × tokens of the token alignment
+    (a cost matrix, and scipy's assignment solver, cubic in time) and units × units of the
+    node alignment. About 40 bytes a cell at the peak, so the default is ~0.6 GB.
+``SEMSIM_MAX_SENTENCE_TOKENS`` (default 1,000)
+    The longest sentence a parser whose cost grows with the square of its length should
+    take (semsim's span parser scores every span: 1,500 tokens need ~3.7 GB and 27 s).
+``SEMSIM_MAX_DEPTH`` (default 200)
+    How deeply a graph may nest in a reader that recurses (PENMAN). penman recurses a few
+    frames per level and slows down quadratically with depth (1,000 levels take ~8 s).
+"""
+
+from __future__ import annotations
+
+import os
+import sys
+from collections.abc import Iterator
+from contextlib import contextmanager
+from typing import Any
+
+from .errors import SemsimError
+
+CELLS_ENV, DEFAULT_CELLS = "SEMSIM_MAX_ALIGN_CELLS", 16_000_000
+TOKENS_ENV, DEFAULT_TOKENS = "SEMSIM_MAX_SENTENCE_TOKENS", 1_000
+DEPTH_ENV, DEFAULT_DEPTH = "SEMSIM_MAX_DEPTH", 200
+
+
+class LimitError(SemsimError):
+    """An input beyond one of these bounds (the message names the bound and how to raise it).
+
+    Raised where the size is found, without a location; the command that knows which file,
+    line or pair it was adds that, reports it, and goes on with the rest."""
+
+
+def _setting(env: str, default: int) -> int:
+    raw = os.environ.get(env, "").strip()
+    if not raw:
+        return default
+    try:
+        value = int(raw.replace("_", "").replace(",", ""))
+    except ValueError:
+        value = 0
+    if value < 1:
+        raise SemsimError(f"{env}={raw!r}: expected a positive whole number")
+    return value
+
+
+def max_cells() -> int:
+    return _setting(CELLS_ENV, DEFAULT_CELLS)
+
+
+def max_sentence_tokens() -> int:
+    return _setting(TOKENS_ENV, DEFAULT_TOKENS)
+
+
+def max_depth() -> int:
+    return _setting(DEPTH_ENV, DEFAULT_DEPTH)
+
+
+def check_cells(rows: int, cols: int, what: str) -> None:
+    """Refuse a ``rows`` × ``cols`` matrix of ``what`` (e.g. "token alignment") beyond the bound."""
+    limit = max_cells()
+    if rows * cols > limit:
+        raise LimitError(f"too large for the {what}: {rows:,} × {cols:,} = {rows * cols:,} cells, over the limit "
+                         f"of {limit:,} (raise it with {CELLS_ENV}=N if the memory is there, ~40 bytes a cell)")
+
+
+def check_pair(g1: Any, g2: Any) -> None:
+    """Refuse, before any work, two graphs whose alignment could exceed the bound: their
+    tokens and their units, whole (a sentence-by-sentence alignment is never larger)."""
+    check_cells(len(g1.tokens), len(g2.tokens), "token alignment")
+    check_cells(len(g1.units), len(g2.units), "node alignment")
+
+
+def sentence_too_long(tokens: int, what: str) -> str | None:
+    """Why a sentence of ``tokens`` tokens is too long for ``what`` (e.g. "the span parser"), or None."""
+    limit = max_sentence_tokens()
+    if tokens <= limit:
+        return None
+    return (f"sentence too long for {what}: {tokens:,} tokens, over the limit of {limit:,} "
+            f"(raise it with {TOKENS_ENV}=N if the memory is there)")
+
+
+def check_depth(depth: int, what: str) -> None:
+    """Refuse ``what`` (e.g. "PENMAN graph") nested ``depth`` levels deep beyond the bound."""
+    limit = max_depth()
+    if depth > limit:
+        raise LimitError(f"{what} nested {depth:,} levels deep, over the limit of {limit:,} "
+                         f"(raise it with {DEPTH_ENV}=N)")
+
+
+@contextmanager
+def recursion_for_depth(frames_per_level: int = 4) -> Iterator[None]:
+    """Python's recursion limit raised, for the block, to what :func:`max_depth` levels of a
+    recursive reader need (never lowered), so that the depth bound, not Python, decides."""
+    old = sys.getrecursionlimit()
+    sys.setrecursionlimit(max(old, max_depth() * frames_per_level + 1000))
+    try:
+        yield
+    finally:
+        sys.setrecursionlimit(old)

@@ -1,0 +1,126 @@
+"""Fuzzing the core's readers and the commands that read them: for arbitrary bytes and for
+mutations of valid files, the outcome is a result or a one-line error, never a traceback.
+
+CI runs a fixed, derandomised budget (``SEMSIM_FUZZ_EXAMPLES``, 100 a test by default);
+``python benchmarks/fuzz.py`` runs long random campaigns. The plugins fuzz their own
+readers the same way (``plugins/*/tests/test_fuzz_*.py``).
+"""
+
+from __future__ import annotations
+
+import contextlib
+import json
+from pathlib import Path
+
+from click.testing import CliRunner
+from hypothesis import given
+from hypothesis import strategies as st
+
+from semsim.cli import cli
+from semsim.errors import SemsimError
+from semsim.gec.m2 import read_m2
+from semsim.graph import Graph
+from semsim.pipeline import read_parallel
+from semsim.testing import any_bytes, check_reader, fuzz_settings, json_mutated, mutated
+
+EXAMPLES = Path(__file__).resolve().parent.parent / "examples"
+
+#: Valid MRP graphs (hand-made): an anchored tree with a remote edge and parallel labels,
+#: an unanchored concept graph, and one whose nodes share and nest character spans (as EDS).
+MRP_SEEDS = [
+    "".join(json.dumps(g) + "\n" for g in graphs).encode("utf-8") for graphs in [
+        [{"id": "a", "framework": "toyframe", "input": "Kim sleeps.", "tops": [3],
+          "nodes": [{"id": 0, "anchors": [{"from": 0, "to": 3}], "label": "kim"},
+                    {"id": 1, "anchors": [{"from": 4, "to": 10}]}, {"id": 2, "anchors": [{"from": 10, "to": 11}]},
+                    {"id": 3}],
+          "edges": [{"source": 3, "target": 0, "label": "A"}, {"source": 3, "target": 0, "label": "B"},
+                    {"source": 3, "target": 1, "label": "P"}, {"source": 3, "target": 2, "label": "U"},
+                    {"source": 1, "target": 0, "label": "A", "properties": ["remote"], "values": [True]}]},
+         {"id": "b", "framework": "toyframe", "input": "Dogs bark", "tops": [0],
+          "nodes": [{"id": 0, "label": "bark", "anchors": [{"from": 5, "to": 9}]},
+                    {"id": 1, "label": "dog", "anchors": [{"from": 0, "to": 4}],
+                     "properties": ["num"], "values": ["pl"]}],
+          "edges": [{"source": 0, "target": 1, "label": "ARG1"}]}],
+        [{"id": "c", "framework": "nested", "input": "the old cat", "tops": [0],
+          "nodes": [{"id": 0, "label": "q", "anchors": [{"from": 0, "to": 11}]},
+                    {"id": 1, "label": "old", "anchors": [{"from": 4, "to": 7}]},
+                    {"id": 2, "label": "cat", "anchors": [{"from": 8, "to": 11}]}],
+          "edges": [{"source": 0, "target": 2, "label": "BV"}, {"source": 1, "target": 2, "label": "ARG1"}]}],
+    ]
+]
+TEXT_SEEDS = [(EXAMPLES / "source.txt").read_bytes(), (EXAMPLES / "system.txt").read_bytes()]
+M2_SEEDS = [(EXAMPLES / "sensitivity.m2").read_bytes()]
+
+# graph commands and the extra arguments each needs; a file is paired with itself
+GRAPH_COMMANDS = [["usim"], ["usim", "--variant", "legacy"], ["dagf"], ["distsim"], ["explain", "--pair", "1"]]
+
+
+def _cli(args: list[str]) -> object:
+    result = CliRunner().invoke(cli, args)
+    # exit 0, or 1 with click's one-line error (SystemExit); any other exception is a bug
+    assert result.exception is None or isinstance(result.exception, SystemExit), \
+        f"{args}: {type(result.exception).__name__}: {result.exception}"
+    assert result.exit_code in (0, 1), (args, result.exit_code, result.output)
+    assert "Traceback" not in result.output
+    return result
+
+
+def test_valid_seeds_are_valid(isolated_plugins, tmp_path):
+    """The property tests start from files that read cleanly."""
+    for k, seed in enumerate(MRP_SEEDS):
+        assert all(isinstance(g, Graph) for g in check_reader(tmp_path / f"{k}.mrp", seed))
+
+
+@fuzz_settings()
+@given(data=any_bytes() | mutated(MRP_SEEDS) | json_mutated(MRP_SEEDS))
+def test_mrp_reader(isolated_plugins, tmp_path_factory, data):
+    check_reader(tmp_path_factory.mktemp("mrp") / "x.mrp", data)
+
+
+@fuzz_settings()
+@given(data=mutated(MRP_SEEDS) | json_mutated(MRP_SEEDS), command=st.sampled_from(GRAPH_COMMANDS))
+def test_graph_commands_on_mrp(isolated_plugins, tmp_path_factory, data, command):
+    f = tmp_path_factory.mktemp("cli") / "x.mrp"
+    f.write_bytes(data)
+    out = f.with_name("out.jsonl")
+    extra = ["-o", str(out)] if command[0] in ("usim", "dagf") else []
+    r = _cli([*command, str(f), str(f), *extra])
+    assert not out.with_name("out.jsonl.partial").exists()
+    if r.exit_code == 0 and command[0] in ("usim", "dagf"):
+        assert out.read_text(encoding="utf-8")  # a success writes its results
+
+
+@fuzz_settings()
+@given(data=any_bytes() | mutated(TEXT_SEEDS))
+def test_text_reader(tmp_path_factory, data):
+    d = tmp_path_factory.mktemp("text")
+    (d / "src.txt").write_bytes(TEXT_SEEDS[0])
+    (d / "hyp.txt").write_bytes(data)
+    with contextlib.suppress(SemsimError):
+        read_parallel(d / "src.txt", [d / "hyp.txt"])
+
+
+@fuzz_settings()
+@given(data=mutated(TEXT_SEEDS))
+def test_conservatism_command(tmp_path_factory, data):
+    d = tmp_path_factory.mktemp("cons")
+    (d / "src.txt").write_bytes(TEXT_SEEDS[0])
+    (d / "hyp.txt").write_bytes(data)
+    _cli(["conservatism", "--source", str(d / "src.txt"), "--hyp", str(d / "hyp.txt"), "--format", "jsonl"])
+
+
+@fuzz_settings()
+@given(data=any_bytes() | mutated(M2_SEEDS))
+def test_m2_reader(tmp_path_factory, data):
+    f = tmp_path_factory.mktemp("m2") / "x.m2"
+    f.write_bytes(data)
+    with contextlib.suppress(SemsimError):
+        read_m2(f)
+
+
+@fuzz_settings(examples=50)
+@given(data=mutated(M2_SEEDS))
+def test_sensitivity_command(toy_plugin, tmp_path_factory, data):
+    f = tmp_path_factory.mktemp("sens") / "x.m2"
+    f.write_bytes(data)
+    _cli(["sensitivity", str(f), "--parser", "toy-parser", "--no-cache", "-q", "--bootstrap", "0"])

@@ -1,0 +1,56 @@
+"""Resource bounds (semsim.limits): input beyond them is one clear error naming the bound
+and how to raise it, the other pairs or lines are still scored, and the bounds move with
+the environment."""
+
+from __future__ import annotations
+
+import json
+
+import pytest
+from click.testing import CliRunner
+from test_fuzz import MRP_SEEDS
+
+import semsim
+from semsim.cli import cli
+from semsim.errors import SemsimError
+from semsim.limits import LimitError, check_cells, check_depth, sentence_too_long
+
+
+def test_bounds_and_their_environment(monkeypatch):
+    check_cells(4000, 4000, "token alignment")  # the default: 16,000,000 cells
+    with pytest.raises(LimitError, match=r"token alignment: 4,001 × 4,000 = 16,004,000 cells, over the limit "
+                                         r"of 16,000,000 \(raise it with SEMSIM_MAX_ALIGN_CELLS=N"):
+        check_cells(4001, 4000, "token alignment")
+    monkeypatch.setenv("SEMSIM_MAX_ALIGN_CELLS", "17_000_000")
+    check_cells(4001, 4000, "token alignment")
+    monkeypatch.setenv("SEMSIM_MAX_DEPTH", "5")
+    with pytest.raises(LimitError, match=r"nested 6 levels deep, over the limit of 5 \(raise it with SEMSIM_MAX_DEPTH"):
+        check_depth(6, "PENMAN graph")
+    monkeypatch.setenv("SEMSIM_MAX_SENTENCE_TOKENS", "3")
+    assert sentence_too_long(3, "x") is None and "4 tokens, over the limit of 3" in sentence_too_long(4, "x")
+    monkeypatch.setenv("SEMSIM_MAX_DEPTH", "lots")
+    with pytest.raises(SemsimError, match="SEMSIM_MAX_DEPTH='lots': expected a positive whole number"):
+        check_depth(1, "x")
+
+
+def test_alignments_refuse_what_is_too_large(isolated_plugins, monkeypatch):
+    a = semsim.build_graph(["a"] * 5, [semsim.Unit("r", anchors=tuple(range(5)))], [])
+    monkeypatch.setenv("SEMSIM_MAX_ALIGN_CELLS", "20")
+    for variant in ("paper", "legacy"):
+        with pytest.raises(LimitError, match=r"too large for the (token|node) alignment: 5 × 5 = 25 cells"):
+            semsim.USim(variant=variant).sentence_score(a, a)
+
+
+def test_usim_scores_the_pairs_within_bounds(isolated_plugins, tmp_path, monkeypatch):
+    """A pair over the bound is reported (file, pair, bound); the others are scored; exit 1."""
+    f = tmp_path / "x.mrp"
+    f.write_bytes(MRP_SEEDS[0])  # graph a: 4 units; graph b: 2 units
+    monkeypatch.setenv("SEMSIM_MAX_ALIGN_CELLS", "8")
+    r = CliRunner().invoke(cli, ["usim", str(f), str(f), "--format", "jsonl", "-o", str(tmp_path / "o.jsonl")])
+    assert r.exit_code == 1
+    assert r.stderr.splitlines()[0] == (
+        f"semsim: {f}#1: too large for the node alignment: 4 × 4 = 16 cells, over the limit of 8 (raise it with "
+        "SEMSIM_MAX_ALIGN_CELLS=N if the memory is there, ~40 bytes a cell) (pair a not scored)")
+    assert r.stderr.splitlines()[-1].startswith("Error: 1 of 2 pairs not scored")
+    (record,) = [json.loads(x) for x in (tmp_path / "o.jsonl").read_text().splitlines()]
+    assert record["name"] == "b" and record["f"] == 1.0

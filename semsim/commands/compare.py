@@ -20,21 +20,12 @@ from typing import Any
 import click
 
 from ..api import USim
-from ..cli import (
-    _check_writable,
-    _fail_if_unparsed,
-    _fail_if_unread,
-    _good_pairs,
-    _metric,
-    _output,
-    _read_pairs,
-    _usim_options,
-    pair_inputs,
-)
+from ..cli import usim_metric, usim_options
 from ..errors import InputError, SemsimError
 from ..graph import Graph
-from ..io import write_jsonl
+from ..io import check_writable, fail_if_unread, open_output, pair_inputs, read_pairs, readable_pairs, write_jsonl
 from ..stats import Score, corpus_score
+from .common import fail_if_unparsed
 
 
 @dataclass(frozen=True)
@@ -106,7 +97,7 @@ def _pairs_from_files(specs: tuple[tuple[str, str, str], ...], read_format: str 
                       quiet: bool) -> tuple[list[str], dict[str, list[tuple[Graph, Graph]]], list[Any]]:
     """Graph pairs per representation from files; a pair unreadable in one representation is
     left out of all (and reported), so that rows stay aligned."""
-    read = {name: _read_pairs(pair_inputs(src, cor), read_format, quiet) for name, src, cor in specs}
+    read = {name: read_pairs(pair_inputs(src, cor), read_format, quiet) for name, src, cor in specs}
     counts = {name: len(p) for name, p in read.items()}
     if len(set(counts.values())) > 1:
         raise SemsimError("the representations give different numbers of pairs ("
@@ -114,7 +105,7 @@ def _pairs_from_files(specs: tuple[tuple[str, str, str], ...], read_format: str 
     first = next(iter(read.values()))
     keep = [i for i in range(len(first)) if all(p[i].error is None for p in read.values())]
     for p in read.values():
-        _good_pairs(p)
+        readable_pairs(p)
     names = [first[i].name for i in keep]
     return names, {n: [(p[i].g1, p[i].g2) for i in keep] for n, p in read.items()}, list(read.values())
 
@@ -159,7 +150,7 @@ def _pairs_from_text(source: Path, hyp: Path, parser_specs: tuple[str, ...], bat
 @click.option("--hyp", type=click.Path(dir_okay=False, path_type=Path), help="Corrections, line-parallel to --source.")
 @click.option("--parser", "parser_specs", multiple=True, metavar="NAME[=MODEL]",
               help="With --source/--hyp: a parser (and its model) per representation. Repeatable.")
-@_usim_options
+@usim_options
 @click.option("--read-format", help="Reader to use for --pairs files; default: by suffix.")
 @click.option("--batch-size", type=click.IntRange(1), default=32, show_default=True)
 @click.option("--jobs", type=click.IntRange(1), default=1, show_default=True, help="Parsing processes.")
@@ -183,8 +174,8 @@ def compare(pair_specs: tuple[tuple[str, str, str], ...], source: Path | None, h
     semsim compare --pairs ucca src/ cor/ --pairs amr src.amr cor.amr
     semsim compare --source src.txt --hyp cor.txt --parser tupa=MODEL --parser amrlib=DIR
     """
-    usim = _metric(variant, direction, tie_break, labels, remote, align, denominator, single_token_units)
-    _check_writable(output)
+    usim = usim_metric(variant, direction, tie_break, labels, remote, align, denominator, single_token_units)
+    check_writable(output)
     read: list[Any] = []
     unparsed: list[InputError] = []
     if pair_specs and (source or hyp or parser_specs):
@@ -212,11 +203,11 @@ def compare(pair_specs: tuple[tuple[str, str, str], ...], source: Path | None, h
     corr = correlations(columns)
     rows = [{"name": n, **{c.name: c.scores[i].f for c in columns}} for i, n in enumerate(names)]
     signatures = {c.name: c.scores[0].signature for c in columns}
-    with _output(output) as out:
+    with open_output(output) as out:
         _write(out, fmt, rows, corpus, corr, signatures)
     for pairs in read:
-        _fail_if_unread(pairs)
-    _fail_if_unparsed(unparsed)
+        fail_if_unread(pairs)
+    fail_if_unparsed(unparsed)
     if failed:
         raise SemsimError(f"{len(failed)} pair(s) not compared (see above)")
 

@@ -15,18 +15,19 @@ from typing import IO, Any
 
 import click
 
-from ..cli import _output, _system_names, _systems_inputs
+from ..cli import systems_inputs
 from ..errors import InputError, SemsimError
 from ..gec import conservatism as measures
 from ..gec.conservatism import SentenceConservatism, SystemSummary
-from ..io import write_jsonl, write_tsv
+from ..io import open_output, write_jsonl, write_tsv
+from .common import system_names
 
 #: Columns of the text table's WordChange distribution: 0 .. TEXT_BINS-1, then ">=TEXT_BINS".
 TEXT_BINS = 10
 
 
 @click.command()
-@_systems_inputs("measured")
+@systems_inputs("measured")
 @click.option("--ignore-case", is_flag=True,
               help="A change of case only (i -> I) is not a word change (§2 counts changes 'in any way').")
 @click.option("--format", "fmt", type=click.Choice(["text", "json", "jsonl", "tsv"]), default="text",
@@ -53,13 +54,13 @@ def conservatism(source_path: Path, hyps: tuple[Path, ...], refs: tuple[Path, ..
         measures.require_matplotlib()
     from ..pipeline import read_parallel
     source, files = read_parallel(source_path, [*hyps, *refs])
-    names = _system_names([*hyps], [*refs])
+    names = system_names([*hyps], [*refs])
     too_long: list[InputError] = []  # pairs too long to align: reported, the others measured
     results = {names[p]: measures.conservatism(source, files[p], ignore_case,
                                                lambda line, exc, p=p: too_long.append(InputError(str(exc), p, line)))
                for p in dict.fromkeys([*hyps, *refs])}
     summaries = [measures.summarise(rs, name) for name, rs in results.items()]
-    with _output(output) as out:
+    with open_output(output) as out:
         _write(out, fmt, results, summaries)
     if plot_path:
         measures.plot(results, plot_path, references={names[p] for p in refs if p not in hyps})

@@ -12,9 +12,12 @@ import json
 
 import click
 
-from ..cli import _metric, _Pair, _read_pairs, _usim_options, pair_inputs
+from ..cli import usim_metric as _metric
+from ..cli import usim_options as _usim_options
 from ..errors import SemsimError
-from ..io import atomic_write
+from ..io import GraphPair as _Pair
+from ..io import atomic_write, pair_inputs
+from ..io import read_pairs as _read_pairs
 
 
 def write_atomic(path: str, text: str) -> None:

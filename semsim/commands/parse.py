@@ -40,10 +40,10 @@ def parse(inputs: tuple[Path, ...], representation: str | None, parser_name: str
     semsim parse --format xml --passage essay1.txt essay2.txt -o parsed/
     """
     from ..cache import ParseCache, normalise
-    from ..cli import _check_writable, _fail_if_unparsed, _output
-    from ..io import write_jsonl
+    from ..io import check_writable, open_output, write_jsonl
     from ..pipeline import find_parser, parse_sentences, read_lines, unparsed_lines
     from ..plugins import writers
+    from .common import fail_if_unparsed
 
     parser = find_parser(parser_name, representation)
     writer = None
@@ -58,7 +58,7 @@ def parse(inputs: tuple[Path, ...], representation: str | None, parser_name: str
         if not output:
             raise SemsimError(f"--format {fmt} writes one file per graph: give a directory with -o")
     else:
-        _check_writable(output)
+        check_writable(output)
     files = {path: read_lines(path) for path in inputs}
     texts = [line for lines in files.values() for line in lines if line.strip()]
     cache = None if no_cache else ParseCache(cache_path)
@@ -78,7 +78,7 @@ def parse(inputs: tuple[Path, ...], representation: str | None, parser_name: str
 
     if writer is None:
         from ..formats.mrp import graph_to_mrp
-        with _output(output) as out:
+        with open_output(output) as out:
             for _, g in named():
                 write_jsonl([graph_to_mrp(g, parser.representation)], out)
                 out.flush()
@@ -90,4 +90,4 @@ def parse(inputs: tuple[Path, ...], representation: str | None, parser_name: str
             tmp = target.with_name(f".{target.name}.partial")
             writer.write(g, tmp)
             tmp.replace(target)
-    _fail_if_unparsed(unparsed_lines(files, failed))
+    fail_if_unparsed(unparsed_lines(files, failed))

@@ -15,11 +15,11 @@ from typing import Any
 import click
 
 from ..cache import normalise
-from ..cli import _check_writable, _metric, _output, _usim_options
+from ..cli import usim_metric, usim_options
 from ..errors import InputError, SemsimError
 from ..gec.m2 import read_m2
 from ..gec.sensitivity import ANCHORS, TypeSummary, build_chains, by_type, chain_texts, edit_deltas
-from ..io import write_jsonl
+from ..io import check_writable, open_output, write_jsonl
 
 
 def _annotator(value: str, path: Path, known: set[int]) -> int | None:
@@ -40,7 +40,7 @@ def _annotator(value: str, path: Path, known: set[int]) -> int | None:
 @click.option("--representation", default=None, help="Representation to parse into (e.g. ucca).")
 @click.option("--parser", "parser_name", default=None, help="Parser to use (see `semsim plugins`).")
 @click.option("--model", default=None, help="Parser model (path or name; default: the parser's own setting).")
-@_usim_options
+@usim_options
 @click.option("--annotator", default="all", show_default=True,
               help="Whose edits: an annotator id, or 'all' (each annotator's edits form their own chain).")
 @click.option("--anchor", type=click.Choice(ANCHORS), default="random", show_default=True,
@@ -76,8 +76,8 @@ def sensitivity(m2_file: Path, representation: str | None, parser_name: str | No
     """
     from ..cache import ParseCache
     from ..pipeline import find_parser, parse_sentences, parser_signature, signed
-    metric = _metric(variant, direction, tie_break, labels, remote, align, denominator, single_token_units)
-    _check_writable(output)
+    metric = usim_metric(variant, direction, tie_break, labels, remote, align, denominator, single_token_units)
+    check_writable(output)
     sentences = read_m2(m2_file)
     who = _annotator(annotator, m2_file, {a for s in sentences for a in s.annotators})
     chains = build_chains(sentences, who, seed, anchor)
@@ -107,7 +107,7 @@ def sensitivity(m2_file: Path, representation: str | None, parser_name: str | No
     any_graph = next(iter(graphs.values()))  # the scores' own signature names the representation too
     signature = score(any_graph, any_graph).signature
     if output:
-        with _output(output) as out:
+        with open_output(output) as out:
             write_jsonl(({**d.as_dict(), "signature": signature} for d in deltas), out)
     summary = {"file": str(m2_file), "sentences": len(sentences), "chains": len(chains), "edits": len(deltas),
                "not_scored": [{"line": c.sentence.line, "annotator": c.annotator, "reason": r} for c, r in unparsed],
@@ -126,7 +126,7 @@ def sensitivity(m2_file: Path, representation: str | None, parser_name: str | No
 
 def _write(types: list[TypeSummary], summary: dict[str, Any], fmt: str) -> None:
     rows = [t.as_dict() for t in types]
-    with _output(None) as out:
+    with open_output(None) as out:
         if fmt == "json":
             out.write(json.dumps({"types": rows, "summary": summary}, indent=2, ensure_ascii=False) + "\n")
         elif fmt == "jsonl":

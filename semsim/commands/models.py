@@ -1,0 +1,57 @@
+"""``semsim models``: list, download and remove parser models."""
+
+from __future__ import annotations
+
+import click
+
+from ..errors import SemsimError
+
+
+@click.group()
+def models() -> None:
+    """List, download and remove parser models (kept in a per-user directory)."""
+
+
+@models.command("list")
+def models_list() -> None:
+    """Known models and whether each is installed."""
+    from ..models import installed, known_models, models_dir
+    known = known_models()
+    click.echo(f"models directory: {models_dir()}")
+    for name, spec in sorted(known.items()):
+        mark = "installed" if installed(name) else "not installed"
+        click.echo(f"  {name} [{spec.parser}] {mark}: {spec.description}")
+    if not known:
+        click.echo("  no plugin declares downloadable models")
+
+
+@models.command("download")
+@click.argument("name")
+@click.option("--url", default=None, help="Download from here instead (e.g. a mirror or a file:// URL).")
+@click.option("--sha256", default=None, help="Expected SHA-256 of the archive (overrides the known one).")
+@click.option("-q", "--quiet", is_flag=True)
+def models_download(name: str, url: str | None, sha256: str | None, quiet: bool) -> None:
+    """Download, verify and unpack model NAME."""
+    from ..models import download, known_models, model_path
+    known = known_models()
+    if name not in known:
+        raise SemsimError(f"unknown model {name!r} (known: {', '.join(sorted(known)) or 'none'})")
+    download(known[name], url=url, sha256=sha256, progress=not quiet)
+    click.echo(model_path(name))
+
+
+@models.command("path")
+@click.argument("name")
+def models_path(name: str) -> None:
+    """Print what to pass as --model for an installed model."""
+    from ..models import model_path
+    click.echo(model_path(name))
+
+
+@models.command("remove")
+@click.argument("name")
+def models_remove(name: str) -> None:
+    """Delete an installed model."""
+    from ..models import remove
+    click.echo(f"removed {name}" if remove(name) else f"{name} is not installed")
+

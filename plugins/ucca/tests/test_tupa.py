@@ -66,6 +66,20 @@ def test_score_command_parses_once_and_caches(tiny_model, tmp_path):
     assert info["groups"][0]["parser"] == "tupa"
 
 
+
+def test_tupa_is_quiet_unless_verbose_and_writes_nothing_beside_the_model(tiny_model, tmp_path):
+    """TUPA and DyNet (from C++) announce every load; the terminal is semsim's: their lines
+    appear only with `semsim -v`, and no PREFIX.log is written next to the user's model."""
+    src = tmp_path / "s.txt"
+    src.write_text("\n".join(SENTENCES) + "\n")
+    before = sorted(p.name for p in tiny_model.parent.iterdir())
+    args = ["score", "--source", src, "--hyp", src, "--parser", "tupa", "--model", tiny_model, "--no-cache", "-q"]
+    quiet = semsim(*args)
+    assert quiet.returncode == 0 and quiet.stderr == "", quiet.stderr
+    loud = semsim("-v", *args)
+    assert loud.returncode == 0 and "[dynet]" in loud.stderr and "Loading from" in loud.stderr
+    assert sorted(p.name for p in tiny_model.parent.iterdir()) == before
+
 def test_missing_model_is_one_clear_line(tmp_path):
     src = tmp_path / "s.txt"
     src.write_text("a b .\n")

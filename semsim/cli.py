@@ -61,8 +61,26 @@ class _Group(click.Group):
             raise click.ClickException(str(exc)) from None
 
 
+def _version(ctx: click.Context, _param: click.Parameter, value: bool) -> None:
+    """``--version``: semsim's, then every loaded plugin's and the parsers they provide, since
+    a score depends on all of them (signatures name them too)."""
+    if not value or ctx.resilient_parsing:
+        return
+    import platform
+
+    from .plugins import BUILTIN, parsers, plugin_info
+    click.echo(f"semsim, version {__version__} (Python {platform.python_version()})")
+    for p in plugin_info():
+        click.echo(f"plugin {p['name']} {'(built in)' if p['name'] in BUILTIN else p['version'] or 'unknown'}")
+    for name, parser in sorted(parsers().items()):
+        default = ", default" if parser.default else ""
+        click.echo(f"parser {name} [{parser.representation}{default}] from {parser.plugin}")
+    ctx.exit()
+
+
 @click.group(cls=_Group, context_settings={"help_option_names": ["-h", "--help"]})
-@click.version_option(__version__, "-V", "--version", prog_name="semsim")
+@click.option("-V", "--version", is_flag=True, expose_value=False, is_eager=True, callback=_version,
+              help="Show the versions of semsim, its plugins and parsers, and exit.")
 @click.option("--allow-pickle", is_flag=True,
               help="Let readers unpickle files (unpickling runs code: trusted files only).")
 @click.option("-v", "--verbose", is_flag=True,
@@ -86,10 +104,17 @@ def output_options(f: Callable[..., Any]) -> Callable[..., Any]:
         click.option("--bootstrap", "n_bootstrap", type=click.IntRange(0), default=0, show_default=True,
                      help="Bootstrap resamples for the corpus confidence interval."),
         click.option("--seed", type=click.IntRange(0), default=12345, show_default=True, help="Bootstrap seed."),
-        click.option("-q", "--quiet", is_flag=True, help="No progress bars."),
+        click.option("-b", "--score-only", is_flag=True,
+                     help="Print only the score (the pair's F, or the corpus macro F of several pairs).")
     ]):
         f = opt(f)
-    return f
+    return quiet_option(f)
+
+
+def quiet_option(f: Callable[..., Any]) -> Callable[..., Any]:
+    """``-q``: every command takes it, so that scripts can pass it everywhere; where a command
+    writes nothing on stderr but its errors, it changes nothing."""
+    return click.option("-q", "--quiet", is_flag=True, help="No progress bars or notes on stderr.")(f)
 
 
 def usim_options(f: Callable[..., Any]) -> Callable[..., Any]:

@@ -7,6 +7,7 @@ every record carries the score's signature.
 
 from __future__ import annotations
 
+import contextlib
 import csv
 import json
 import os
@@ -57,14 +58,39 @@ def atomic_write(path: str | os.PathLike[str], binary: bool = False, keep_partia
         raise
 
 
+#: An input given as ``-`` is standard input, named so in messages.
+STDIN, STDIN_NAME = "-", "<stdin>"
+
+
+def is_stdin(path: str | os.PathLike[str]) -> bool:
+    return os.fspath(path) == STDIN
+
+
+def shown(path: str | os.PathLike[str]) -> str:
+    """How messages name an input: its path, or ``<stdin>``."""
+    return STDIN_NAME if is_stdin(path) else os.fspath(path)
+
+
+def stdin_bytes() -> bytes:
+    """Standard input, read once per stream (a command may read ``-`` more than once: to
+    find its reader, then to read it)."""
+    stream = sys.stdin.buffer
+    data = getattr(stream, "_semsim_data", None)
+    if data is None:
+        data = stream.read()
+        with contextlib.suppress(AttributeError):  # a stream without a __dict__: read once is all it can be
+            stream._semsim_data = data  # type: ignore[attr-defined]
+    return data
+
+
 def read_text(path: str | os.PathLike[str], kind: str = "") -> str:
-    r"""A UTF-8 text file's contents (a byte-order mark accepted). Unreadable files, bytes
-    that are not UTF-8 and control characters (:data:`_CONTROL`) are :class:`InputError`\ s
-    naming the file and the line of the first bad byte; ``kind`` (e.g. ``"M2 files"``) names
-    what must be UTF-8 in that message."""
-    p = Path(path)
+    r"""A UTF-8 text file's contents (``-``: standard input; a byte-order mark accepted).
+    Unreadable files, bytes that are not UTF-8 and control characters (:data:`_CONTROL`) are
+    :class:`InputError`\ s naming the file and the line of the first bad byte; ``kind``
+    (e.g. ``"M2 files"``) names what must be UTF-8 in that message."""
+    p = Path(shown(path))
     try:
-        data = p.read_bytes()
+        data = stdin_bytes() if is_stdin(path) else p.read_bytes()
     except FileNotFoundError:
         raise InputError("no such file", p) from None
     except OSError as exc:
@@ -99,15 +125,18 @@ def find_reader(path: Path, format: str | None = None) -> Reader:
                              f"(installed: {', '.join(sorted(available)) or 'none'})", path)
         return available[format]
     suffix = "".join(path.suffixes[-1:]).lower()
-    candidates = [r for r in available.values() if suffix in r.suffixes]
+    candidates = [r for r in available.values() if suffix in r.suffixes or (is_stdin(path) and r.sniff)]
     if not candidates:
         known = sorted({s for r in available.values() for s in r.suffixes})
         raise InputError(f"no installed plugin reads {suffix or 'suffix-less'} files "
                          f"(readable: {', '.join(known) or 'none; install a plugin such as semsim-ucca'})", path)
     if len(candidates) == 1:
         return candidates[0]
-    with open(path, "rb") as f:
-        head = f.read(4096)
+    if is_stdin(path):
+        head = stdin_bytes()[:4096]
+    else:
+        with open(path, "rb") as f:
+            head = f.read(4096)
     for r in candidates:
         if r.sniff is None or r.sniff(path, head):
             return r
@@ -128,11 +157,14 @@ def iter_graphs(path: str | os.PathLike[str], format: str | None = None,
     if errors not in ("raise", "yield"):
         raise ValueError(f"errors must be 'raise' or 'yield', not {errors!r}")
     p = Path(path)
-    if not p.exists():
+    if is_stdin(p):  # a stream: readers that read through read_text (MRP, PENMAN) take it
+        if not stdin_bytes():
+            raise InputError("empty file", STDIN_NAME)
+    elif not p.exists():
         raise InputError("no such file", p)
-    if p.is_dir():
+    elif p.is_dir():
         raise InputError("is a directory (give a file, or use the CLI's batch mode)", p)
-    if p.stat().st_size == 0:
+    elif p.stat().st_size == 0:
         raise InputError("empty file", p)
     empty = True
     for obj in find_reader(p, format).read(p):
@@ -252,8 +284,8 @@ def _files_in(directory: Path) -> dict[str, Path]:
 
 
 def pair_inputs(first: str, second: str) -> list[tuple[Path, Path]]:
-    """Pairs of files from two files, two directories (matched by relative name) or two
-    ``@list`` files (matched by line)."""
+    """Pairs of files from two files (one of them may be ``-``, standard input), two
+    directories (matched by relative name) or two ``@list`` files (matched by line)."""
     if first.startswith("@") or second.startswith("@"):
         if not (first.startswith("@") and second.startswith("@")):
             raise SemsimError("give two @list files, or neither")
@@ -262,6 +294,10 @@ def pair_inputs(first: str, second: str) -> list[tuple[Path, Path]]:
             raise SemsimError(f"{first[1:]} lists {len(a)} files but {second[1:]} lists {len(b)}")
         return list(zip(a, b))
     p1, p2 = Path(first), Path(second)
+    if is_stdin(p1) and is_stdin(p2):
+        raise SemsimError("only one input can be '-' (standard input)")
+    if is_stdin(p1) or is_stdin(p2):
+        return [(p1, p2)]
     for p in (p1, p2):
         if not p.exists():
             raise SemsimError(f"{p}: no such file or directory")
@@ -307,11 +343,10 @@ def read_pairs(pairs: list[tuple[Path, Path]], read_format: str | None, quiet: b
     graph by graph, by position; their graph counts must agree. A graph (or file) that cannot
     be read spoils only its own pairs, which carry the error; a single pair that cannot be
     read is an error at once."""
-    from tqdm import tqdm
+    from .progress import bar
     cache: dict[Path, list[Graph | InputError] | InputError] = {}
     out = []
-    for a, b in tqdm(pairs, desc="reading", unit="pair", disable=quiet or len(pairs) < 2 or None,
-                     file=sys.stderr, leave=False):
+    for a, b in bar(pairs, desc="reading", unit="pair", quiet=quiet or len(pairs) < 2):
         for p in (a, b):
             if p not in cache:
                 cache[p] = _graphs_of(p, read_format)

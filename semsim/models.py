@@ -77,7 +77,7 @@ def sha256_file(path: str | os.PathLike[str]) -> str:
 
 def _fetch(url: str, part: Path, progress: bool) -> None:
     """Download ``url`` into ``part``, resuming from its current size when the server allows."""
-    from tqdm import tqdm
+    from .progress import bar as progress_bar
     have = part.stat().st_size if part.exists() else 0
     request = urllib.request.Request(url, headers={"Range": f"bytes={have}-"} if have else {})
     try:
@@ -92,9 +92,9 @@ def _fetch(url: str, part: Path, progress: bool) -> None:
             have = 0
         length = response.headers.get("Content-Length")
         total = have + int(length) if length and length.isdigit() else None
-        with open(part, "ab" if resumed else "wb") as out, tqdm(
+        with open(part, "ab" if resumed else "wb") as out, progress_bar(
                 total=total, initial=have, unit="B", unit_scale=True, desc=part.name.strip(".").removesuffix(".part"),
-                file=sys.stderr, disable=not progress or None) as bar:
+                quiet=not progress, leave=True) as bar:
             for block in iter(lambda: response.read(1 << 16), b""):
                 out.write(block)
                 bar.update(len(block))

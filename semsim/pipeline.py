@@ -10,7 +10,6 @@ from __future__ import annotations
 
 import contextlib
 import os
-import sys
 from collections.abc import Callable, Collection, Iterator, Sequence
 from concurrent.futures import ProcessPoolExecutor, as_completed
 from concurrent.futures.process import BrokenProcessPool
@@ -22,7 +21,7 @@ from typing import Any
 from .cache import ParseCache, normalise
 from .errors import InputError, ParseError, PluginError, SemsimError
 from .graph import Graph
-from .io import GRAPH_FORMAT, graph_from_dict, graph_to_dict, read_text
+from .io import GRAPH_FORMAT, graph_from_dict, graph_to_dict, is_stdin, read_text, shown
 from .limits import LimitError, check_pair
 from .plugins import Parser, parsers, plugin_version, to_graph
 from .stats import Score
@@ -113,9 +112,8 @@ def parse_sentences(texts: Sequence[str], parser: Parser, model: str | None = No
                                                             unique).items()})
     todo = [t for t in unique if t not in graphs]
     batches = [todo[i:i + batch_size] for i in range(0, len(todo), batch_size)]
-    from tqdm import tqdm
-    bar = tqdm(total=len(todo), desc=f"parsing with {parser.name}", unit="sent", file=sys.stderr,
-               disable=not progress or not todo or None)
+    from .progress import bar as progress_bar
+    bar = progress_bar(total=len(todo), desc=f"parsing with {parser.name}", unit="sent", quiet=not progress or not todo)
 
     stored = 0  # sentences parsed in this run: none, and a whole batch failing is the parser's fault
 
@@ -240,18 +238,20 @@ def read_parallel(source: Path, others: Sequence[Path]) -> tuple[list[str], dict
     """The source's lines and every other file's (line-parallel to it). An empty source, or a
     file with more or fewer lines than the source, is an error naming the first line that has
     no counterpart."""
+    if sum(is_stdin(p) for p in [source, *others]) > 1:
+        raise InputError("only one input can be '-' (standard input)")
     src = read_lines(source)
     if not src:
-        raise InputError("no sentences", source)
+        raise InputError("no sentences", shown(source))
     files = {}
     for p in others:
         lines = read_lines(p)
         if len(lines) < len(src):
-            raise InputError(f"ends after line {len(lines)} but the source {source} has {len(src)} lines; "
-                             "files must be line-parallel", p, len(lines) + 1)
+            raise InputError(f"ends after line {len(lines)} but the source {shown(source)} has {len(src)} lines; "
+                             "files must be line-parallel", shown(p), len(lines) + 1)
         if len(lines) > len(src):
-            raise InputError(f"no source line for this line (the source {source} has {len(src)}); "
-                             "files must be line-parallel", p, len(src) + 1)
+            raise InputError(f"no source line for this line (the source {shown(source)} has {len(src)}); "
+                             "files must be line-parallel", shown(p), len(src) + 1)
         files[p] = lines
     return src, files
 

@@ -6,6 +6,8 @@ import json
 
 import click
 
+from ..cli import quiet_option
+
 
 @click.group()
 def cache() -> None:
@@ -15,7 +17,8 @@ def cache() -> None:
 @cache.command("info")
 @click.option("--cache", "cache_path", type=click.Path(dir_okay=False), default=None)
 @click.option("--format", "fmt", type=click.Choice(["text", "json"]), default="text", show_default=True)
-def cache_info(cache_path: str | None, fmt: str) -> None:
+@quiet_option
+def cache_info(cache_path: str | None, fmt: str, quiet: bool) -> None:
     """Where the cache is, its size, and entries and hits per parser and model."""
     from ..cache import ParseCache
     with ParseCache(cache_path) as c:
@@ -32,7 +35,8 @@ def cache_info(cache_path: str | None, fmt: str) -> None:
 @cache.command("clear")
 @click.option("--cache", "cache_path", type=click.Path(dir_okay=False), default=None)
 @click.option("--parser", default=None, help="Only this parser's entries.")
-def cache_clear(cache_path: str | None, parser: str | None) -> None:
+@quiet_option
+def cache_clear(cache_path: str | None, parser: str | None, quiet: bool) -> None:
     """Delete cached parses."""
     from ..cache import ParseCache
     with ParseCache(cache_path) as c:

@@ -5,7 +5,6 @@
 from __future__ import annotations
 
 import json
-import sys
 from collections.abc import Callable, Iterator
 from pathlib import Path
 from typing import IO, Any
@@ -57,16 +56,18 @@ def emit(records: Callable[[], Iterator[dict[str, Any]]], fmt: str, out: IO[str]
 
 
 def score_pairs(pairs: list[tuple[Path, Path]], score: Callable[[Any, Any], Score], fmt: str,
-                   output: str | None, read_format: str | None, quiet: bool, n_bootstrap: int, seed: int) -> None:
-    from tqdm import tqdm
+                output: str | None, read_format: str | None, quiet: bool, n_bootstrap: int, seed: int,
+                score_only: bool = False) -> None:
+    """Score every readable pair and write a record per pair (and a corpus record), or with
+    ``score_only`` just the number; then report what could not be read or scored (exit 1)."""
+    from ..progress import bar
     read = read_pairs(pairs, read_format, quiet)
     graphs = readable_pairs(read)
     scores: list[Score] = []
     too_large: list[str] = []  # pairs beyond a resource bound: reported, the others scored
 
     def records() -> Iterator[dict[str, Any]]:
-        for pair in tqdm(graphs, desc="scoring", unit="pair", file=sys.stderr,
-                         disable=quiet or len(graphs) < 2 or None, leave=False):
+        for pair in bar(graphs, desc="scoring", unit="pair", quiet=quiet or len(graphs) < 2):
             try:
                 s = score(pair.g1, pair.g2)
             except LimitError as exc:
@@ -84,7 +85,12 @@ def score_pairs(pairs: list[tuple[Path, Path]], score: Callable[[Any, Any], Scor
         return {"corpus": True, **corpus_score(scores, n_bootstrap=n_bootstrap, seed=seed).as_dict()}
 
     with open_output(output) as out:
-        emit(records, fmt, out, summary)
+        if score_only:
+            rows = list(records())
+            if rows:
+                out.write(f"{rows[0]['f'] if len(rows) == 1 else summary()['macro_f']:.6f}\n")  # type: ignore[index]
+        else:
+            emit(records, fmt, out, summary)
     for message in too_large:
         click.echo(f"semsim: {message}", err=True)
     fail_if_unread(read)

@@ -20,7 +20,7 @@ from typing import Any
 import click
 
 from ..api import USim
-from ..cli import usim_metric, usim_options
+from ..cli import quiet_option, usim_metric, usim_options
 from ..errors import InputError, SemsimError
 from ..graph import Graph
 from ..io import check_writable, fail_if_unread, open_output, pair_inputs, read_pairs, readable_pairs, write_jsonl
@@ -162,7 +162,7 @@ def _pairs_from_text(source: Path, hyp: Path, parser_specs: tuple[str, ...], bat
 @click.option("--bootstrap", "n_bootstrap", type=click.IntRange(0), default=1000, show_default=True,
               help="Bootstrap resamples for each column's corpus confidence interval.")
 @click.option("--seed", type=click.IntRange(0), default=12345, show_default=True)
-@click.option("-q", "--quiet", is_flag=True, help="No progress bars.")
+@quiet_option
 def compare(pair_specs: tuple[tuple[str, str, str], ...], source: Path | None, hyp: Path | None,
             parser_specs: tuple[str, ...], variant: str, direction: str, tie_break: str, labels: str, remote: bool,
             align: str, denominator: str, single_token_units: bool, read_format: str | None, batch_size: int,

@@ -15,7 +15,7 @@ from typing import IO, Any
 
 import click
 
-from ..cli import systems_inputs
+from ..cli import quiet_option, systems_inputs
 from ..errors import InputError, SemsimError
 from ..gec import conservatism as measures
 from ..gec.conservatism import SentenceConservatism, SystemSummary
@@ -36,8 +36,9 @@ TEXT_BINS = 10
 @click.option("-o", "--output", type=click.Path(dir_okay=False), help="Write here instead of stdout.")
 @click.option("--plot", "plot_path", type=click.Path(dir_okay=False),
               help="Also draw Figure 1 of the paper here (.png, .svg or .pdf; needs matplotlib).")
+@quiet_option
 def conservatism(source_path: Path, hyps: tuple[Path, ...], refs: tuple[Path, ...], ignore_case: bool, fmt: str,
-                 output: str | None, plot_path: str | None) -> None:
+                 output: str | None, plot_path: str | None, quiet: bool) -> None:
     """Conservatism of corrections (Choshen & Abend 2018, §2): WordChange, word-order
     Spearman rho, sentence splits and concatenations, per system and reference.
 

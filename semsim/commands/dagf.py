@@ -18,9 +18,14 @@ from .common import score_pairs
               help="yields: as ucca.evaluation (distinct yields); edges: every edge, as §3's prose.")
 @output_options
 def dagf(guessed: str, reference: str, labels: str, count: str, fmt: str, output: str | None,
-         read_format: str | None, n_bootstrap: int, seed: int, quiet: bool) -> None:
-    """DAG F-score of two annotations of the same text (precision on GUESSED)."""
+         read_format: str | None, n_bootstrap: int, seed: int, score_only: bool, quiet: bool) -> None:
+    """DAG F-score of two annotations of the same text (precision on GUESSED).
+
+    \b
+    semsim dagf examples/fig1-source.annotator2.xml examples/fig1-source.xml
+    semsim dagf annotator1/ annotator2/ --labels unlabeled --format tsv
+    """
     from ..api import dag_f
     score_pairs(pair_inputs(guessed, reference), lambda a, b: dag_f(a, b, labels=labels, count=count),
-                   fmt, output, read_format, quiet, n_bootstrap, seed)
+                fmt, output, read_format, quiet, n_bootstrap, seed, score_only)
 

@@ -7,6 +7,7 @@ import json
 import click
 
 from .. import __version__
+from ..cli import quiet_option
 from ..io import fail_if_unread, pair_inputs, read_pairs, readable_pairs
 
 
@@ -17,11 +18,17 @@ from ..io import fail_if_unread, pair_inputs, read_pairs, readable_pairs
 @click.option("--label", "labels", multiple=True, help="Labels or groups to report (default: all).")
 @click.option("--format", "fmt", type=click.Choice(["text", "json"]), default="text", show_default=True)
 @click.option("--read-format", help="Reader to use; default: by suffix.")
+@quiet_option
 def distsim(source: str, correction: str, by_sentence: bool, labels: tuple[str, ...], fmt: str,
-            read_format: str | None) -> None:
-    """DistSim per label: mean |count in source - count in correction| (lower = more similar)."""
+            read_format: str | None, quiet: bool) -> None:
+    """DistSim per label: mean |count in source - count in correction| (lower = more similar).
+
+    \b
+    semsim distsim examples/fig1-source.xml examples/fig1-correction.xml
+    semsim distsim sources/ corrections/ --by-sentence --label A --label P --format json
+    """
     from ..api import distsim as _distsim
-    read = read_pairs(pair_inputs(source, correction), read_format, True)
+    read = read_pairs(pair_inputs(source, correction), read_format, quiet)
     graphs = readable_pairs(read)
     if not graphs:
         fail_if_unread(read)

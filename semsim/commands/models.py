@@ -2,8 +2,11 @@
 
 from __future__ import annotations
 
+import json
+
 import click
 
+from ..cli import quiet_option
 from ..errors import SemsimError
 
 
@@ -13,10 +16,23 @@ def models() -> None:
 
 
 @models.command("list")
-def models_list() -> None:
-    """Known models and whether each is installed."""
-    from ..models import installed, known_models, models_dir
+@click.option("--format", "fmt", type=click.Choice(["text", "json"]), default="text", show_default=True)
+@quiet_option
+def models_list(fmt: str, quiet: bool) -> None:
+    """Known models and whether each is installed.
+
+    \b
+    semsim models list
+    semsim models list --format json | jq '.models[] | select(.installed) | .name'
+    """
+    from ..models import installed, known_models, model_path, models_dir
     known = known_models()
+    if fmt == "json":
+        click.echo(json.dumps({"directory": str(models_dir()), "models": [
+            {"name": name, "parser": spec.parser, "installed": bool(installed(name)),
+             "path": str(model_path(name)) if installed(name) else None, "url": spec.url, "sha256": spec.sha256,
+             "description": spec.description} for name, spec in sorted(known.items())]}, indent=2))
+        return
     click.echo(f"models directory: {models_dir()}")
     for name, spec in sorted(known.items()):
         mark = "installed" if installed(name) else "not installed"
@@ -29,7 +45,7 @@ def models_list() -> None:
 @click.argument("name")
 @click.option("--url", default=None, help="Download from here instead (e.g. a mirror or a file:// URL).")
 @click.option("--sha256", default=None, help="Expected SHA-256 of the archive (overrides the known one).")
-@click.option("-q", "--quiet", is_flag=True)
+@quiet_option
 def models_download(name: str, url: str | None, sha256: str | None, quiet: bool) -> None:
     """Download, verify and unpack model NAME."""
     from ..models import download, known_models, model_path
@@ -42,7 +58,8 @@ def models_download(name: str, url: str | None, sha256: str | None, quiet: bool)
 
 @models.command("path")
 @click.argument("name")
-def models_path(name: str) -> None:
+@quiet_option
+def models_path(name: str, quiet: bool) -> None:
     """Print what to pass as --model for an installed model."""
     from ..models import model_path
     click.echo(model_path(name))
@@ -50,7 +67,8 @@ def models_path(name: str) -> None:
 
 @models.command("remove")
 @click.argument("name")
-def models_remove(name: str) -> None:
+@quiet_option
+def models_remove(name: str, quiet: bool) -> None:
     """Delete an installed model."""
     from ..models import remove
     click.echo(f"removed {name}" if remove(name) else f"{name} is not installed")

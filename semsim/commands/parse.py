@@ -6,6 +6,7 @@ from pathlib import Path
 
 import click
 
+from ..cli import quiet_option
 from ..errors import SemsimError
 from ..graph import Graph, concat
 
@@ -25,7 +26,7 @@ from ..graph import Graph, concat
 @click.option("--batch-size", type=click.IntRange(1), default=32, show_default=True)
 @click.option("--cache", "cache_path", type=click.Path(dir_okay=False), default=None, help="Parse cache file.")
 @click.option("--no-cache", is_flag=True, help="Parse everything, store nothing.")
-@click.option("-q", "--quiet", is_flag=True, help="No progress bars.")
+@quiet_option
 def parse(inputs: tuple[Path, ...], representation: str | None, parser_name: str | None, model: str | None,
           fmt: str, output: str | None, passage: bool, jobs: int, batch_size: int, cache_path: str | None,
           no_cache: bool, quiet: bool) -> None:

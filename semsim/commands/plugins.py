@@ -6,10 +6,13 @@ import json
 
 import click
 
+from ..cli import quiet_option
+
 
 @click.command()
 @click.option("--format", "fmt", type=click.Choice(["text", "json"]), default="text", show_default=True)
-def plugins(fmt: str) -> None:
+@quiet_option
+def plugins(fmt: str, quiet: bool) -> None:
     """List loaded plugins, their hooks, readers and parsers."""
     from ..plugins import metrics, parsers, plugin_info, readers
     info = plugin_info()

@@ -6,7 +6,7 @@ from pathlib import Path
 
 import click
 
-from ..cli import systems_inputs, usim_metric, usim_options
+from ..cli import quiet_option, systems_inputs, usim_metric, usim_options
 from ..errors import SemsimError
 from ..io import check_writable, open_output, write_jsonl
 from ..stats import Score
@@ -34,17 +34,24 @@ from .common import fail_if_unparsed, system_names
 @click.option("--paired-trials", type=click.IntRange(1), default=10000, show_default=True,
               help="Random trials (resamples) per paired test.")
 @click.option("--seed", type=click.IntRange(0), default=12345, show_default=True)
-@click.option("-q", "--quiet", is_flag=True, help="No progress bars.")
+@click.option("-b", "--score-only", is_flag=True,
+              help="Print only each system's mean F (one number; with several systems, NAME<TAB>F lines).")
+@quiet_option
 def score(source_path: Path, hyps: tuple[Path, ...], refs: tuple[Path, ...], representation: str | None,
           parser_name: str | None, model: str | None, variant: str, direction: str, tie_break: str, labels: str,
           remote: bool, align: str, denominator: str, single_token_units: bool, jobs: int, batch_size: int,
           cache_path: str | None, no_cache: bool, output: str | None, fmt: str, n_bootstrap: int, paired: str,
-          paired_trials: int, seed: int, quiet: bool) -> None:
+          paired_trials: int, seed: int, score_only: bool, quiet: bool) -> None:
     """USim of systems' outputs (and references) against their sources, from plain text.
 
     Every unique sentence is parsed once (and cached across runs); an empty source line
     scores 1 against an empty output line and 0 otherwise, as in the original tool. The
     table ranks the systems and tests every two of them for a significant difference.
+
+    \b
+    semsim score --source examples/source.txt --hyp examples/system.txt
+    semsim score --source dev.src --hyp a.out --hyp b.out --ref dev.ref0 -o sentences.jsonl
+    semsim score --source dev.src --hyp a.out -b --bootstrap 0
     """
     from ..cache import ParseCache
     from ..pipeline import (
@@ -91,6 +98,11 @@ def score(source_path: Path, hyps: tuple[Path, ...], refs: tuple[Path, ...], rep
         click.echo("semsim: the paired bootstrap understates p-values on few sentences; "
                    "--paired ar (the default) is exact in the limit", err=True)
     report = compare_systems(by_system, n_bootstrap, seed, None if paired == "none" else paired, paired_trials)
-    click.echo(report.render(fmt), nl=False)
+    if score_only:
+        for row in report.systems:
+            name = "" if len(report.systems) == 1 else f"{row['system']}\t"
+            click.echo(f"{name}{row['macro_f']:.6f}")
+    else:
+        click.echo(report.render(fmt), nl=False)
     fail_if_unparsed(unparsed)
 

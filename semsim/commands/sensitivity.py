@@ -15,7 +15,7 @@ from typing import Any
 import click
 
 from ..cache import normalise
-from ..cli import usim_metric, usim_options
+from ..cli import quiet_option, usim_metric, usim_options
 from ..errors import InputError, SemsimError
 from ..gec.m2 import read_m2
 from ..gec.sensitivity import ANCHORS, TypeSummary, build_chains, by_type, chain_texts, edit_deltas
@@ -58,7 +58,7 @@ def _annotator(value: str, path: Path, known: set[int]) -> int | None:
 @click.option("--format", "fmt", type=click.Choice(["text", "json", "jsonl", "tsv"]), default="text",
               show_default=True, help="Format of the per-type table on stdout.")
 @click.option("-o", "--output", type=click.Path(dir_okay=False), help="Per-edit records (JSON Lines) here.")
-@click.option("-q", "--quiet", is_flag=True, help="No progress bars or notes on stderr.")
+@quiet_option
 def sensitivity(m2_file: Path, representation: str | None, parser_name: str | None, model: str | None,
                 variant: str, direction: str, tie_break: str, labels: str, remote: bool, align: str,
                 denominator: str, single_token_units: bool, annotator: str, anchor: str, seed: int,

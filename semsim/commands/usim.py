@@ -16,9 +16,16 @@ from .common import score_pairs
 @output_options
 def usim(source: str, correction: str, variant: str, direction: str, tie_break: str, labels: str,
          remote: bool, align: str, denominator: str, single_token_units: bool, fmt: str, output: str | None,
-         read_format: str | None, n_bootstrap: int, seed: int, quiet: bool) -> None:
-    """USim of CORRECTION against SOURCE (files, directories matched by name, or @lists)."""
+         read_format: str | None, n_bootstrap: int, seed: int, score_only: bool, quiet: bool) -> None:
+    """USim of CORRECTION against SOURCE (files, directories matched by name, @lists, or -
+    for standard input).
+
+    \b
+    semsim usim examples/fig1-source.xml examples/fig1-correction.xml
+    semsim usim sources/ corrections/ --format jsonl -o usim.jsonl --bootstrap 1000
+    semsim usim src.amr cor.amr --variant legacy -b
+    """
     metric = usim_metric(variant, direction, tie_break, labels, remote, align, denominator, single_token_units)
     score_pairs(pair_inputs(source, correction), metric.sentence_score, fmt, output, read_format,
-                   quiet, n_bootstrap, seed)
+                quiet, n_bootstrap, seed, score_only)
 

@@ -29,10 +29,9 @@ from __future__ import annotations
 import os
 from collections.abc import Iterable, Sequence
 from dataclasses import dataclass
-from pathlib import Path
 
 from ..errors import InputError
-from ..io import read_text
+from ..io import read_text, shown
 
 #: The correction field's marker for "no correction text" (also used by noop edits).
 NONE = "-NONE-"
@@ -107,11 +106,10 @@ class M2Sentence:
 # -- reading ---------------------------------------------------------------------------------------------
 def read_m2(path: str | os.PathLike[str]) -> list[M2Sentence]:
     """The sentences of an M2 file (UTF-8; a byte-order mark and CRLF line ends are accepted)."""
-    p = Path(path)
-    text = read_text(p, "M2 files")
-    sentences = parse_m2(text, p)
+    text = read_text(path, "M2 files")  # "-": standard input
+    sentences = parse_m2(text, shown(path))
     if not sentences:
-        raise InputError("no sentences (no 'S' line)", p)
+        raise InputError("no sentences (no 'S' line)", shown(path))
     return sentences
 
 

@@ -130,8 +130,11 @@ def download(spec: ModelSpec, url: str | None = None, sha256: str | None = None,
     try:
         _fetch(url, part, progress)
     except (urllib.error.URLError, OSError, ValueError) as exc:
-        raise SemsimError(f"download of model {spec.name!r} from {url} failed: {exc}; "
-                          f"run the command again to resume ({part} keeps what arrived)") from None
+        kept = part.exists() and part.stat().st_size > 0
+        if not kept:
+            part.unlink(missing_ok=True)
+        resume = f"run the command again to resume ({part} keeps what arrived)" if kept else "nothing was kept"
+        raise SemsimError(f"download of model {spec.name!r} from {url} failed: {exc}; {resume}") from None
     actual = sha256_file(part)
     if expected is not None and actual != expected:
         part.unlink()
@@ -149,10 +152,10 @@ def download(spec: ModelSpec, url: str | None = None, sha256: str | None = None,
                                               "verified": expected is not None, "subpath": spec.subpath},
                                              indent=2), encoding="utf-8")
         os.replace(tmp, root / spec.name)
-    except (tarfile.TarError, zipfile.BadZipFile, EOFError, OSError) as exc:
-        part.unlink(missing_ok=True)  # a broken archive is not resumable: start afresh next time
-        raise SemsimError(f"model {spec.name!r}: cannot unpack {url}: {type(exc).__name__}: {exc}; "
-                          "the download was deleted") from None
+    except (tarfile.TarError, zipfile.BadZipFile, EOFError, OSError, SemsimError) as exc:
+        part.unlink(missing_ok=True)  # a broken or unsafe archive is not resumable: start afresh next time
+        why = str(exc) if isinstance(exc, SemsimError) else f"{type(exc).__name__}: {exc}"
+        raise SemsimError(f"model {spec.name!r}: cannot unpack {url}: {why}; the download was deleted") from None
     finally:
         shutil.rmtree(tmp, ignore_errors=True)
     part.unlink()

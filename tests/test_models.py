@@ -54,6 +54,21 @@ def test_checksum_mismatch_deletes_the_download(models_env, tmp_path):
     assert not list((tmp_path / "models").iterdir())  # no partial file, no half-unpacked model
 
 
+
+def test_failed_downloads_keep_only_what_can_resume(models_env, tmp_path):
+    """A download that got nothing keeps nothing (and says so); an unsafe zip is deleted, like
+    any archive that cannot be unpacked, instead of being left in the models directory."""
+    import zipfile
+    r = CliRunner().invoke(cli, ["models", "download", "toy-model", "--url", (tmp_path / "nope.zip").as_uri()])
+    assert r.exit_code == 1 and "nothing was kept" in r.output and ".part" not in r.output
+    evil = tmp_path / "evil.zip"
+    with zipfile.ZipFile(evil, "w") as z:
+        z.writestr("../escape.txt", "x")
+    r = CliRunner().invoke(cli, ["models", "download", "toy-model", "--url", evil.as_uri(), "--sha256",
+                                 hashlib.sha256(evil.read_bytes()).hexdigest(), "-q"])
+    assert r.exit_code == 1 and "unsafe path '../escape.txt'" in r.output and "the download was deleted" in r.output
+    assert not list((tmp_path / "models").iterdir())
+
 def test_missing_model_and_bad_url_are_clear(models_env, tmp_path):
     with pytest.raises(SemsimError, match="not installed: run `semsim models download toy-model`"):
         model_path("toy-model")

@@ -1,9 +1,9 @@
 #!/usr/bin/env bash
-# Create .venv and install semsim, its UCCA plugin and the test tools from this checkout.
+# Create .venv and install semsim, its plugins, and the test and docs tools from this checkout.
 # `ucca` 1.3.11 pins spacy==2.3.5, which cannot build on Python 3.11, and semsim needs none
 # of ucca's spaCy code: install it without dependencies, plus the few its core imports
 # (the plugin's `ucca` extra). TUPA and semstr are installed the same way, after their
-# real dependencies (the `tupa` extra). See docs/install.md.
+# real dependencies (the `tupa` extra), and gec-metrics after the modules it imports. See docs/install.md.
 set -euo pipefail
 cd "$(dirname "$0")/.."
 # The HTML explanation's test drives a real browser: Debian's chromium and its chromedriver.
@@ -20,7 +20,14 @@ PYTHON=${PYTHON:-python3}
 # extra) run on torch: install the pinned CPU build first, so that resolving the extras (which
 # pin the same version) never pulls another torch (GBs of CUDA).
 .venv/bin/python -m pip install --quiet --disable-pip-version-check "torch==2.13.0"
-.venv/bin/python -m pip install --quiet --disable-pip-version-check -e ".[test]" -e "plugins/ucca[ucca,tupa,parser]" \
+.venv/bin/python -m pip install --quiet --disable-pip-version-check -e ".[test,docs]" -e "plugins/ucca[ucca,tupa,parser]" \
     -e "plugins/amr[amrlib]"
 .venv/bin/python -m pip install --quiet --disable-pip-version-check --no-deps "ucca==1.3.11" "tupa==1.4.2" "semstr==1.2.2"
+# gec-metrics: USimMetric is tested against its real base classes. It declares LLM and GPU
+# dependencies (bitsandbytes, accelerate, datasets) that nothing of ours imports: install it
+# --no-deps, after what `import gec_metrics` imports (its bounds; torch is already pinned above).
+.venv/bin/python -m pip install --quiet --disable-pip-version-check "gecommon>=0.1.0" "trueskill>=0.4.5" \
+    "bert-score>=0.3.13" "errant>=3.0.0" "fuzzywuzzy>=0.18.0" "python-Levenshtein>=0.26.1" "openai>=1.68.0" \
+    "outlines>=0.2.1" "pandas>=2.2.3" "seaborn>=0.13.2"
+.venv/bin/python -m pip install --quiet --disable-pip-version-check --no-deps "gec-metrics==0.1.1"
 .venv/bin/semsim --version

@@ -7,7 +7,7 @@ from collections.abc import Iterable, Sequence
 from dataclasses import dataclass
 from typing import Any
 
-from .errors import GraphError
+from .errors import GraphError, InputError
 from .graph import Graph
 from .io import read, read_all
 from .metrics.dagf import dag_f as _dag_f
@@ -43,6 +43,31 @@ def _pair(a: GraphLike, b: GraphLike) -> tuple[Graph, Graph]:
     return g1, g2
 
 
+def _sequence(x: object, name: str) -> list[Any]:
+    """The items of one side of a corpus; a string or a single graph is refused, since
+    iterating it would score its characters or fail far from the call."""
+    if isinstance(x, (str, bytes, os.PathLike, Graph)) or not isinstance(x, Iterable):
+        hint = "; n_bootstrap, confidence and seed are keyword-only" if isinstance(x, (int, float)) else ""
+        raise InputError(f"corpus_score: {name} must be a sequence of graphs or paths, got {type(x).__name__}{hint}")
+    return list(x)
+
+
+def _corpus_pairs(sources: Iterable[Any], corrections: Iterable[Any] | None) -> list[tuple[Any, Any]]:
+    """(source, correction) pairs from two line-parallel sequences or from one of pairs."""
+    if corrections is not None:
+        srcs, cors = _sequence(sources, "sources"), _sequence(corrections, "corrections")
+        if len(srcs) != len(cors):
+            raise InputError(f"corpus_score: {len(srcs)} sources but {len(cors)} corrections; "
+                             "they must be line-parallel")
+        return list(zip(srcs, cors))
+    pairs = _sequence(sources, "sources")
+    for i, p in enumerate(pairs):
+        if isinstance(p, (str, bytes)) or not isinstance(p, Sequence) or len(p) != 2:
+            raise InputError(f"corpus_score: item {i} is a {type(p).__name__}, not a (source, correction) pair; "
+                             "pass the two sides as corpus_score(sources, corrections)")
+    return [(a, b) for a, b in pairs]
+
+
 def _version() -> str:
     from . import __version__
     return __version__
@@ -54,7 +79,8 @@ class USim:
 
     >>> metric = USim(variant="paper")
     >>> metric.sentence_score(source_graph, correction_graph).f      # doctest: +SKIP
-    >>> metric.corpus_score(zip(sources, corrections), n_bootstrap=1000)  # doctest: +SKIP
+    >>> metric.corpus_score(sources, corrections, n_bootstrap=1000)  # doctest: +SKIP
+    >>> metric.corpus_score(zip(sources, corrections))               # doctest: +SKIP
 
     Settings (see ``docs/reading-decisions.md``): ``variant`` ``paper`` (§3) or ``legacy``
     (the authors' code); for ``paper``: ``direction`` (``both``, ``s->r``, ``r->s``),
@@ -78,6 +104,14 @@ class USim:
             raise ValueError(f"unknown variant {self.variant!r}; choose from {', '.join(VARIANTS)}")
 
     def sentence_score(self, source: GraphLike, correction: GraphLike) -> Score:
+        """USim of one source and its correction: a :class:`~semsim.stats.Score` whose
+        ``f`` is the headline figure and whose ``parts`` keep the counts per direction, so
+        that corpus scores can be micro-averaged and signatures compared.
+
+        Each side is a :class:`Graph`, a path any reader plugin reads, or a native object
+        a plugin converts (``ucca.core.Passage``). The two must be of one representation
+        (a :class:`~semsim.errors.GraphError` otherwise: no label could ever match).
+        """
         g1, g2 = _pair(source, correction)
         if self.variant == "legacy":
             return usim_legacy(g1, g2, single_token_units=self.single_token_units, version=_version())
@@ -85,9 +119,24 @@ class USim:
                            remote=self.remote, by_sentence=self.by_sentence, denominator=self.denominator,
                            version=_version())
 
-    def corpus_score(self, pairs: Iterable[tuple[GraphLike, GraphLike]], n_bootstrap: int = 0,
+    def corpus_score(self, sources: Iterable[GraphLike] | Iterable[tuple[GraphLike, GraphLike]],
+                     corrections: Iterable[GraphLike] | None = None, *, n_bootstrap: int = 0,
                      confidence: float = 0.95, seed: int = 12345) -> CorpusScore:
-        return corpus_score((self.sentence_score(a, b) for a, b in pairs), n_bootstrap, confidence, seed)
+        """USim of a corpus: the sentence scores' macro and micro averages (and, with
+        ``n_bootstrap``, their percentile bootstrap intervals; seeded, so reproducible).
+
+        As sacrebleu's ``corpus_score(hypotheses, references)``, it takes line-parallel
+        sequences, ``corpus_score(sources, corrections)``; or one sequence of
+        ``(source, correction)`` pairs, ``corpus_score(zip(sources, corrections))``. Items
+        are what :meth:`sentence_score` takes. Sequences of different lengths, or an item
+        of the pair form that is not a pair, raise :class:`~semsim.errors.InputError`
+        rather than scoring a truncated or shifted corpus (which ``zip`` would do silently).
+        The bootstrap settings are keyword-only, so an old positional ``n_bootstrap``
+        cannot be taken for the corrections.
+        """
+        pairs = _corpus_pairs(sources, corrections)
+        return corpus_score([self.sentence_score(a, b) for a, b in pairs], n_bootstrap=n_bootstrap,
+                            confidence=confidence, seed=seed)
 
     def part_names(self) -> list[str]:
         """The parts of this metric's scores (directions, or the legacy count)."""

@@ -52,12 +52,22 @@ class Unit:
 
 @dataclass(frozen=True, slots=True)
 class Edge:
-    """A labelled edge between two unit indices. ``labels`` is sorted and non-empty."""
+    """A labelled edge between two unit indices. ``labels`` is sorted and non-empty.
+
+    A bare string is one label, as in :func:`build_graph`: ``Edge(0, 1, "NP")`` has the
+    labels ``("NP",)``. Without this, a string is iterated as its characters, and edges
+    labelled ``"NP"`` and ``"PN"`` would both carry the labels N and P and match.
+    """
 
     parent: int
     child: int
     labels: tuple[str, ...]
     remote: bool = False
+
+    def __post_init__(self) -> None:
+        # one isinstance per edge: edges are built millions of times
+        if isinstance(self.labels, str):
+            object.__setattr__(self, "labels", (self.labels,))
 
 
 @dataclass(frozen=True, eq=True)

@@ -7,6 +7,7 @@ from __future__ import annotations
 
 import os
 import sys
+import time
 from collections.abc import Iterable
 from typing import Any, TextIO
 
@@ -17,14 +18,16 @@ LOG_FORMAT = "{desc}: {n_fmt}/{total_fmt} {unit} ({percentage:.0f}%), {rate_fmt}
 
 
 class _Lines:
-    """A stream for tqdm that turns its carriage-return redraws into whole lines."""
+    """A stream for tqdm that turns its carriage-return redraws into whole lines, from the
+    first interval on: a run shorter than that leaves no progress in the log at all."""
 
-    def __init__(self, stream: TextIO):
-        self.stream = stream
+    def __init__(self, stream: TextIO, interval: float):
+        self.stream, self.interval = stream, interval
+        self.started = time.monotonic()
 
     def write(self, text: str) -> None:
         line = text.replace("\r", "").rstrip()
-        if line:
+        if line and time.monotonic() - self.started >= self.interval:
             self.stream.write(line + "\n")
 
     def flush(self) -> None:
@@ -40,5 +43,5 @@ def bar(iterable: Iterable[Any] | None = None, *, total: int | None = None, desc
     if sys.stderr.isatty():
         return tqdm(iterable, total=total, desc=desc, unit=unit, file=sys.stderr, **{"leave": False, **kwargs})
     interval = float(os.environ.get("SEMSIM_PROGRESS_INTERVAL") or 30)
-    return tqdm(iterable, total=total, desc=desc, unit=unit, file=_Lines(sys.stderr), mininterval=interval,
+    return tqdm(iterable, total=total, desc=desc, unit=unit, file=_Lines(sys.stderr, interval), mininterval=interval,
                 maxinterval=interval, ascii=True, bar_format=LOG_FORMAT, **{**kwargs, "leave": True})

@@ -13,6 +13,8 @@ from dataclasses import dataclass, field
 
 import numpy as np
 
+from .errors import InputError
+
 
 def f_score(precision: float, recall: float) -> float:
     return 0.0 if precision == 0 or recall == 0 else 2 * precision * recall / (precision + recall)
@@ -165,10 +167,20 @@ def percentile_interval(samples: np.ndarray, confidence: float) -> tuple[float, 
 def corpus_score(scores: Iterable[Score], n_bootstrap: int = 0, confidence: float = 0.95,
                  seed: int = 12345) -> CorpusScore:
     """Aggregate sentence scores; optional percentile bootstrap over sentences (seeded,
-    so the interval is reproducible)."""
+    so the interval is reproducible).
+
+    This aggregates :class:`Score` objects, whatever metric made them. To score graphs,
+    call a metric's own ``corpus_score`` (``semsim.USim().corpus_score(sources,
+    corrections)``); given anything but scores, this says so instead of failing inside numpy.
+    """
     scores = list(scores)
     if not scores:
         raise ValueError("corpus_score needs at least one sentence score")
+    bad = next((s for s in scores if not isinstance(s, Score)), None)
+    if bad is not None or isinstance(n_bootstrap, bool) or not isinstance(n_bootstrap, (int, np.integer)):
+        got = f"a {type(bad).__name__} among the scores" if bad is not None else f"n_bootstrap={n_bootstrap!r}"
+        raise InputError(f"semsim.stats.corpus_score(scores, n_bootstrap=...) aggregates sentence Scores, got {got}; "
+                         "to score graphs use semsim.USim().corpus_score(sources, corrections)")
     names = list(scores[0].parts)
     headline = scores[0].headline or tuple(names)
     heads = [names.index(h) for h in headline]

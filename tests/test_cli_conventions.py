@@ -36,7 +36,8 @@ def test_stdin_for_graphs_text_and_m2(toy_env, tmp_path):
     r = run("sensitivity", "-", "--parser", "toy-parser", "--no-cache", "-q", "--bootstrap", "0",
             input=(EXAMPLES / "sensitivity.m2").read_text())
     assert r.exit_code == 0, r.output
-    r = run("sensitivity", "-", "--parser", "toy-parser", "--no-cache", input="S a b\nA 5 9|||X|||y|||REQUIRED|||-NONE-|||0\n")
+    bad_m2 = "S a b\nA 5 9|||X|||y|||REQUIRED|||-NONE-|||0\n"
+    r = run("sensitivity", "-", "--parser", "toy-parser", "--no-cache", input=bad_m2)
     assert r.exit_code == 1 and r.stderr.strip().startswith("Error: <stdin>:2: edit span 5 9 is outside")
     assert run("usim", "-", "-", input="x").stderr.strip() == "Error: only one input can be '-' (standard input)"
 

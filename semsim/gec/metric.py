@@ -1,16 +1,26 @@
 """USim as a reference-free metric for GEC metric suites.
 
-GEC metric suites such as gec-metrics give every metric one surface: a class with a
-nested ``@dataclass Config``, built as ``Metric(Metric.Config(...))``, with
-``score_sentence(sources, hypotheses) -> list[float]`` and ``score_corpus(sources,
-hypotheses) -> float`` (the mean of sentence scores for reference-free metrics). This
-class has exactly that shape, so a suite can call it (or wrap it in its own base class)
-without semsim knowing the suite::
+gec-metrics (``pip install gec-metrics``) gives every metric one surface: a subclass of
+``gec_metrics.metrics.MetricBaseForReferenceFree`` with a nested ``@dataclass Config``
+deriving from the base's ``Config``, built as ``Metric(Metric.Config(**settings))`` (its
+command line reads the settings from a YAML file, so they are flat fields of plain
+values), with ``score_sentence(sources, hypotheses) -> list[float]`` and
+``score_corpus(sources, hypotheses) -> float``. When gec-metrics is installed,
+:class:`USimMetric` *is* such a subclass (its meta-evaluations check ``isinstance``), and
+:func:`register` adds it to gec-metrics' registry as ``usim``::
 
-    from semsim.gec.metric import USimMetric
-    scorer = USimMetric(USimMetric.Config(parser="tupa", model="path/to/model"))
+    import gec_metrics
+    from semsim.gec.metric import register
+    register()
+    cls = gec_metrics.get_metric("usim")
+    scorer = cls(cls.Config(parser="tupa", model="path/to/model", labels="weak"))
     scorer.score_sentence(sources, hypotheses)      # [0.93, 1.0, ...]
     scorer.score_corpus(sources, hypotheses)        # 0.95
+    scorer.rank_systems(sources, [hyps_a, hyps_b])  # gec-metrics' own system ranking
+
+Without gec-metrics it has the same shape on a stand-in base, so a suite can call it
+without semsim depending on the package (which pulls torch, transformers, an LLM client
+and more). Importing gec-metrics takes seconds; it is imported here only when installed.
 
 Sentences are parsed through the parse cache, each distinct sentence once, so scoring
 many systems on the same sources parses the sources once (``score_systems`` does all
@@ -22,33 +32,98 @@ cached): there is no honest number to return for it.
 
 from __future__ import annotations
 
+import importlib.util
+import warnings
 from collections.abc import Sequence
-from dataclasses import dataclass, field
+from dataclasses import dataclass
+from typing import TYPE_CHECKING, Any
 
 from ..api import USim
 from ..errors import SemsimError
 from ..stats import Score
 
 
-class USimMetric:
-    """USim from plain text, in the shape of gec-metrics' reference-free metrics."""
+class _StandaloneBase:
+    """What USimMetric needs of gec-metrics' ``MetricBase`` when gec-metrics is absent:
+    the nested ``Config`` and an ``__init__`` that stores the config (or the defaults)."""
 
     @dataclass
     class Config:
-        """How sentences are parsed and which USim is computed (see ``semsim.USim``)."""
+        pass
+
+    def __init__(self, config: Any = None) -> None:
+        self.config = config if config is not None else self.Config()
+
+
+def _gec_metrics_base() -> type:
+    """gec-metrics' reference-free base class if gec-metrics is installed, else the stand-in.
+
+    Only a missing ``gec_metrics`` falls back silently; an installed one that fails to
+    import (a dependency missing) falls back with a warning naming the error, so semsim's
+    own use of the adapter keeps working while the broken installation is visible."""
+    if importlib.util.find_spec("gec_metrics") is None:
+        return _StandaloneBase
+    try:
+        from gec_metrics.metrics.base import MetricBaseForReferenceFree
+    except ImportError as exc:
+        warnings.warn(f"gec-metrics is installed but cannot be imported ({exc}); USimMetric is not a "
+                      "gec-metrics metric in this process", RuntimeWarning, stacklevel=2)
+        return _StandaloneBase
+    return MetricBaseForReferenceFree
+
+
+if TYPE_CHECKING:
+    _Base = _StandaloneBase
+else:
+    _Base = _gec_metrics_base()
+
+
+class USimMetric(_Base):
+    """USim from plain text, as a gec-metrics reference-free metric (see the module)."""
+
+    @dataclass
+    class Config(_Base.Config):
+        """How sentences are parsed and which USim is computed, as flat fields of plain
+        values (gec-metrics builds the config from a YAML mapping).
+
+        The USim settings are :class:`semsim.USim`'s fields, with its defaults, so
+        ``Config(parser=..., **dataclasses.asdict(USim(labels="weak")))`` works too;
+        ``config.usim`` is the :class:`~semsim.USim` they make.
+        """
 
         parser: str | None = None  # a registered parser; None: the only one for ``representation``
         representation: str | None = None
         model: str | None = None
-        usim: USim = field(default_factory=USim)
         cache: str | None = None  # parse cache file; None: the default location
         use_cache: bool = True
         batch_size: int = 32
         jobs: int = 1
         progress: bool = False
+        # semsim.USim's settings (docs/reading-decisions.md)
+        variant: str = "paper"
+        direction: str = "both"
+        tie_break: str = "coverage"
+        labels: str = "labeled"
+        remote: bool = True
+        by_sentence: bool = True
+        denominator: str = "yield"
+        single_token_units: bool = True
+
+        def __post_init__(self) -> None:
+            _ = self.usim  # an unknown variant fails here, not at the first sentence
+
+        @property
+        def usim(self) -> USim:
+            return USim(variant=self.variant, direction=self.direction, tie_break=self.tie_break,
+                        labels=self.labels, remote=self.remote, by_sentence=self.by_sentence,
+                        denominator=self.denominator, single_token_units=self.single_token_units)
+
+    config: Config
 
     def __init__(self, config: Config | None = None) -> None:
-        self.config = config if config is not None else self.Config()
+        # gec-metrics' MetricBase.__init__ sets config (the defaults if None) and the
+        # attributes its helpers use (apply_edits)
+        super().__init__(config)
 
     def score_sentence(self, sources: Sequence[str], hypotheses: Sequence[str]) -> list[float]:
         """USim F of each hypothesis against its source."""
@@ -83,9 +158,10 @@ class USimMetric:
             graphs = parse_sentences(texts, parser, c.model, None, c.batch_size, c.jobs, c.progress)
         systems = {str(k): hyps for k, hyps in enumerate(hypotheses)}
         parsed_by = parser_signature(parser, c.model)
-        fallback = Score.fixed(0.0, c.usim.part_names(), f"{c.usim.get_signature()}|{parsed_by}")
+        usim = c.usim
+        fallback = Score.fixed(0.0, usim.part_names(), f"{usim.get_signature()}|{parsed_by}")
         out: dict[str, list[Score]] = {k: [] for k in systems}
-        for r in score_systems(sources, systems, graphs, signed(c.usim.sentence_score, parsed_by), fallback):
+        for r in score_systems(sources, systems, graphs, signed(usim.sentence_score, parsed_by), fallback):
             out[r.system].append(r.score)
         return list(out.values())
 
@@ -94,3 +170,14 @@ class USimMetric:
         from ..pipeline import find_parser, parser_signature
         c = self.config
         return f"{c.usim.get_signature()}|{parser_signature(find_parser(c.parser, c.representation), c.model)}"
+
+
+def register(name: str = "usim") -> type[USimMetric]:
+    """Add :class:`USimMetric` to gec-metrics' registry, so that ``gec_metrics.get_metric(name)``
+    (and what is built on it) finds it. gec-metrics has no plugin entry points, so this
+    is explicit: importing semsim does not change another package's state."""
+    from gec_metrics.metrics import METRIC_ID2CLS, MetricBaseForReferenceFree
+    if not issubclass(USimMetric, MetricBaseForReferenceFree):
+        raise SemsimError("gec-metrics was not importable when semsim.gec.metric was imported; see the warning")
+    METRIC_ID2CLS[name] = USimMetric
+    return USimMetric

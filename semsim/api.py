@@ -7,13 +7,14 @@ from collections.abc import Iterable, Sequence
 from dataclasses import dataclass
 from typing import Any
 
-from .errors import GraphError, InputError
+from .align.units import TIE_BREAKS
+from .errors import GraphError, InputError, SettingsError
 from .graph import Graph
 from .io import read, read_all
 from .metrics.dagf import dag_f as _dag_f
 from .metrics.distsim import distsim as _distsim
 from .metrics.legacy import legacy_settings, usim_legacy
-from .metrics.usim import paper_settings
+from .metrics.usim import DIRECTIONS, LABEL_MODES, paper_settings
 from .metrics.usim import usim as _usim_paper
 from .plugins import to_graph
 from .stats import CorpusScore, Score, corpus_score, signature
@@ -68,6 +69,20 @@ def _corpus_pairs(sources: Iterable[Any], corrections: Iterable[Any] | None) -> 
     return [(a, b) for a, b in pairs]
 
 
+#: The settings only one variant uses, with their defaults: given to the other, they are an
+#: error (restating a default is not).
+_VARIANT_ONLY = {
+    "paper": {"direction": "both", "tie_break": "coverage", "labels": "labeled", "remote": True, "by_sentence": True,
+              "denominator": "yield"},
+    "legacy": {"single_token_units": True},
+}
+DENOMINATORS = ("yield", "aligned")
+
+
+def _other(variant: str) -> str:
+    return "legacy" if variant == "paper" else "paper"
+
+
 def _version() -> str:
     from . import __version__
     return __version__
@@ -100,8 +115,17 @@ class USim:
     single_token_units: bool = True
 
     def __post_init__(self) -> None:
-        if self.variant not in VARIANTS:
-            raise ValueError(f"unknown variant {self.variant!r}; choose from {', '.join(VARIANTS)}")
+        choices = {"variant": VARIANTS, "direction": DIRECTIONS, "tie_break": TIE_BREAKS, "labels": LABEL_MODES,
+                   "denominator": DENOMINATORS}
+        for name, allowed in choices.items():
+            if getattr(self, name) not in allowed:
+                raise SettingsError(f"unknown {name} {getattr(self, name)!r}; choose from {', '.join(allowed)}")
+        ignored = [k for k, default in _VARIANT_ONLY[_other(self.variant)].items() if getattr(self, k) != default]
+        if ignored:
+            raise SettingsError(f"{', '.join(f'{k}={getattr(self, k)!r}' for k in ignored)}: the {self.variant} "
+                                f"variant does not use {'it' if len(ignored) == 1 else 'them'} (only the "
+                                f"{_other(self.variant)} variant does); leave {'it' if len(ignored) == 1 else 'them'}"
+                                " at the default", ignored)
 
     def sentence_score(self, source: GraphLike, correction: GraphLike) -> Score:
         """USim of one source and its correction: a :class:`~semsim.stats.Score` whose
@@ -144,14 +168,16 @@ class USim:
             return ["legacy"]
         return ["s->r", "r->s"] if self.direction == "both" else [self.direction]
 
-    def get_signature(self) -> str:
-        """The signature of this metric's settings (each score's also names the graphs' scheme)."""
+    def get_signature(self, scheme: str | None = None) -> str:
+        """The signature of this metric's settings, as every score it makes carries it. A
+        score also names its graphs' representation (``scheme:ucca``), which the metric
+        alone cannot know: give ``scheme`` to get exactly a score's signature."""
         if self.variant == "legacy":
             settings = legacy_settings(self.single_token_units)
         else:
             settings = paper_settings(self.direction, self.tie_break, self.labels, self.remote, self.by_sentence,
                                       self.denominator)
-        return signature("usim", settings, _version())
+        return signature("usim", {**settings, **({"scheme": scheme} if scheme else {})}, _version())
 
 
 def usim(source: GraphLike, correction: GraphLike, variant: str = "paper", **settings: Any) -> Score:

@@ -18,7 +18,7 @@ import click
 
 from . import __version__
 from .api import USim
-from .errors import SemsimError
+from .errors import SemsimError, SettingsError
 
 FORMATS = ("text", "json", "jsonl", "tsv")
 
@@ -141,9 +141,22 @@ def usim_options(f: Callable[..., Any]) -> Callable[..., Any]:
 
 def usim_metric(variant: str, direction: str, tie_break: str, labels: str, remote: bool, align: str,
                 denominator: str, single_token_units: bool) -> USim:
-    """The metric :func:`usim_options` describe."""
-    return USim(variant=variant, direction=direction, tie_break=tie_break, labels=labels, remote=remote,
-                by_sentence=align == "sentence", denominator=denominator, single_token_units=single_token_units)
+    """The metric :func:`usim_options` describe; an option the variant would ignore is an error
+    (one restating its default is not)."""
+    try:
+        return USim(variant=variant, direction=direction, tie_break=tie_break, labels=labels, remote=remote,
+                    by_sentence=align == "sentence", denominator=denominator,
+                    single_token_units=single_token_units)
+    except SettingsError as exc:
+        if not exc.settings:
+            raise
+        flags = {"direction": f"--direction {direction}", "tie_break": f"--tie-break {tie_break}",
+                 "labels": f"--labels {labels}", "remote": "--no-remote", "by_sentence": f"--align {align}",
+                 "denominator": f"--denominator {denominator}", "single_token_units": "--no-single-token-units"}
+        given = " ".join(flags[k] for k in exc.settings)
+        other = "legacy" if variant == "paper" else "paper"
+        raise SettingsError(f"{given}: --variant {variant} ignores {'it' if len(exc.settings) == 1 else 'them'} "
+                            f"(only --variant {other} uses {'it' if len(exc.settings) == 1 else 'them'})") from None
 
 
 def systems_inputs(verb: str) -> Callable[[Callable[..., Any]], Callable[..., Any]]:

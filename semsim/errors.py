@@ -30,6 +30,16 @@ class InputError(SemsimError):
         return where + self.message
 
 
+class SettingsError(SemsimError, ValueError):
+    """Settings that are unknown, or that the chosen variant would silently ignore (a score
+    whose signature lacks a setting the user asked for would be a quiet lie). ``settings``
+    names the ignored ones, so that the CLI can name its own options instead."""
+
+    def __init__(self, message: str, settings: Sequence[str] = ()):
+        self.settings = tuple(settings)
+        super().__init__(message)
+
+
 class GraphError(SemsimError):
     """A graph that breaks the model's invariants (dangling edge, cycle, bad anchor)."""
 

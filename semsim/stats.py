@@ -198,8 +198,10 @@ def corpus_score(scores: Iterable[Score], n_bootstrap: int = 0, confidence: floa
         micro_samples = np.array([_micro(s, heads) for s in summed])
         ci = percentile_interval(macro_samples, confidence)
         ci_micro = percentile_interval(micro_samples, confidence)
+    # the sentence scores' signature, and how they were aggregated when that changes a number
+    sig = scores[0].signature + (f"|bootstrap:{n_bootstrap}|conf:{confidence:g}|seed:{seed}" if n_bootstrap else "")
     return CorpusScore(micro=_micro(total, heads), macro=float(fs.mean()), n=len(scores),
-                       signature=scores[0].signature, parts=parts, ci=ci, ci_micro=ci_micro,
+                       signature=sig, parts=parts, ci=ci, ci_micro=ci_micro,
                        confidence=confidence, n_bootstrap=n_bootstrap)
 
 

@@ -26,6 +26,7 @@ class SystemsReport:
     systems: list[dict[str, Any]]
     tests: list[PairedTest]
     alpha: float = 0.05
+    signature: str = ""  # the scores', their aggregation's and the paired tests' settings
 
     @property
     def ranked(self) -> list[dict[str, Any]]:
@@ -40,7 +41,8 @@ class SystemsReport:
         return None if system == best else self.test(best, system)
 
     def as_dict(self) -> dict[str, Any]:
-        return {"systems": self.systems, "paired_tests": [t.as_dict() for t in self.tests], "alpha": self.alpha}
+        return {"systems": self.systems, "paired_tests": [t.as_dict() for t in self.tests], "alpha": self.alpha,
+                "signature": self.signature}
 
     def render(self, fmt: str) -> str:
         if fmt == "json":
@@ -55,12 +57,13 @@ class SystemsReport:
     def _tsv(self) -> str:
         """One row per system; the paired test against the best system in two columns (the
         full set of tests is in the JSON rendering)."""
-        cols = ["system", "n", "macro_f", "ci_low", "ci_high", "micro_f", "p_vs_best", "q_vs_best"]
+        cols = ["system", "n", "macro_f", "ci_low", "ci_high", "micro_f", "p_vs_best", "q_vs_best", "signature"]
         lines = ["\t".join(cols)]
         for r in self.systems:
             t = self.versus_best(r["system"])
             ci = r.get("macro_ci") or ["", ""]
-            cells = [r["system"], r["n"], r["macro_f"], *ci, r["micro_f"], *((t.p, t.q) if t else ("", ""))]
+            cells = [r["system"], r["n"], r["macro_f"], *ci, r["micro_f"], *((t.p, t.q) if t else ("", "")),
+                     self.signature]
             lines.append("\t".join(f"{c:.6f}" if isinstance(c, float) else str(c) for c in cells))
         return "\n".join(lines) + "\n"
 
@@ -89,7 +92,7 @@ class SystemsReport:
                      f"(row vs. column, by rank); * = significant after Benjamini–Hochberg at {self.alpha:g}")
             out += ["", f"**{title}**" if markdown else title, "",
                     _grid(["", *map(str, range(2, len(names) + 1))], [row[:1] + row[2:] for row in matrix], markdown)]
-        sig = ranked[0].get("signature") if ranked else None
+        sig = self.signature
         if sig:
             out += ["", f"signature: `{sig}`" if markdown else f"signature: {sig}"]
         return "\n".join(out) + "\n"
@@ -123,4 +126,5 @@ def compare_systems(by_system: Mapping[str, Sequence[Score]], n_bootstrap: int =
     tests: list[PairedTest] = []
     if paired and len(by_system) > 1:
         tests = paired_tests({k: [s.f for s in v] for k, v in by_system.items()}, paired, trials, seed)
-    return SystemsReport(systems, tests, alpha)
+    sig = (systems[0]["signature"] if systems else "") + (f"|paired:{paired}|trials:{trials}" if tests else "")
+    return SystemsReport(systems, tests, alpha, sig)

@@ -164,7 +164,9 @@ def test_cli_json_matches_the_api(files):
     assert ref["word_change_counts"] == [1, 2, 1]  # WordChange 1 (go->goes), 0, 2 (the/a), 1 (and)
     assert (ref["splits"], ref["reordered"]) == (1, 1)
     assert len(doc["sentences"]) == 8
-    assert doc["sentences"][5] == {"system": "ref:ref.txt", **conservatism(SRC, REF)[1].as_dict()}
+    sig = "conservatism|case:mixed|version:0.1.0"
+    assert doc["sentences"][5] == {"system": "ref:ref.txt", **conservatism(SRC, REF)[1].as_dict(), "signature": sig}
+    assert doc["signature"] == sig
 
 
 def test_cli_text_table(files):

@@ -50,7 +50,7 @@ def test_built_through_gec_metrics_config_path(registered):
     cls = gec_metrics.get_metric("usim")
     scorer = cls(cls.Config(**{"parser": "toy-parser", "labels": "weak", "tie_break": "all"}))
     assert scorer.config.usim == USim(labels="weak", tie_break="all")
-    assert "labels:weak" in scorer.signature()
+    assert "labels:weak" in scorer.get_signature()
     inputs = inputs_handler(scorer, SOURCE, HYP1, [HYP1])
     assert set(inputs) == {"sources", "hypotheses"}  # gec-metrics sees a reference-free metric
     sentence = scorer.score_sentence(**inputs)

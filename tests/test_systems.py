@@ -76,9 +76,12 @@ def test_report_ranks_systems_and_renders_every_format():
     assert "| 1 | strong | 30 | 0.9000 |" in md and "| 3 | weak | 30 | 0.2000 |" in md
     assert "| 1 | 1.0000 | 0.0010* |" in md  # strong vs strong2, strong vs weak
     tsv = report.render("tsv").splitlines()
-    assert tsv[0].split("\t")[-2:] == ["p_vs_best", "q_vs_best"] and len(tsv) == 4
+    assert tsv[0].split("\t")[-3:] == ["p_vs_best", "q_vs_best", "signature"] and len(tsv) == 4
+    sig = "usim|test|bootstrap:200|conf:0.95|seed:12345|paired:ar|trials:999"  # scores, CI and tests
+    assert {row.split("\t")[-1] for row in tsv[1:]} == {sig}
     doc = json.loads(report.render("json"))
-    assert len(doc["paired_tests"]) == 3 and doc["systems"][0]["system"] == "weak"
+    assert len(doc["paired_tests"]) == 3 and doc["systems"][0]["system"] == "weak" and doc["signature"] == sig
+    assert report.render("text").rstrip().endswith(f"signature: {sig}")
     assert "yes (p=0.0010" in report.render("text")
 
 
@@ -123,4 +126,4 @@ def test_gec_metrics_shaped_adapter(toy_env):
     assert [json.loads(x)["f"] for x in (toy_env / "s.jsonl").read_text().splitlines()] == sentence
     with pytest.raises(SemsimError, match="system 0 has 4 sentences but there are 5 sources"):
         scorer.score_sentence(SOURCE, HYP1[:4])
-    assert USimMetric().config.usim.variant == "paper" and "usim|variant:paper" in scorer.signature()
+    assert USimMetric().config.usim.variant == "paper" and "usim|variant:paper" in scorer.get_signature()

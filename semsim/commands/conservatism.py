@@ -15,11 +15,13 @@ from typing import IO, Any
 
 import click
 
+from .. import __version__
 from ..cli import quiet_option, systems_inputs
 from ..errors import InputError, SemsimError
 from ..gec import conservatism as measures
 from ..gec.conservatism import SentenceConservatism, SystemSummary
 from ..io import open_output, write_jsonl, write_tsv
+from ..stats import signature
 from .common import system_names
 
 #: Columns of the text table's WordChange distribution: 0 .. TEXT_BINS-1, then ">=TEXT_BINS".
@@ -61,8 +63,9 @@ def conservatism(source_path: Path, hyps: tuple[Path, ...], refs: tuple[Path, ..
                                                lambda line, exc, p=p: too_long.append(InputError(str(exc), p, line)))
                for p in dict.fromkeys([*hyps, *refs])}
     summaries = [measures.summarise(rs, name) for name, rs in results.items()]
+    sig = signature("conservatism", {"case": "ignored" if ignore_case else "mixed"}, __version__)
     with open_output(output) as out:
-        _write(out, fmt, results, summaries)
+        _write(out, fmt, results, summaries, sig)
     if plot_path:
         measures.plot(results, plot_path, references={names[p] for p in refs if p not in hyps})
     for err in too_long:
@@ -71,22 +74,24 @@ def conservatism(source_path: Path, hyps: tuple[Path, ...], refs: tuple[Path, ..
         raise SemsimError(f"{len(too_long)} line(s) not measured (see above)")
 
 
-def _rows(results: dict[str, list[SentenceConservatism]]) -> list[dict[str, Any]]:
-    return [{"system": name, **r.as_dict()} for name, rs in results.items() for r in rs]
+def _rows(results: dict[str, list[SentenceConservatism]], sig: str) -> list[dict[str, Any]]:
+    return [{"system": name, **r.as_dict(), "signature": sig} for name, rs in results.items() for r in rs]
 
 
 def _write(out: IO[str], fmt: str, results: dict[str, list[SentenceConservatism]],
-           summaries: list[SystemSummary]) -> None:
+           summaries: list[SystemSummary], sig: str) -> None:
+    """Every machine-readable record carries the signature; the text tables end with it."""
     if fmt == "jsonl":
-        write_jsonl(_rows(results), out)
-        write_jsonl([{"summary": True, **s.as_dict()} for s in summaries], out)
+        write_jsonl(_rows(results, sig), out)
+        write_jsonl([{"summary": True, **s.as_dict(), "signature": sig} for s in summaries], out)
     elif fmt == "json":
-        doc = {"systems": [s.as_dict() for s in summaries], "sentences": _rows(results)}
+        doc = {"systems": [s.as_dict() for s in summaries], "sentences": _rows(results, sig), "signature": sig}
         out.write(json.dumps(doc, indent=2, ensure_ascii=False) + "\n")
     elif fmt == "tsv":
-        write_tsv(_rows(results), out)
+        write_tsv(_rows(results, sig), out)
     else:
         _write_text(out, summaries)
+        out.write(f"\nsignature: {sig}\n")
 
 
 def _pct(x: float) -> str:

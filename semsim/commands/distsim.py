@@ -9,6 +9,7 @@ import click
 from .. import __version__
 from ..cli import quiet_option
 from ..io import fail_if_unread, pair_inputs, read_pairs, readable_pairs
+from ..stats import signature
 
 
 @click.command()
@@ -33,11 +34,14 @@ def distsim(source: str, correction: str, by_sentence: bool, labels: tuple[str, 
     if not graphs:
         fail_if_unread(read)
     result = _distsim([(p.g1, p.g2) for p in graphs], labels or None, by_sentence)
+    sig = signature("distsim", {"by_sentence": by_sentence, "labels": ",".join(labels) or "all",
+                                "scheme": graphs[0].g1.scheme.name}, __version__)
     if fmt == "json":
         click.echo(json.dumps({"distsim": result, "by_sentence": by_sentence, "n_pairs": len(graphs),
-                               "version": __version__}, indent=2))
+                               "version": __version__, "signature": sig}, indent=2))
     else:
         for k, v in result.items():
             click.echo(f"{k}\t{v:.4f}")
+        click.echo(f"signature: {sig}")
     fail_if_unread(read)
 

@@ -85,7 +85,7 @@ def score(source_path: Path, hyps: tuple[Path, ...], refs: tuple[Path, ...], rep
     by_system: dict[str, list[Score]] = {n: [] for n in systems}
     with open_output(output) as out:
         parsed_by = parser_signature(parser, model)
-        fallback = Score.fixed(0.0, metric.part_names(), f"{metric.get_signature()}|{parsed_by}")
+        fallback = Score.fixed(0.0, metric.part_names(), f"{metric.get_signature(parser.representation)}|{parsed_by}")
         for r in score_systems(source, systems, graphs, signed(metric.sentence_score, parsed_by), fallback, skip):
             by_system[r.system].append(r.score)
             if output:

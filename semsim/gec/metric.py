@@ -159,17 +159,18 @@ class USimMetric(_Base):
         systems = {str(k): hyps for k, hyps in enumerate(hypotheses)}
         parsed_by = parser_signature(parser, c.model)
         usim = c.usim
-        fallback = Score.fixed(0.0, usim.part_names(), f"{usim.get_signature()}|{parsed_by}")
+        fallback = Score.fixed(0.0, usim.part_names(), f"{usim.get_signature(parser.representation)}|{parsed_by}")
         out: dict[str, list[Score]] = {k: [] for k in systems}
         for r in score_systems(sources, systems, graphs, signed(usim.sentence_score, parsed_by), fallback):
             out[r.system].append(r.score)
         return list(out.values())
 
-    def signature(self) -> str:
+    def get_signature(self) -> str:
         """The settings of the scores, with the parser and model that produced the graphs."""
         from ..pipeline import find_parser, parser_signature
         c = self.config
-        return f"{c.usim.get_signature()}|{parser_signature(find_parser(c.parser, c.representation), c.model)}"
+        parser = find_parser(c.parser, c.representation)
+        return f"{c.usim.get_signature(parser.representation)}|{parser_signature(parser, c.model)}"
 
 
 def register(name: str = "usim") -> type[USimMetric]:

@@ -1,0 +1,109 @@
+"""Settings a variant would ignore are errors (API and CLI alike), and one signature scheme
+names every number: a score's, the metric's, the CLI record's, the corpus record's (with
+its bootstrap), DistSim's, conservatism's, the systems table's and the gec-metrics adapter's."""
+
+from __future__ import annotations
+
+import json
+from pathlib import Path
+
+import pytest
+from click.testing import CliRunner
+
+import semsim
+from semsim.cli import cli
+from semsim.errors import SettingsError
+
+EXAMPLES = Path(__file__).resolve().parent.parent / "examples"
+SRC, COR = EXAMPLES / "fig1-source.xml", EXAMPLES / "fig1-correction.xml"
+
+
+def run(*args):
+    return CliRunner().invoke(cli, [str(a) for a in args])
+
+
+@pytest.mark.parametrize(("settings", "named"), [
+    ({"variant": "legacy", "labels": "weak"}, "labels='weak'"),
+    ({"variant": "legacy", "direction": "r->s", "remote": False}, "direction='r->s', remote=False"),
+    ({"variant": "legacy", "by_sentence": False}, "by_sentence=False"),
+    ({"variant": "legacy", "denominator": "aligned", "tie_break": "all"}, "tie_break='all', denominator='aligned'"),
+    ({"variant": "paper", "single_token_units": False}, "single_token_units=False"),
+])
+def test_api_refuses_what_the_variant_ignores(settings, named):
+    with pytest.raises(SettingsError, match=f"^{named.replace('(', '[(]')}: the {settings['variant']} variant"):
+        semsim.USim(**settings)
+    with pytest.raises(SettingsError):
+        semsim.usim(SRC, COR, **settings)
+
+
+def test_restating_a_default_is_not_an_error():
+    legacy = semsim.USim(variant="legacy", labels="labeled", direction="both", remote=True)
+    assert legacy.sentence_score(SRC, COR).f == semsim.USim(variant="legacy").sentence_score(SRC, COR).f
+    with pytest.raises(SettingsError, match="unknown labels 'x'"):
+        semsim.USim(labels="x")
+
+
+def test_cli_refuses_what_the_variant_ignores():
+    r = run("usim", SRC, COR, "--variant", "legacy", "--labels", "weak", "--no-remote")
+    assert r.exit_code == 1
+    assert r.stderr.strip() == "Error: --labels weak --no-remote: --variant legacy ignores them (only --variant " \
+                               "paper uses them)"
+    r = run("usim", SRC, COR, "--no-single-token-units")
+    assert r.exit_code == 1 and r.stderr.strip().startswith("Error: --no-single-token-units: --variant paper ignores")
+    r = run("explain", SRC, COR, "--variant", "legacy", "--align", "passage")
+    assert r.exit_code == 1 and "--align passage: --variant legacy ignores it" in r.stderr
+    assert run("usim", SRC, COR, "--variant", "legacy", "--labels", "labeled").exit_code == 0
+
+
+@pytest.mark.parametrize("variant", ["paper", "legacy"])
+def test_one_signature_for_score_metric_and_cli(variant):
+    metric = semsim.USim(variant=variant)
+    score = metric.sentence_score(SRC, COR)
+    assert score.signature == metric.get_signature("ucca")
+    assert metric.get_signature() == score.signature.replace("|scheme:ucca", "")
+    r = run("usim", SRC, COR, "--variant", variant, "--format", "jsonl")
+    assert json.loads(r.stdout)["signature"] == score.signature
+    tsv = run("usim", SRC, COR, "--variant", variant, "--format", "tsv").stdout.splitlines()
+    assert tsv[1].split("\t")[tsv[0].split("\t").index("signature")] == score.signature
+
+
+def test_corpus_records_name_their_bootstrap(tmp_path):
+    (tmp_path / "a").write_text(f"{SRC}\n{SRC}\n")
+    (tmp_path / "b").write_text(f"{COR}\n{SRC}\n")
+    records = [json.loads(x) for x in run("usim", f"@{tmp_path / 'a'}", f"@{tmp_path / 'b'}", "--format",
+                                          "jsonl", "--bootstrap", "50", "--seed", "7").stdout.splitlines()]
+    base = semsim.USim().get_signature("ucca")
+    assert [r["signature"] for r in records[:2]] == [base, base]
+    assert records[2]["signature"] == f"{base}|bootstrap:50|conf:0.95|seed:7"
+    corpus = semsim.USim().corpus_score([SRC, SRC], [COR, SRC], n_bootstrap=50, seed=7)
+    assert corpus.signature == records[2]["signature"] and corpus.macro == records[2]["macro_f"]
+    assert semsim.USim().corpus_score([SRC], [COR]).signature == base  # no bootstrap, nothing to name
+
+
+def test_distsim_and_conservatism_carry_signatures(tmp_path):
+    text = run("distsim", SRC, COR).stdout.splitlines()
+    assert text[-1] == f"signature: distsim|by_sentence:no|labels:all|scheme:ucca|version:{semsim.__version__}"
+    doc = json.loads(run("distsim", SRC, COR, "--by-sentence", "--label", "A", "--format", "json").stdout)
+    assert doc["signature"] == f"distsim|by_sentence:yes|labels:A|scheme:ucca|version:{semsim.__version__}"
+    src = tmp_path / "s.txt"
+    src.write_text("He sleeps .\n")
+    tsv = run("conservatism", "--source", src, "--hyp", src, "--ignore-case", "--format", "tsv").stdout.splitlines()
+    assert tsv[0].split("\t")[-1] == "signature"
+    assert tsv[1].split("\t")[-1] == f"conservatism|case:ignored|version:{semsim.__version__}"
+    assert run("conservatism", "--source", src, "--hyp", src).stdout.rstrip().endswith(
+        f"signature: conservatism|case:mixed|version:{semsim.__version__}")
+
+
+def test_systems_table_and_adapter_signatures(toy_env):
+    from semsim.gec.metric import USimMetric
+    src, hyp = toy_env / "s.txt", toy_env / "h.txt"
+    src.write_text("He sleeps .\nShe reads .\n")
+    hyp.write_text("He sleep .\nShe reads .\n")
+    r = run("score", "--source", src, "--hyp", hyp, "--hyp", src, "--parser", "toy-parser", "-q", "--format", "tsv",
+            "--bootstrap", "20", "--paired-trials", "99", "-o", toy_env / "s.jsonl")
+    rows = [line.split("\t") for line in r.stdout.splitlines()]
+    scorer = USimMetric(USimMetric.Config(parser="toy-parser"))
+    per_sentence = {json.loads(x)["signature"] for x in (toy_env / "s.jsonl").read_text().splitlines()}
+    assert per_sentence == {scorer.get_signature()}
+    assert {row[-1] for row in rows[1:]} == {f"{scorer.get_signature()}|bootstrap:20|conf:0.95|seed:12345"
+                                             "|paired:ar|trials:99"}

@@ -82,3 +82,17 @@ def test_progress_in_a_log_is_plain_lines(toy_env, tmp_path):
     assert r.exit_code == 0 and "\r" not in r.stderr
     assert "scoring: 2/2 pair (100%)" in r.stderr
     assert run("usim", mrp, mrp, "-q").stderr == ""
+
+
+def test_every_command_lives_in_its_own_module():
+    """cli.py is the group and the shared options; each command is semsim.commands.NAME:NAME."""
+    import importlib
+
+    import click
+
+    import semsim.cli as module
+    assert [n for n, v in vars(module).items() if isinstance(v, click.Command) and v is not cli] == []
+    for name in module.COMMANDS:
+        command = getattr(importlib.import_module(f"semsim.commands.{name}"), name)
+        assert isinstance(command, click.Command) and cli.get_command(click.Context(cli), name) is command
+    assert set(cli.list_commands(click.Context(cli))) >= set(module.COMMANDS)

@@ -3,9 +3,13 @@ page must render and react in a real (headless) browser."""
 
 from __future__ import annotations
 
+import html
 import itertools
 import json
+import os
 import random
+import re
+import shutil
 import struct
 from pathlib import Path
 
@@ -16,10 +20,14 @@ import semsim
 from semsim.api import USim
 from semsim.cli import cli
 from semsim.explain import explain, render_html, summary
+from semsim.graph import concat
 from semsim.stats import Counts
 
 EXAMPLES = Path(__file__).resolve().parent.parent / "examples"
 FIG1 = [("fig1-source.xml", "fig1-correction.xml"), ("fig1-source.amr", "fig1-correction.amr")]
+SIDES = ("source", "correction")
+#: A learner essay (576 tokens, 20 sentences) and its correction, from ../shared/data/usim-annotations.
+ESSAY = ("tree1302.xml", "tree1202.xml")
 SETTINGS = [
     {},
     {"direction": "r->s"},
@@ -161,6 +169,172 @@ def test_cli_chooses_a_pair_among_several(tmp_path):
     assert json.loads((tmp_path / "q.json").read_text(encoding="utf-8"))["graphs"]["source"]["id"] == "fig1-source"
 
 
+# -- essay size: sentences, the list of unmatched edges, wrapped text, pair names, -q ------------
+def two_sentences() -> tuple[semsim.Graph, semsim.Graph]:
+    """A two-sentence passage: Figure 1's correction, then Figure 1's source, against the
+    correction twice (the first sentences' last words agree, so the sentences synchronise)."""
+    s, c = fig1()
+    return concat([c, s], id="two-source"), concat([c, c], id="two-correction")
+
+
+def sections(page: str) -> list[str]:
+    """The HTML of each sentence's section of a page, in order."""
+    return re.findall(r'<section class="sentence[^"]*"[^>]*>.*?</section>', page, re.S)
+
+
+def drawn(part: str, kind: str, side: str) -> list[int]:
+    return [int(v) for v in re.findall(rf'data-side="{side}" data-{kind}="(\d+)"', part)]
+
+
+def unmatched(doc: dict, direction: str, side: str) -> list[int]:
+    return [i for i, r in enumerate(doc["directions"][direction]["edges"][side]) if r["compared"] and not r["matched"]]
+
+
+def listed(page: str, direction: str, side: str, kind: str = "edge") -> list[tuple[int, int]]:
+    """(index, sentence) of the items of the page's unmatched list for ``direction`` and ``side``."""
+    part = page.split('<section id="unmatched">')[1].split("</section>")[0]
+    block = re.search(rf'<div class="misses[^"]*" data-dir="{re.escape(html.escape(direction))}">(.*?)</div>',
+                      part, re.S)[1]
+    return [(int(i), int(k)) for i, k in re.findall(
+        rf'<li class="miss" data-side="{side}" data-{kind}="(\d+)" data-sentence="(\d+)"', block)]
+
+
+def test_page_draws_one_sentence_at_a_time():
+    """Each synchronised sentence has its own drawing (a sentence's closing full stop kept with
+    it); the passage root is drawn in both, over each sentence's part of its children; every
+    unit, edge and token is drawn, the first sentence is shown and a menu leads to the others."""
+    g1, g2 = two_sentences()
+    doc = explain(g1, g2)
+    assert doc["sentences"] == [{"source": [0, 5], "correction": [0, 5]}, {"source": [5, 13], "correction": [5, 12]}]
+    page = render_html(doc)
+    parts = sections(page)
+    assert len(parts) == 2 and page.count("<svg") == 2 and '<div id="canvas" class="single">' in page
+    assert 'class="sentence on" id="sentence-1"' in parts[0] and 'class="sentence" id="sentence-2"' in parts[1]
+    for nav in ('id="sentence-nav"', 'id="prev-sentence"', 'id="next-sentence"', 'id="all-sentences"'):
+        assert nav in page
+    assert page.count('<option value="') == 2 and "— 2 unmatched edges</option>" in page  # s->r: "for", "john"
+    expected = [(range(0, 6), range(0, 6)), (range(6, 13), range(6, 12))]
+    for part, (src, cor) in zip(parts, expected):
+        assert drawn(part, "token", "source") == list(src) and drawn(part, "token", "correction") == list(cor)
+    for side, g in (("source", g1), ("correction", g2)):
+        units = [drawn(part, "unit", side) for part in parts]
+        assert sorted(itertools.chain(*units)) == sorted([0, *range(len(g.units))])  # the root twice, others once
+        assert 0 in units[0] and 0 in units[1]
+        edges = [set(drawn(part, "edge", side)) for part in parts]
+        assert edges[0] | edges[1] == set(range(len(g.edges))) and not edges[0] & edges[1]
+    one = render_html(explain(*fig1()))
+    assert len(sections(one)) == 1 and 'id="sentence-nav"' not in one  # one sentence: no menu
+
+
+@pytest.mark.parametrize("variant", ["paper", "legacy"])
+def test_page_lists_every_unmatched_edge(variant):
+    """Below the drawings, per direction and side, every compared edge without a match (legacy:
+    unit), with the sentence it is drawn in and its reason."""
+    g1, g2 = two_sentences()
+    doc = explain(g1, g2, USim(variant=variant))
+    page = render_html(doc)
+    for name, d in doc["directions"].items():
+        for side in SIDES:
+            if variant == "legacy":
+                expected = [u for u, r in enumerate(d["units"][side]) if r["compared"] and not r["matched"]]
+                assert [i for i, _ in listed(page, name, side, "unit")] == expected
+                continue
+            items = listed(page, name, side)
+            assert [i for i, _ in items] == unmatched(doc, name, side)
+            assert all(k == 1 for _, k in items)  # Figure 1's pair is the second sentence
+    if variant == "paper":
+        assert len(listed(page, "s->r", "source")) == 2 and "child unaligned (no token of its yield is aligned)" in page
+        assert "<h3>r-&gt;s: 2 of 14 correction edges unmatched</h3>" in page
+    else:
+        assert "<h2>Unmatched units</h2>" in page
+
+
+def test_summary_wraps_to_the_width():
+    """No line is longer than the width unless it is one unbreakable token (the signature),
+    and wrapping loses nothing."""
+    doc = explain(*two_sentences())
+    for width in (40, 60, 100):
+        for line in summary(doc, width=width).splitlines():
+            assert len(line) <= width or " " not in line.strip(), (width, line)
+    assert summary(doc, width=40).split() == summary(doc, width=10_000).split()
+    assert max(map(len, summary(doc, width=10_000).splitlines())) > 100
+
+
+def test_cli_summary_wraps_to_the_terminal():
+    src, cor = EXAMPLES / FIG1[0][0], EXAMPLES / FIG1[0][1]
+    r = CliRunner().invoke(cli, ["explain", str(src), str(cor)], env={"COLUMNS": "50"})
+    assert r.exit_code == 0
+    long = [line for line in r.output.splitlines() if len(line) > 50]
+    assert long == ["  [" + explain(semsim.read(src), semsim.read(cor))["signature"] + "]"]
+
+
+def test_summary_names_sides_under_r_to_s():
+    """Under r->s the correction's units choose: the text says so, a source edge whose child
+    no correction unit chose says that, and the correction's misses are listed as correction
+    edges even when the source's alone would fill the limit."""
+    g1, g2 = fig1()
+    doc = explain(g1, g2)
+    text = summary(doc, limit=4, width=200)
+    s2r, r2s = text.split("\nr->s: ")
+    assert s2r.splitlines()[3].endswith("(source units aligned onto correction units)")
+    assert r2s.splitlines()[0].endswith("(correction units aligned onto source units)")
+    assert 'unmatched source edge 1.1 -H-> 1.2 "He gva an apple for john": child unaligned (no correction unit ' \
+           'chose it)' in r2s
+    names = {side: {f'{g.units[e.parent].id} -{"/".join(e.labels)}-> {g.units[e.child].id} "{g.unit_text(e.child)}"'
+                    for i, e in enumerate(g.edges) if i in unmatched(doc, "r->s", side)}
+             for side, g in (("source", g1), ("correction", g2))}
+    lines = re.findall(r"^  unmatched (source|correction) edge (.+?): ", r2s, re.M)
+    assert [side for side, _ in lines] == ["source", "source", "correction", "correction"]
+    assert all(name in names[side] for side, name in lines)
+    assert "... and 2 more unmatched source edges (see --json or --html)" in r2s
+    he = next(u for u in range(len(g1.units)) if g1.unit_text(u) == "He gva an apple for john")
+    assert doc["directions"]["r->s"]["units"]["source"][he]["reason"] == "no correction unit chose it"
+
+
+def test_cli_pair_names_as_documented(tmp_path):
+    """--pair takes the name `semsim usim` prints, the same without file suffixes (as
+    docs/explain.md writes it) and the graph ids joined by ~."""
+    src, cor = EXAMPLES / FIG1[0][0], EXAMPLES / FIG1[0][1]
+    for name in ("fig1-source~fig1-correction", "fig1-source.xml~fig1-correction.xml", "1"):
+        r = run("explain", src, cor, "--pair", name)
+        assert r.exit_code == 0 and "s->r: P 0.7778 (7/9)" in r.output, name
+    a, b = tmp_path / "a", tmp_path / "b"
+    for d, names in ((a, FIG1[0]), (b, FIG1[0][::-1])):
+        d.mkdir()
+        for target, name in zip(("one.xml", "two.xml"), names):
+            shutil.copy(EXAMPLES / name, d / target)
+    for name, source_id in (("two", "fig1-correction"), ("one.xml", "fig1-source"),
+                            ("fig1-correction~fig1-source", "fig1-correction")):
+        r = run("explain", a, b, "--pair", name, "--json", tmp_path / "p.json", "-q")
+        assert r.exit_code == 0, r.output
+        assert json.loads((tmp_path / "p.json").read_text(encoding="utf-8"))["graphs"]["source"]["id"] == source_id
+    r = CliRunner().invoke(cli, ["explain", str(a), str(b), "--pair", "three"])
+    assert r.exit_code == 1 and "no pair of that name (names: one.xml, two.xml)" in r.output
+
+
+def test_cli_quiet(tmp_path):
+    """Notes (the pair chosen, the files written) go to stderr; -q silences them, not errors."""
+    src, cor = EXAMPLES / FIG1[0][0], EXAMPLES / FIG1[0][1]
+    out = tmp_path / "x.html"
+    r = CliRunner().invoke(cli, ["explain", str(src), str(cor), "--html", str(out)])
+    assert r.exit_code == 0 and r.stdout == "" and r.stderr == f"semsim: wrote {out}\n"
+    r = CliRunner().invoke(cli, ["explain", str(src), str(cor), "--html", str(out), "-q"])
+    assert r.exit_code == 0 and r.stdout == "" and r.stderr == ""
+    r = CliRunner().invoke(cli, ["explain", str(src), str(cor), "--quiet"])
+    assert r.exit_code == 0 and r.stderr == "" and r.stdout.startswith("source:")
+    a, b = tmp_path / "a", tmp_path / "b"
+    for d in (a, b):
+        d.mkdir()
+        for name in FIG1[0]:
+            shutil.copy(EXAMPLES / name, d / name)
+    r = CliRunner().invoke(cli, ["explain", str(a), str(b), "--pair", "2"])
+    assert r.exit_code == 0 and r.stderr.endswith("semsim: explaining pair 2 of 2: fig1-source.xml\n")  # after progress
+    r = CliRunner().invoke(cli, ["explain", str(a), str(b), "--pair", "2", "-q"])
+    assert r.exit_code == 0 and r.stderr == ""
+    r = CliRunner().invoke(cli, ["explain", str(a), str(b), "-q"])
+    assert r.exit_code == 1 and "hold 2 pairs" in r.stderr
+
+
 # -- real data ---------------------------------------------------------------------------------
 @pytest.mark.needs_shared
 def test_counts_equal_the_metric_on_annotated_passages(shared):
@@ -189,6 +363,29 @@ def test_counts_equal_the_metric_on_mrp_pairs(shared, framework):
     reentrant = next(g for g in graphs if any(e.remote for e in g.edges))
     assert_explains(reentrant, graphs[0])
     render_html(explain(reentrant, graphs[0]))
+
+
+@pytest.mark.needs_shared
+def test_essay_text_is_wrapped_and_drawn_by_sentence(shared):
+    """A 576-token essay: no summary line past 100 columns but the signature (the old one
+    printed lines of 3,000-6,000 characters), and 20 drawings of a screen or two each where
+    one row of the whole passage was about 31,000 pixels wide."""
+    src, cor = (shared / "data" / "usim-annotations" / name for name in ESSAY)
+    r = CliRunner().invoke(cli, ["explain", str(src), str(cor), "--direction", "r->s"], env={"COLUMNS": "100"})
+    assert r.exit_code == 0
+    lines = r.output.splitlines()
+    assert [line for line in lines if len(line) > 100] == [lines[-1]] and lines[-1].startswith("  [usim|")
+    assert "unmatched correction edge" in r.output and "(sentence " in r.output
+    doc = explain(semsim.read(src), semsim.read(cor))
+    page = render_html(doc)
+    widths = [float(w) for w in re.findall(r'<svg [^>]*class="drawing" width="([\d.]+)"', page)]
+    assert len(widths) == len(doc["sentences"]) == 20 and max(widths) < 4000
+    assert page.count('<line class="talign"') == len(doc["token_alignment"])  # within sentences: all drawn
+    for name in doc["directions"]:
+        for side in SIDES:
+            items = listed(page, name, side)
+            assert sorted(i for i, _ in items) == unmatched(doc, name, side)
+            assert items == sorted(items, key=lambda item: (item[1], item[0]))  # in text order
 
 
 # -- the page in a browser ---------------------------------------------------------------------
@@ -306,3 +503,87 @@ def test_legacy_page_in_headless_chromium(browser, tmp_path):
     ActionChains(browser).move_to_element(circle).perform()
     assert "similarity" in browser.find_element(By.ID, "info").text
     assert [e for e in browser.get_log("browser") if e["level"] == "SEVERE"] == []
+
+
+def shoot(browser, name: str, tmp_path: Path, size: tuple[int, int]) -> Path:
+    """A screenshot of the window at ``size``; kept small enough for the docs, and copied to
+    ``$SEMSIM_DOCS_IMG`` when set (how docs/img/explain-essay-*.png are made)."""
+    browser.set_window_size(*size)
+    inner = browser.execute_script("return [window.innerWidth, window.innerHeight]")
+    browser.set_window_size(2 * size[0] - inner[0], 2 * size[1] - inner[1])  # the page's area, not the window's
+    path = tmp_path / name
+    assert browser.save_screenshot(str(path))
+    data = path.read_bytes()
+    assert png_size(data) == size and 20_000 < len(data) < 300_000
+    if os.environ.get("SEMSIM_DOCS_IMG"):
+        shutil.copy(path, Path(os.environ["SEMSIM_DOCS_IMG"]) / name)
+    return path
+
+
+@pytest.mark.needs_browser
+@pytest.mark.needs_shared
+def test_essay_page_in_headless_chromium(browser, tmp_path, shared):
+    """The essay's page shows one sentence at a time, the menu and buttons move between them,
+    and an item of the unmatched list opens its sentence with the edge highlighted."""
+    from selenium.webdriver.common.action_chains import ActionChains
+    from selenium.webdriver.common.by import By
+    from selenium.webdriver.support.ui import Select
+    src, cor = (shared / "data" / "usim-annotations" / name for name in ESSAY)
+    doc = explain(semsim.read(src), semsim.read(cor))
+    page = tmp_path / "essay.html"
+    page.write_text(render_html(doc), encoding="utf-8")
+    browser.set_window_size(1100, 1000)
+    browser.get(page.as_uri())
+    css = browser.find_elements
+
+    def shown() -> list[int]:
+        return [int(s.get_attribute("data-sentence")) for s in css(By.CSS_SELECTOR, ".sentence") if s.is_displayed()]
+
+    assert len(css(By.CSS_SELECTOR, ".sentence")) == 20 and shown() == [0]
+    browser.find_element(By.ID, "next-sentence").click()
+    assert shown() == [1] and browser.find_element(By.ID, "sentence-count").text == "sentence 2 of 20"
+    Select(browser.find_element(By.ID, "sentence-select")).select_by_value("5")
+    assert shown() == [5]
+    browser.find_element(By.ID, "prev-sentence").click()
+    assert shown() == [4]
+    browser.find_element(By.ID, "all-sentences").click()
+    assert shown() == list(range(20))
+    browser.find_element(By.ID, "all-sentences").click()
+
+    # the menu counts each sentence's unmatched edges for the direction shown
+    options = css(By.CSS_SELECTOR, "#sentence-select option")
+    for direction in ("r->s", "s->r"):
+        browser.find_element(By.CSS_SELECTOR, f'input[name="dir"][value="{direction}"]').click()
+        counts = [0] * 20
+        for _, k in listed(page.read_text(encoding="utf-8"), direction, "source") + \
+                listed(page.read_text(encoding="utf-8"), direction, "correction"):
+            counts[k] += 1
+        assert sum(counts) == len(css(By.CSS_SELECTOR, ".misses.on .miss")) > 0
+        assert [o.get_attribute("textContent") for o in options] == [
+            o.get_attribute("data-label") + (f" — {n} unmatched edge{'' if n == 1 else 's'}" if n else "")
+            for o, n in zip(options, counts)]
+
+    # an unmatched source edge of sentence 2 (s->r): its item opens the sentence and pins the edge
+    sentence = 1  # its shortest miss: the edge into "by" (Figure 1's "for", in an essay)
+    g = doc["graphs"]["source"]
+    i = min((i for i, k in listed(page.read_text(encoding="utf-8"), "s->r", "source") if k == sentence),
+            key=lambda i: (len(g["units"][g["edges"][i]["child"]]["text"]), i))
+    assert shown() == [4]  # elsewhere first
+    item = browser.find_element(By.CSS_SELECTOR, f'.misses.on .miss[data-side="source"][data-edge="{i}"]')
+    browser.execute_script("arguments[0].scrollIntoView({block: 'center'})", item)
+    item.click()
+    assert shown() == [sentence] and "hl" in item.get_attribute("class").split()
+    edge = browser.find_element(By.CSS_SELECTOR, f'#sentence-{sentence + 1} .edge[data-side="source"][data-edge="{i}"]')
+    assert {"hl", "u"} <= set(edge.get_attribute("class").split()) and edge.is_displayed()
+    info = browser.find_element(By.ID, "info").text
+    assert info.startswith(f"source edge {i}: ") and "unmatched: " in info
+    assert [e for e in browser.get_log("browser") if e["level"] == "SEVERE"] == []
+    assert browser.execute_script("return performance.getEntriesByType('resource').length") == 0
+
+    # the two screenshots of docs/explain.md: the sentence with the edge pinned, and the list
+    ActionChains(browser).move_to_element(browser.find_element(By.TAG_NAME, "h1")).perform()  # no stray :hover
+    browser.execute_script("window.scrollTo(0, document.getElementById('bar').offsetTop)")
+    shoot(browser, "explain-essay-sentence.png", tmp_path, (1200, 860))
+    browser.execute_script("window.scrollTo(0, document.getElementById('unmatched').offsetTop - 90)")
+    shoot(browser, "explain-essay-unmatched.png", tmp_path, (1200, 700))
+    browser.set_window_size(1100, 1000)

@@ -1,22 +1,34 @@
-/* semsim explain: switches the direction shown and highlights counterparts.
-   All data comes from the explanation document embedded in the page (no network). */
+/* semsim explain: switches the direction and the sentence shown, and highlights counterparts.
+   All data comes from the explanation document embedded in the page (no network).
+   A unit spanning several sentences (a passage root) is drawn in each, so every lookup
+   below returns all copies of an element. */
 (function () {
   "use strict";
   var D = JSON.parse(document.getElementById("semsim-data").textContent);
-  var svg = document.getElementById("semsim-svg");
+  var canvas = document.getElementById("canvas");
   var info = document.getElementById("info");
   var OTHER = { source: "correction", correction: "source" };
   var checked = document.querySelector('input[name="dir"]:checked');
   var dir = checked ? checked.value : Object.keys(D.directions)[0];
   var pinned = null;
+  var sections = Array.prototype.slice.call(canvas.querySelectorAll(".sentence"));
+  var current = 0;
 
-  function all(sel) { return Array.prototype.slice.call(svg.querySelectorAll(sel)); }
-  function unitEl(side, u) { return svg.querySelector('.unit[data-side="' + side + '"][data-unit="' + u + '"]'); }
-  function edgeEl(side, i) { return svg.querySelector('.edge[data-side="' + side + '"][data-edge="' + i + '"]'); }
-  function tokenEl(side, t) { return svg.querySelector('.token[data-side="' + side + '"][data-token="' + t + '"]'); }
+  function all(sel) { return Array.prototype.slice.call(canvas.querySelectorAll(sel)); }
+  function unitEls(side, u) { return all('.unit[data-side="' + side + '"][data-unit="' + u + '"]'); }
+  function edgeEls(side, i) { return all('.edge[data-side="' + side + '"][data-edge="' + i + '"]'); }
+  function tokenEls(side, t) { return all('.token[data-side="' + side + '"][data-token="' + t + '"]'); }
+  function mark(els, cls) { els.forEach(function (el) { el.classList.add(cls); }); }
   function setState(el, states, state) {
     states.forEach(function (s) { el.classList.remove(s); });
     el.classList.add(state);
+  }
+  function sentenceOf(el) { return +el.closest(".sentence").dataset.sentence; }
+  // " (sentence 3)" where the element is drawn, if the page has several and it is in one only
+  function where(els) {
+    if (sections.length < 2 || !els.length) { return ""; }
+    var first = sentenceOf(els[0]);
+    return els.every(function (el) { return sentenceOf(el) === first; }) ? " (sentence " + (first + 1) + ")" : "";
   }
 
   // The same rules as render.py's unit_state / edge_state / aligned_text.
@@ -39,6 +51,37 @@
     return a.length ? "\u2192" + a.join(",") : "";
   }
 
+  // -- sentences ------------------------------------------------------------------------------
+  var nav = document.getElementById("sentence-nav");
+  var select = document.getElementById("sentence-select");
+  var allBox = document.getElementById("all-sentences");
+
+  // Show sentence k (0-based): alone, or, with "all sentences", scrolled to.
+  function goTo(k) {
+    if (!nav) { return; }
+    current = Math.max(0, Math.min(sections.length - 1, k));
+    sections.forEach(function (s, j) { s.classList.toggle("on", j === current); });
+    select.value = String(current);
+    document.getElementById("prev-sentence").disabled = current === 0;
+    document.getElementById("next-sentence").disabled = current === sections.length - 1;
+    document.getElementById("sentence-count").textContent = "sentence " + (current + 1) + " of " + sections.length;
+    if (allBox.checked) { sections[current].scrollIntoView({ block: "start" }); }
+  }
+
+  // The sentence menu says how many edges (units) each sentence left unmatched, for the direction shown.
+  function countSentences() {
+    if (!nav) { return; }
+    var counts = sections.map(function () { return 0; });
+    document.querySelectorAll('.misses[data-dir="' + dir + '"] .miss').forEach(function (li) {
+      counts[+li.dataset.sentence] += 1;
+    });
+    var kind = nav.dataset.kind;
+    Array.prototype.forEach.call(select.options, function (opt, k) {
+      var n = counts[k];
+      opt.textContent = opt.dataset.label + (n ? " \u2014 " + n + " unmatched " + kind + (n === 1 ? "" : "s") : "");
+    });
+  }
+
   function apply() {
     all(".unit").forEach(function (el) {
       var side = el.dataset.side, u = +el.dataset.unit;
@@ -47,13 +90,14 @@
     });
     all(".edge").forEach(function (el) { setState(el, ["m", "u", "n"], edgeState(el.dataset.side, +el.dataset.edge)); });
     all(".links").forEach(function (el) { el.classList.toggle("on", el.dataset.dir === dir); });
-    Array.prototype.forEach.call(document.querySelectorAll(".dir-row"), function (el) {
+    document.querySelectorAll(".dir-row, .misses").forEach(function (el) {
       el.classList.toggle("on", el.dataset.dir === dir);
     });
+    countSentences();
   }
 
   function clear() {
-    all(".hl, .cp").forEach(function (el) { el.classList.remove("hl"); el.classList.remove("cp"); });
+    document.querySelectorAll(".hl, .cp").forEach(function (el) { el.classList.remove("hl"); el.classList.remove("cp"); });
   }
 
   function unitName(side, u) {
@@ -78,26 +122,28 @@
     clear();
     var row = D.directions[dir].units[side][u];
     var other = OTHER[side];
-    unitEl(side, u).classList.add("hl");
-    row.aligned.forEach(function (v) { var el = unitEl(other, v); if (el) { el.classList.add("cp"); } });
-    all('.links.on .nlink[data-' + side + '="' + u + '"]').forEach(function (el) { el.classList.add("hl"); });
+    mark(unitEls(side, u), "hl");
+    row.aligned.forEach(function (v) { mark(unitEls(other, v), "cp"); });
+    mark(all('.links.on .nlink[data-' + side + '="' + u + '"]'), "hl");
     var text = unitName(side, u) + ": ";
     if (row.aligned.length) {
       text += "aligned with " + row.aligned.map(function (v) {
         var w = weightOf(side, u, v);
-        return other + " unit " + v + (w ? " (" + w + ")" : "");
+        return other + " unit " + v + (w ? " (" + w + ")" : "") + where(unitEls(other, v));
       }).join(", ");
     } else {
       text += "not aligned" + (row.reason ? " \u2014 " + row.reason : "");
     }
     if (D.detail === "legacy" && row.compared) { text += row.matched ? "; matched" : "; unmatched: " + (row.reason || ""); }
+    mark(Array.prototype.slice.call(document.querySelectorAll(
+      '.misses.on .miss[data-side="' + side + '"][data-unit="' + u + '"]')), "hl");
     info.textContent = text;
   }
 
   function showEdge(side, i) {
     clear();
     var e = D.graphs[side].edges[i], g = D.graphs[side];
-    edgeEl(side, i).classList.add("hl");
+    mark(edgeEls(side, i), "hl");
     var text = side + " edge " + i + ": " + g.units[e.parent].id + " \u2014" + e.labels.join("/") + "\u2192 " +
       g.units[e.child].id + (g.units[e.child].text ? " \u201c" + short(g.units[e.child].text) + "\u201d" : "") +
       (e.remote ? " (remote)" : "");
@@ -107,25 +153,30 @@
     } else {
       var row = d.edges[side][i];
       if (row.matched) {
-        text += " \u2014 matched by " + OTHER[side] + " edge(s) " + row.matches.join(", ");
-        row.matches.forEach(function (j) { var el = edgeEl(OTHER[side], j); if (el) { el.classList.add("cp"); } });
+        text += " \u2014 matched by " + OTHER[side] + " edge(s) " + row.matches.map(function (j) {
+          return j + where(edgeEls(OTHER[side], j));
+        }).join(", ");
+        row.matches.forEach(function (j) { mark(edgeEls(OTHER[side], j), "cp"); });
       } else {
         text += " \u2014 " + (row.compared ? "unmatched: " : "") + row.reason;
       }
     }
+    mark(Array.prototype.slice.call(document.querySelectorAll(
+      '.misses.on .miss[data-side="' + side + '"][data-edge="' + i + '"]')), "hl");
     info.textContent = text;
   }
 
   function showToken(side, t) {
     clear();
-    tokenEl(side, t).classList.add("hl");
+    mark(tokenEls(side, t), "hl");
     var k = side === "source" ? 0 : 1, partners = [];
     D.token_alignment.forEach(function (p) { if (p[k] === t) { partners.push(p[1 - k]); } });
-    partners.forEach(function (v) { tokenEl(OTHER[side], v).classList.add("cp"); });
-    all('.talign[data-' + side + '="' + t + '"]').forEach(function (el) { el.classList.add("hl"); });
+    partners.forEach(function (v) { mark(tokenEls(OTHER[side], v), "cp"); });
+    mark(all('.talign[data-' + side + '="' + t + '"]'), "hl");
     var tok = D.graphs[side].tokens[t].text;
     info.textContent = side + " token " + t + " \u201c" + tok + "\u201d: " + (partners.length
-      ? "aligned with \u201c" + D.graphs[OTHER[side]].tokens[partners[0]].text + "\u201d"
+      ? "aligned with \u201c" + D.graphs[OTHER[side]].tokens[partners[0]].text + "\u201d" +
+        where(tokenEls(OTHER[side], partners[0]))
       : "not aligned" + (D.graphs[side].tokens[t].punct ? " (punctuation is not aligned)" : ""));
   }
 
@@ -138,21 +189,50 @@
     return function () { showToken(side, +el.dataset.token); };
   }
 
-  svg.addEventListener("mouseover", function (ev) { if (!pinned) { var f = target(ev); if (f) { f(); } } });
-  svg.addEventListener("mouseout", function (ev) {
+  canvas.addEventListener("mouseover", function (ev) { if (!pinned) { var f = target(ev); if (f) { f(); } } });
+  canvas.addEventListener("mouseout", function (ev) {
     if (!pinned && !(ev.relatedTarget && ev.relatedTarget.closest && ev.relatedTarget.closest(".unit, .edge, .token"))) {
       clear();
     }
   });
-  svg.addEventListener("click", function (ev) {
+  canvas.addEventListener("click", function (ev) {
     var f = target(ev);
     if (!f) { pinned = null; clear(); return; }
     pinned = f;
     f();
   });
-  svg.addEventListener("keydown", function (ev) {
+  canvas.addEventListener("keydown", function (ev) {
     if (ev.key === "Enter" || ev.key === " ") { var f = target(ev); if (f) { pinned = f; f(); ev.preventDefault(); } }
   });
+
+  // An item of the unmatched list: its sentence is shown, the edge (unit) pinned and scrolled to.
+  function openMiss(li) {
+    var side = li.dataset.side, k = +li.dataset.sentence;
+    goTo(k);
+    var isEdge = li.dataset.edge !== undefined;
+    var n = +(isEdge ? li.dataset.edge : li.dataset.unit);
+    pinned = isEdge ? function () { showEdge(side, n); } : function () { showUnit(side, n); };
+    pinned();
+    li.classList.add("hl");
+    var els = (isEdge ? edgeEls(side, n) : unitEls(side, n)).filter(function (el) { return sentenceOf(el) === k; });
+    if (els.length) { els[0].scrollIntoView({ block: "center", inline: "center" }); }
+  }
+  var list = document.getElementById("unmatched");
+  list.addEventListener("click", function (ev) { var li = ev.target.closest(".miss"); if (li) { openMiss(li); } });
+  list.addEventListener("keydown", function (ev) {
+    var li = ev.target.closest(".miss");
+    if (li && (ev.key === "Enter" || ev.key === " ")) { openMiss(li); ev.preventDefault(); }
+  });
+
+  if (nav) {
+    document.getElementById("prev-sentence").addEventListener("click", function () { goTo(current - 1); });
+    document.getElementById("next-sentence").addEventListener("click", function () { goTo(current + 1); });
+    select.addEventListener("change", function () { goTo(+select.value); });
+    allBox.addEventListener("change", function () {
+      canvas.classList.toggle("single", !allBox.checked);
+      goTo(current);
+    });
+  }
   Array.prototype.forEach.call(document.querySelectorAll('input[name="dir"]'), function (el) {
     el.addEventListener("change", function () { dir = el.value; apply(); if (pinned) { pinned(); } });
   });

@@ -17,6 +17,7 @@ from typing import Any
 
 import numpy as np
 
+from ..align.tokens import synchronised_spans
 from ..api import USim
 from ..errors import SemsimError
 from ..graph import Graph
@@ -42,6 +43,7 @@ def explain(g1: Graph, g2: Graph, metric: USim | None = None) -> dict[str, Any]:
         "score": {"f": score.f, "precision": score.precision, "recall": score.recall,
                   "convention": score.convention is not None},
         "graphs": {"source": graph_data(g1), "correction": graph_data(g2)},
+        "sentences": sentences(g1, g2),
     }
     if metric.variant == "legacy":
         doc.update(_legacy(g1, g2, metric, score))
@@ -73,6 +75,15 @@ def graph_data(g: Graph) -> dict[str, Any]:
         "edges": [{"parent": e.parent, "child": e.child, "labels": list(e.labels), "remote": e.remote}
                   for e in g.edges],
     }
+
+
+def sentences(g1: Graph, g2: Graph) -> list[dict[str, list[int]]]:
+    """The synchronised sentences, as 0-based ``[start, stop)`` token ranges per side: the
+    spans ``--align sentence`` aligns tokens within, and the page's unit of navigation (an
+    essay is read sentence by sentence, not as one 30,000-pixel drawing). Given under every
+    setting, so that the page can be split even when tokens were aligned over the passage."""
+    return [{"source": [r1.start, r1.stop], "correction": [r2.start, r2.stop]}
+            for r1, r2 in synchronised_spans(g1, g2, by_sentence=True)]
 
 
 # -- the paper variant ----------------------------------------------------------------------------
@@ -139,7 +150,7 @@ def _paper_direction(name: str, graphs: tuple[Graph, Graph], a: np.ndarray, over
             aligned = [int(y) for y in np.nonzero(rel[k][x])[0]]
             row: dict[str, Any] = {"aligned": aligned}
             if not aligned:
-                row["reason"] = _unaligned_reason(g, x, ov[k][x], k == frm)
+                row["reason"] = _unaligned_reason(g, x, ov[k][x], k == frm, SIDES[1 - k])
             rows.append(row)
         units[SIDES[k]] = rows
     edges: dict[str, list[dict[str, Any]]] = {}
@@ -171,14 +182,16 @@ def _paper_direction(name: str, graphs: tuple[Graph, Graph], a: np.ndarray, over
             "unit_alignment": pair_rows, "units": units, "edges": edges}
 
 
-def _unaligned_reason(g: Graph, x: int, overlap_row: np.ndarray, from_side: bool) -> str:
+def _unaligned_reason(g: Graph, x: int, overlap_row: np.ndarray, from_side: bool, other: str) -> str:
+    """Why unit ``x`` has no counterpart; ``other`` names the other side, so that a reader of
+    ``r->s`` (the correction's units choose) sees which graph did the choosing."""
     if not g.content_yields[x]:
         return "empty yield (implicit or punctuation only): w undefined"
     if not overlap_row.any():
         return "no token of its yield is aligned"
     if from_side:  # overlap but no positive weight: cannot happen with w's definition
         return "no node with positive weight"
-    return "no node of the other graph chose it"
+    return f"no {other} unit chose it"
 
 
 def _unmatched_reason(labels: tuple[str, ...], counterparts: list[int], incoming_other: tuple[int, ...],

@@ -20,7 +20,9 @@ _NOT_IN_TABLES = ("name", "source", "correction", "detail", "signature")
 
 
 def emit(records: Callable[[], Iterator[dict[str, Any]]], fmt: str, out: IO[str],
-          summary: Callable[[], dict[str, Any] | None]) -> None:
+         summary: Callable[[], dict[str, Any] | None]) -> None:
+    """Pair records (and the corpus record) in one of the output formats; the text table ends
+    with the signature, the corpus one (which names the bootstrap) when there is one."""
     if fmt == "jsonl":
         write_jsonl(records(), out)
         s = summary()
@@ -51,8 +53,7 @@ def emit(records: Callable[[], Iterator[dict[str, Any]]], fmt: str, out: IO[str]
                 ci = f"  {s['confidence']:.0%} CI [{s['macro_ci'][0]:.4f}, {s['macro_ci'][1]:.4f}]"
             out.write(f"corpus: macro F {s['macro_f']:.4f}{ci}  micro F {s['micro_f']:.4f}  n={s['n']}\n")
         if rows:
-            out.write(f"signature: {rows[0]['signature']}\n")
-
+            out.write(f"signature: {(s or rows[0])['signature']}\n")
 
 
 def score_pairs(pairs: list[tuple[Path, Path]], score: Callable[[Any, Any], Score], fmt: str,

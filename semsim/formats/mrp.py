@@ -21,7 +21,7 @@ from typing import Any
 from ..errors import InputError
 from ..graph import Edge, Graph, Token, Unit
 from ..hookspecs import hookimpl
-from ..io import read_text
+from ..io import read_text, shown
 from ..plugins import Reader
 from ..scheme import PLAIN, Scheme
 
@@ -51,17 +51,17 @@ def read_mrp(path: Path) -> Iterator[MrpGraph | InputError]:
         try:
             data = json.loads(line)
         except ValueError as exc:
-            yield InputError(f"not an MRP graph: malformed JSON: {exc}", path, n)
+            yield InputError(f"not an MRP graph: malformed JSON: {exc}", shown(path), n)
             continue
         except RecursionError:
-            yield InputError("not an MRP graph: JSON nested too deeply", path, n)
+            yield InputError("not an MRP graph: JSON nested too deeply", shown(path), n)
             continue
         problem = check_mrp(data)
         if problem:
             name = f"graph {data['id']}" if isinstance(data, dict) and _is_id(data.get("id")) else "not an MRP graph"
-            yield InputError(f"{name}: {problem}", path, n)
+            yield InputError(f"{name}: {problem}", shown(path), n)
         else:
-            yield MrpGraph(data["framework"], str(data["id"]), data, str(path), n)
+            yield MrpGraph(data["framework"], str(data["id"]), data, shown(path), n)
 
 
 def _is_id(x: Any) -> bool:

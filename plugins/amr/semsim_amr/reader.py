@@ -9,7 +9,7 @@ from pathlib import Path
 from typing import Any
 
 from semsim.errors import InputError
-from semsim.io import read_text
+from semsim.io import read_text, shown
 from semsim.limits import LimitError, check_depth, recursion_for_depth
 
 
@@ -54,13 +54,13 @@ def read_penman(path: Path, anchors: str = "concepts"):
         try:
             amr = decode(block)
         except PenmanInputError as exc:  # this graph only: the reader goes on with the next
-            yield InputError(f"graph {ident}: {exc.message}", path, line + exc.offset)
+            yield InputError(f"graph {ident}: {exc.message}", shown(path), line + exc.offset)
             continue
         with recursion_for_depth():  # amr_to_graph re-encodes the graph, recursively
             graph = amr_to_graph(amr, anchors=anchors)
         yield graph
     if not found:
-        raise InputError("no AMR graphs in file", path)
+        raise InputError("no AMR graphs in file", shown(path))
 
 
 class PenmanInputError(Exception):

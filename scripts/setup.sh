@@ -21,7 +21,7 @@ PYTHON=${PYTHON:-python3}
 # pin the same version) never pulls another torch (GBs of CUDA).
 .venv/bin/python -m pip install --quiet --disable-pip-version-check "torch==2.13.0"
 .venv/bin/python -m pip install --quiet --disable-pip-version-check -e ".[test,docs]" -e "plugins/ucca[ucca,tupa,parser]" \
-    -e "plugins/amr[amrlib]"
+    -e "plugins/amr[amrlib]" -e "plugins/sdp"
 .venv/bin/python -m pip install --quiet --disable-pip-version-check --no-deps "ucca==1.3.11" "tupa==1.4.2" "semstr==1.2.2"
 # gec-metrics: USimMetric is tested against its real base classes. It declares LLM and GPU
 # dependencies (bitsandbytes, accelerate, datasets) that nothing of ours imports: install it

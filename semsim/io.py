@@ -367,6 +367,10 @@ def read_pairs(pairs: list[tuple[Path, Path]], read_format: str | None, quiet: b
             continue
         for i, (g1, g2) in enumerate(zip(ga, gb), 1):
             bad = next((g for g in (g1, g2) if isinstance(g, InputError)), None)
+            if bad is None and g1.scheme.name != g2.scheme.name:  # e.g. a PSD graph in a file of DM graphs
+                bad = InputError(f"graph {g2.id} is {g2.scheme.name!r} but its pair, graph {g1.id} of {a}, is "
+                                 f"{g1.scheme.name!r}: two representations cannot be compared", b,
+                                 g2.meta.get("line"))
             name = pair_name(getattr(g1, "id", "") or f"{a.name}#{i}", getattr(g2, "id", "") or f"{b.name}#{i}")
             if bad is not None:
                 out.append(GraphPair(name, f"{a}#{i}", f"{b}#{i}", None, None, str(bad)))

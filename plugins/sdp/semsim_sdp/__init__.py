@@ -1,0 +1,32 @@
+"""semsim's plugin for the MRP frameworks DM, PSD and EDS: hook implementations only.
+
+It claims MRP graphs of these frameworks in ``to_graph`` (before the core's generic MRP
+fallback, which would refuse cyclic PSD graphs and know nothing of tops or predicates) and
+registers each community's metric: SDP labelled F1 for DM and PSD, EDM for EDS. The core
+names none of them: this is a plugin as any third party would write it.
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+from semsim.hookspecs import hookimpl
+from semsim.plugins import Metric
+
+
+@hookimpl
+def register_metrics(register):
+    from .metrics import edm_graphs, sdp_graphs
+    for fw in ("dm", "psd"):
+        register(Metric(f"sdp-{fw}", fw, sdp_graphs,
+                        "SDP 2014/2015 labelled dependency F1 (tops as virtual edges), deterministic"))
+    register(Metric("edm", "eds", edm_graphs, "EDM (Dridan & Oepen 2011): names, arguments, properties, tops"))
+
+
+@hookimpl
+def to_graph(obj: Any):
+    from semsim.formats.mrp import MrpGraph
+    if isinstance(obj, MrpGraph) and obj.framework in ("dm", "psd", "eds"):
+        from .adapter import mrp_framework_to_graph
+        return mrp_framework_to_graph(obj)
+    return None

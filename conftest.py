@@ -6,6 +6,7 @@
 ``needs_browser``: the test drives headless chromium through chromedriver (selenium).
 ``needs_amrlib``: the test loads or runs an amrlib model (the AMR plugin's ``amrlib`` extra).
 ``needs_gec_metrics``: the test imports ``gec_metrics`` (installed --no-deps by scripts/setup.sh).
+``needs_dask``: the test starts a local Dask cluster (the ``distributed`` extra).
 ``needs_mkdocs``: the test builds the documentation site (mkdocs and mkdocstrings: the ``docs`` extra).
 Outside CI such tests are skipped when their resource is missing, saying so; in CI
 (``CI=true``) a missing resource is a failure, so nothing is skipped silently there.
@@ -39,6 +40,8 @@ def _missing(marker: str) -> str | None:
     if marker == "needs_browser" and (importlib.util.find_spec("selenium") is None
                                       or not shutil.which("chromium") or not shutil.which("chromedriver")):
         return "needs selenium, chromium and chromedriver: bash scripts/setup.sh (see docs/explain.md)"
+    if marker == "needs_dask" and importlib.util.find_spec("distributed") is None:
+        return "needs Dask's distributed scheduler: pip install -e '.[distributed]' (see docs/scale.md)"
     if marker == "needs_mkdocs" and any(importlib.util.find_spec(m) is None
                                         for m in ("mkdocs", "mkdocstrings", "mkdocstrings_handlers.python")):
         return "needs mkdocs and mkdocstrings: pip install -e '.[docs]' (see docs/index.md)"
@@ -47,7 +50,7 @@ def _missing(marker: str) -> str | None:
 
 def pytest_runtest_setup(item: pytest.Item) -> None:
     for marker in ("needs_shared", "needs_ucca", "needs_tupa", "needs_amrlib", "needs_browser", "needs_gec_metrics",
-                   "needs_mkdocs"):
+                   "needs_mkdocs", "needs_dask"):
         if item.get_closest_marker(marker):
             reason = _missing(marker)
             if reason and os.environ.get("CI", "").lower() in ("1", "true", "yes"):

@@ -117,6 +117,36 @@ def quiet_option(f: Callable[..., Any]) -> Callable[..., Any]:
     return click.option("-q", "--quiet", is_flag=True, help="No progress bars or notes on stderr.")(f)
 
 
+def parsing_options(f: Callable[..., Any]) -> Callable[..., Any]:
+    """How the commands that parse text parse it (:func:`semsim.pipeline.parse_sentences`):
+    ``--jobs``, ``--executor`` and ``--batch-timeout`` (where; docs/scale.md),
+    ``--batch-size``, and the parse cache (``--cache``, ``--no-cache``)."""
+    def check(_ctx: click.Context, _param: click.Parameter, value: str) -> str:
+        from .executors import executor_spec
+        try:
+            executor_spec(value)
+        except SettingsError as exc:
+            raise click.BadParameter(str(exc).partition(": ")[2]) from None
+        return value
+    for opt in reversed([
+        click.option("--jobs", type=click.IntRange(1), default=1, show_default=True,
+                     help="Parsing processes (with --executor dask: local Dask workers)."),
+        click.option("--executor", default="local", show_default=True, envvar="SEMSIM_EXECUTOR", callback=check,
+                     help="Where to parse: local (--jobs processes), dask (a Dask cluster of --jobs workers on "
+                          "this machine) or dask://HOST:PORT (a running Dask scheduler); see docs/scale.md."),
+        click.option("--batch-timeout", type=click.FloatRange(0, min_open=True), default=None,
+                     envvar="SEMSIM_BATCH_TIMEOUT",
+                     help="With --executor dask: seconds a batch may take on a worker (model loading included) "
+                          "before the worker is restarted and the batch retried elsewhere."),
+        click.option("--batch-size", type=click.IntRange(1), default=32, show_default=True),
+        click.option("--cache", "cache_path", type=click.Path(dir_okay=False), default=None,
+                     help="Parse cache file (default: $SEMSIM_CACHE_DIR/parses.sqlite3)."),
+        click.option("--no-cache", is_flag=True, help="Parse everything, store nothing."),
+    ]):
+        f = opt(f)
+    return f
+
+
 def usim_options(f: Callable[..., Any]) -> Callable[..., Any]:
     """The USim settings, shared by ``usim`` (graphs in) and ``score`` (text in)."""
     for opt in reversed([

@@ -2,8 +2,9 @@
 
 Parsing goes through a registered :class:`~semsim.plugins.Parser` and the parse cache;
 each batch is stored as soon as it is parsed, so an interrupted run loses at most the
-batch in flight. ``jobs > 1`` parses batches in worker processes; results are keyed by
-text, so the output does not depend on the number of processes or their timing.
+batch in flight. ``jobs > 1`` parses batches in worker processes, ``executor="dask"`` (or a
+scheduler's address) on a Dask cluster (:mod:`semsim.executors`); results are keyed by text,
+so the output does not depend on the number of processes or their timing.
 """
 
 from __future__ import annotations
@@ -19,7 +20,8 @@ from pathlib import Path
 from typing import Any
 
 from .cache import ParseCache, normalise
-from .errors import InputError, ParseError, PluginError, SemsimError
+from .errors import InputError, ParseError, PluginError, SemsimError, SettingsError
+from .executors import DaskPool, ExecutorSpec, executor_spec
 from .graph import Graph
 from .io import GRAPH_FORMAT, graph_from_dict, graph_to_dict, is_stdin, read_text, shown
 from .limits import LimitError, check_pair
@@ -91,10 +93,25 @@ def _parse_batch(parser_name: str, model: str | None, texts: list[str]) -> list[
     return out
 
 
+def model_key_of(parser: Parser, model: str | None) -> str:
+    """The cache's model key: the model's content and the code that turned its output into
+    graphs (a Dask worker checks that its own is the driver's)."""
+    return (f"{parser.model_identity(model) if parser.model_identity else model}"
+            f"|{parser.plugin}-{plugin_version(parser.plugin)}|graph-{GRAPH_FORMAT}")
+
+
 def parse_sentences(texts: Sequence[str], parser: Parser, model: str | None = None,
                     cache: ParseCache | None = None, batch_size: int = 32, jobs: int = 1,
-                    progress: bool = True, failed: dict[str, str] | None = None) -> dict[str, Graph]:
+                    progress: bool = True, failed: dict[str, str] | None = None, *,
+                    executor: str | None = None, batch_timeout: float | None = None) -> dict[str, Graph]:
     """Graphs for every distinct (normalised) non-empty text, parsing only cache misses.
+
+    ``executor`` (:func:`semsim.executors.executor_spec`) says where batches are parsed:
+    ``local`` (the default) here, or in ``jobs`` worker processes; ``dask`` on a Dask cluster
+    started on this machine with ``jobs`` workers; ``dask://HOST:PORT`` on a running one. On
+    Dask, a batch whose worker dies, or which runs past ``batch_timeout`` seconds, is tried
+    again on another worker as often as the scheduler allows, then sentence by sentence.
+    Wherever it is parsed, this process stores every batch, so the result is the same.
 
     A batch the parser fails on is parsed again sentence by sentence, so that a failure is
     pinned to its sentence and costs no other. With ``failed`` given, each sentence that
@@ -102,9 +119,11 @@ def parse_sentences(texts: Sequence[str], parser: Parser, model: str | None = No
     on; without it, the first one raises :class:`~semsim.errors.ParseError` once the rest
     of its batch is stored. Errors about the run itself (a missing model) always raise.
     """
+    spec = executor_spec(executor)
+    if batch_timeout is not None and not spec.distributed:  # rather than a timeout that never fires
+        raise SettingsError("--batch-timeout needs --executor dask or dask://HOST:PORT (docs/scale.md)")
     # the cache key names the model's content and the code that turned its output into graphs
-    model_id = (f"{parser.model_identity(model) if parser.model_identity else model}"
-                f"|{parser.plugin}-{plugin_version(parser.plugin)}|graph-{GRAPH_FORMAT}")
+    model_id = model_key_of(parser, model)
     unique = list(dict.fromkeys(normalise(t) for t in texts if t.strip()))
     graphs: dict[str, Graph] = {}
     if cache is not None:
@@ -129,9 +148,11 @@ def parse_sentences(texts: Sequence[str], parser: Parser, model: str | None = No
     def parse(batch: list[str]) -> list[tuple[str | None, dict[str, Any]]]:
         return _guarded(parser.name, batch, _parse_batch, parser.name, model, batch)
 
-    def one_by_one(batch: list[str], error: ParseError) -> None:
-        """A failed batch again, in this process: the sentences the parser named alone (the
-        others as one batch), or, if it named none, every sentence alone; keep what parses."""
+    def one_by_one(batch: list[str], error: ParseError,
+                   parse: Callable[[list[str]], list[tuple[str | None, dict[str, Any]]]] = parse) -> None:
+        """A failed batch again, in this process (or, on Dask, on the cluster: a sentence can
+        kill its worker): the sentences the parser named alone (the others as one batch), or,
+        if it named none, every sentence alone; keep what parses."""
         named = set(error.sentences) & set(batch)
         if named and len(named) < len(batch):
             others = [t for t in batch if t not in named]
@@ -152,7 +173,9 @@ def parse_sentences(texts: Sequence[str], parser: Parser, model: str | None = No
             failed.update({t: str(e) for t, e in errors.items()})
 
     try:
-        if jobs <= 1 or len(batches) <= 1:
+        if spec.distributed and batches:
+            _parse_on_dask(spec, jobs, batch_timeout, parser.name, model, model_id, batches, store, one_by_one)
+        elif jobs <= 1 or len(batches) <= 1:
             for batch in batches:
                 try:
                     store(batch, parse(batch))
@@ -179,6 +202,24 @@ def parse_sentences(texts: Sequence[str], parser: Parser, model: str | None = No
     finally:
         bar.close()
     return graphs
+
+
+def _parse_on_dask(spec: ExecutorSpec, workers: int, timeout: float | None, parser_name: str, model: str | None,
+                   model_key: str, batches: list[list[str]], store: Callable[..., None],
+                   one_by_one: Callable[..., None]) -> None:
+    """:func:`parse_sentences`' batches on a Dask cluster; this process stores them as they
+    finish, and sends the failed ones back sentence by sentence, in text order."""
+    retry: dict[int, ParseError] = {}
+    with DaskPool(spec, workers, timeout) as pool:
+        for k, outcome in pool.imap(parser_name, model, model_key, batches):
+            batch = batches[k]
+            try:  # an error about the run (a missing model) leaves the loop: the pool cancels the rest
+                store(batch, _guarded(parser_name, batch, outcome))
+            except ParseError as exc:
+                retry[k] = exc
+        for k in sorted(retry):
+            one_by_one(batches[k], retry[k], lambda b: _guarded(parser_name, b, pool.run, parser_name, model,
+                                                                 model_key, b))
 
 
 def _guarded(parser_name: str, batch: list[str], fn: Callable[..., Any], *args: Any) -> Any:

@@ -35,13 +35,22 @@ def toy_parse(texts, model=None):
 
     For the tests of the text pipeline: ``TOY_PARSE_LOG`` names a file to which every
     parsed sentence is appended; a batch holding the sentence ``TOY_KILL_AT`` kills the
-    process (SIGKILL), as a crash or ``kill -9`` would; one holding ``TOY_FAIL_AT`` raises.
+    process (SIGKILL), as a crash or ``kill -9`` would (with ``TOY_KILL_ONCE`` naming a file:
+    only while that file does not exist, and the kill creates it: one worker dies, once); one
+    holding ``TOY_FAIL_AT`` raises; one holding ``TOY_HANG_AT`` hangs (an hour's sleep).
     """
     if os.environ.get("TOY_PARSE_LOG"):
         with open(os.environ["TOY_PARSE_LOG"], "a", encoding="utf-8") as log:
             log.writelines(t + "\n" for t in texts)
     if os.environ.get("TOY_KILL_AT") in texts:
-        os.kill(os.getpid(), signal.SIGKILL)
+        once = os.environ.get("TOY_KILL_ONCE")
+        if not once or not os.path.exists(once):
+            if once:
+                open(once, "w").close()
+            os.kill(os.getpid(), signal.SIGKILL)
+    if os.environ.get("TOY_HANG_AT") in texts:
+        import time
+        time.sleep(3600)
     if os.environ.get("TOY_FAIL_AT") in texts:
         raise RuntimeError("toy parser cannot parse this")
     out = []

@@ -20,7 +20,7 @@ from typing import Any
 import click
 
 from ..api import USim
-from ..cli import quiet_option, usim_metric, usim_options
+from ..cli import parsing_options, quiet_option, usim_metric, usim_options
 from ..errors import InputError, SemsimError
 from ..graph import Graph
 from ..io import check_writable, fail_if_unread, open_output, pair_inputs, read_pairs, readable_pairs, write_jsonl
@@ -111,7 +111,8 @@ def _pairs_from_files(specs: tuple[tuple[str, str, str], ...], read_format: str 
 
 
 def _pairs_from_text(source: Path, hyp: Path, parser_specs: tuple[str, ...], batch_size: int, jobs: int,
-                     cache_path: str | None, no_cache: bool, quiet: bool
+                     cache_path: str | None, no_cache: bool, quiet: bool, executor: str = "local",
+                     batch_timeout: float | None = None
                      ) -> tuple[list[str], dict[str, list[tuple[Graph, Graph]]], list[InputError]]:
     """Graph pairs per parser's representation from two line-parallel text files; pairs with
     an empty line are left out (nothing to parse), and so are, in every representation, the
@@ -128,7 +129,7 @@ def _pairs_from_text(source: Path, hyp: Path, parser_specs: tuple[str, ...], bat
         parser = find_parser(name, None)
         failed: dict[str, str] = {}
         graphs = parse_sentences([*src, *cor], parser, model, cache, batch_size, jobs, progress=not quiet,
-                                 failed=failed)
+                                 failed=failed, executor=executor, batch_timeout=batch_timeout)
         parsed[parser.representation if parser.representation not in parsed else name] = graphs
         unparsed += unparsed_lines({source: src, hyp: cor}, failed)
         unparsed += too_large_lines(src, {hyp: cor}, graphs, {e.line for e in unparsed})
@@ -152,10 +153,7 @@ def _pairs_from_text(source: Path, hyp: Path, parser_specs: tuple[str, ...], bat
               help="With --source/--hyp: a parser (and its model) per representation. Repeatable.")
 @usim_options
 @click.option("--read-format", help="Reader to use for --pairs files; default: by suffix.")
-@click.option("--batch-size", type=click.IntRange(1), default=32, show_default=True)
-@click.option("--jobs", type=click.IntRange(1), default=1, show_default=True, help="Parsing processes.")
-@click.option("--cache", "cache_path", type=click.Path(dir_okay=False), default=None, help="Parse cache file.")
-@click.option("--no-cache", is_flag=True, help="Parse everything, store nothing.")
+@parsing_options
 @click.option("--format", "fmt", type=click.Choice(["text", "json", "jsonl", "tsv"]), default="text",
               show_default=True)
 @click.option("-o", "--output", type=click.Path(dir_okay=False), help="Write here instead of stdout.")
@@ -166,7 +164,8 @@ def _pairs_from_text(source: Path, hyp: Path, parser_specs: tuple[str, ...], bat
 def compare(pair_specs: tuple[tuple[str, str, str], ...], source: Path | None, hyp: Path | None,
             parser_specs: tuple[str, ...], variant: str, direction: str, tie_break: str, labels: str, remote: bool,
             align: str, denominator: str, single_token_units: bool, read_format: str | None, batch_size: int,
-            jobs: int, cache_path: str | None, no_cache: bool, fmt: str, output: str | None, n_bootstrap: int,
+            jobs: int, executor: str, batch_timeout: float | None, cache_path: str | None, no_cache: bool,
+            fmt: str, output: str | None, n_bootstrap: int,
             seed: int, quiet: bool) -> None:
     """The same pairs under several representations, side by side, with their correlation.
 
@@ -186,7 +185,7 @@ def compare(pair_specs: tuple[tuple[str, str, str], ...], source: Path | None, h
         names, by_rep, read = _pairs_from_files(pair_specs, read_format, quiet)
     elif source and hyp and parser_specs:
         names, by_rep, unparsed = _pairs_from_text(source, hyp, parser_specs, batch_size, jobs, cache_path,
-                                                   no_cache, quiet)
+                                                   no_cache, quiet, executor, batch_timeout)
     else:
         raise SemsimError("give --pairs NAME SRC COR (per representation), or --source, --hyp and --parser")
     if not names:

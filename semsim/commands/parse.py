@@ -6,7 +6,7 @@ from pathlib import Path
 
 import click
 
-from ..cli import quiet_option
+from ..cli import parsing_options, quiet_option
 from ..errors import SemsimError
 from ..graph import Graph, concat
 
@@ -22,13 +22,11 @@ from ..graph import Graph, concat
               help="mrp: a file (default stdout); other formats: a directory (created if missing).")
 @click.option("--passage", is_flag=True,
               help="One graph per input file (its sentences joined as one passage), not one per line.")
-@click.option("--jobs", type=click.IntRange(1), default=1, show_default=True, help="Parsing processes.")
-@click.option("--batch-size", type=click.IntRange(1), default=32, show_default=True)
-@click.option("--cache", "cache_path", type=click.Path(dir_okay=False), default=None, help="Parse cache file.")
-@click.option("--no-cache", is_flag=True, help="Parse everything, store nothing.")
+@parsing_options
 @quiet_option
 def parse(inputs: tuple[Path, ...], representation: str | None, parser_name: str | None, model: str | None,
-          fmt: str, output: str | None, passage: bool, jobs: int, batch_size: int, cache_path: str | None,
+          fmt: str, output: str | None, passage: bool, jobs: int, executor: str,
+          batch_timeout: float | None, batch_size: int, cache_path: str | None,
           no_cache: bool, quiet: bool) -> None:
     """Parse INPUTS (tokenised text, one sentence per line) and write the graphs.
 
@@ -64,7 +62,8 @@ def parse(inputs: tuple[Path, ...], representation: str | None, parser_name: str
     texts = [line for lines in files.values() for line in lines if line.strip()]
     cache = None if no_cache else ParseCache(cache_path)
     failed: dict[str, str] = {}
-    graphs = parse_sentences(texts, parser, model, cache, batch_size, jobs, progress=not quiet, failed=failed)
+    graphs = parse_sentences(texts, parser, model, cache, batch_size, jobs, progress=not quiet, failed=failed,
+                             executor=executor, batch_timeout=batch_timeout)
 
     def named() -> list[tuple[str, Graph]]:
         out = []

@@ -6,7 +6,7 @@ from pathlib import Path
 
 import click
 
-from ..cli import quiet_option, systems_inputs, usim_metric, usim_options
+from ..cli import parsing_options, quiet_option, systems_inputs, usim_metric, usim_options
 from ..errors import SemsimError
 from ..io import check_writable, open_output, write_jsonl
 from ..stats import Score
@@ -19,11 +19,7 @@ from .common import fail_if_unparsed, system_names
 @click.option("--parser", "parser_name", default=None, help="Parser to use (see `semsim plugins`).")
 @click.option("--model", default=None, help="Parser model (path or name; default: the parser's own setting).")
 @usim_options
-@click.option("--jobs", type=click.IntRange(1), default=1, show_default=True, help="Parsing processes.")
-@click.option("--batch-size", type=click.IntRange(1), default=32, show_default=True)
-@click.option("--cache", "cache_path", type=click.Path(dir_okay=False), default=None,
-              help="Parse cache file (default: $SEMSIM_CACHE_DIR/parses.sqlite3).")
-@click.option("--no-cache", is_flag=True, help="Parse everything, store nothing.")
+@parsing_options
 @click.option("-o", "--output", type=click.Path(dir_okay=False), help="Per-sentence JSON Lines here.")
 @click.option("--format", "fmt", type=click.Choice(["text", "markdown", "json", "tsv"]), default="text",
               show_default=True, help="Format of the per-system table on stdout.")
@@ -39,7 +35,8 @@ from .common import fail_if_unparsed, system_names
 @quiet_option
 def score(source_path: Path, hyps: tuple[Path, ...], refs: tuple[Path, ...], representation: str | None,
           parser_name: str | None, model: str | None, variant: str, direction: str, tie_break: str, labels: str,
-          remote: bool, align: str, denominator: str, single_token_units: bool, jobs: int, batch_size: int,
+          remote: bool, align: str, denominator: str, single_token_units: bool, jobs: int, executor: str,
+          batch_timeout: float | None, batch_size: int,
           cache_path: str | None, no_cache: bool, output: str | None, fmt: str, n_bootstrap: int, paired: str,
           paired_trials: int, seed: int, score_only: bool, quiet: bool) -> None:
     """USim of systems' outputs (and references) against their sources, from plain text.
@@ -75,7 +72,8 @@ def score(source_path: Path, hyps: tuple[Path, ...], refs: tuple[Path, ...], rep
     cache = None if no_cache else ParseCache(cache_path)
     texts = [*source, *(line for lines in systems.values() for line in lines)]
     failed: dict[str, str] = {}
-    graphs = parse_sentences(texts, parser, model, cache, batch_size, jobs, progress=not quiet, failed=failed)
+    graphs = parse_sentences(texts, parser, model, cache, batch_size, jobs, progress=not quiet, failed=failed,
+                             executor=executor, batch_timeout=batch_timeout)
     unparsed = unparsed_lines({source_path: source, **files}, failed)
     unparsed += too_large_lines(source, files, graphs, {e.line for e in unparsed})
     skip = {e.line for e in unparsed}

@@ -15,7 +15,7 @@ from typing import Any
 import click
 
 from ..cache import normalise
-from ..cli import quiet_option, usim_metric, usim_options
+from ..cli import parsing_options, quiet_option, usim_metric, usim_options
 from ..errors import InputError, SemsimError
 from ..gec.m2 import read_m2
 from ..gec.sensitivity import ANCHORS, TypeSummary, build_chains, by_type, chain_texts, edit_deltas
@@ -50,11 +50,7 @@ def _annotator(value: str, path: Path, known: set[int]) -> int | None:
               help="Seed of the edit orders, anchors and bootstrap.")
 @click.option("--bootstrap", "n_bootstrap", type=click.IntRange(0), default=1000, show_default=True,
               help="Bootstrap resamples for each type's confidence interval (0: none).")
-@click.option("--jobs", type=click.IntRange(1), default=1, show_default=True, help="Parsing processes.")
-@click.option("--batch-size", type=click.IntRange(1), default=32, show_default=True)
-@click.option("--cache", "cache_path", type=click.Path(dir_okay=False), default=None,
-              help="Parse cache file (default: $SEMSIM_CACHE_DIR/parses.sqlite3).")
-@click.option("--no-cache", is_flag=True, help="Parse everything, store nothing.")
+@parsing_options
 @click.option("--format", "fmt", type=click.Choice(["text", "json", "jsonl", "tsv"]), default="text",
               show_default=True, help="Format of the per-type table on stdout.")
 @click.option("-o", "--output", type=click.Path(dir_okay=False), help="Per-edit records (JSON Lines) here.")
@@ -62,8 +58,8 @@ def _annotator(value: str, path: Path, known: set[int]) -> int | None:
 def sensitivity(m2_file: Path, representation: str | None, parser_name: str | None, model: str | None,
                 variant: str, direction: str, tie_break: str, labels: str, remote: bool, align: str,
                 denominator: str, single_token_units: bool, annotator: str, anchor: str, seed: int,
-                n_bootstrap: int, jobs: int, batch_size: int, cache_path: str | None, no_cache: bool, fmt: str,
-                output: str | None, quiet: bool) -> None:
+                n_bootstrap: int, jobs: int, executor: str, batch_timeout: float | None, batch_size: int,
+                cache_path: str | None, no_cache: bool, fmt: str, output: str | None, quiet: bool) -> None:
     """Mean change in USim per error type when FILE.m2's gold edits are applied one by one.
 
     As §4.4 of the USim paper: per sentence (and annotator), the edits are applied in a
@@ -94,7 +90,7 @@ def sensitivity(m2_file: Path, representation: str | None, parser_name: str | No
     cache = None if no_cache else ParseCache(cache_path)
     failed: dict[str, str] = {}
     graphs = parse_sentences(chain_texts(chains), parser, model, cache, batch_size, jobs, progress=not quiet,
-                             failed=failed)
+                             failed=failed, executor=executor, batch_timeout=batch_timeout)
     # a version that could not be parsed spoils its chain (its edits' deltas need it), and only that chain
     unparsed = [(c, next(failed[normalise(v)] for v in c.versions if normalise(v) in failed)) for c in chains
                 if any(normalise(v) in failed for v in c.versions)]

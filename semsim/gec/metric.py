@@ -40,7 +40,7 @@ from dataclasses import dataclass
 from typing import TYPE_CHECKING, Any
 
 from ..api import USim
-from ..errors import SemsimError
+from ..errors import SemsimError, SettingsError
 from ..stats import Score
 
 
@@ -99,6 +99,8 @@ class USimMetric(_Base):
         use_cache: bool = True
         batch_size: int = 32
         jobs: int = 1
+        executor: str = "local"  # or "dask" (a local cluster of ``jobs`` workers), "dask://HOST:PORT"
+        batch_timeout: float | None = None  # Dask: seconds per batch before its worker is restarted
         progress: bool = False
         # semsim.USim's settings, written out because gec-metrics reads flat fields (a test
         # checks that names and defaults stay USim's; docs/reading-decisions.md)
@@ -113,6 +115,9 @@ class USimMetric(_Base):
 
         def __post_init__(self) -> None:
             _ = self.usim  # an unknown variant fails here, not at the first sentence
+            from ..executors import executor_spec
+            if not executor_spec(self.executor).distributed and self.batch_timeout is not None:
+                raise SettingsError("batch_timeout needs executor='dask' or 'dask://HOST:PORT' (docs/scale.md)")
 
         @property
         def usim(self) -> USim:
@@ -153,9 +158,11 @@ class USimMetric(_Base):
         texts = [*sources, *(h for hyps in hypotheses for h in hyps)]
         if c.use_cache:
             with ParseCache(c.cache) as cache:
-                graphs = parse_sentences(texts, parser, c.model, cache, c.batch_size, c.jobs, c.progress)
+                graphs = parse_sentences(texts, parser, c.model, cache, c.batch_size, c.jobs, c.progress,
+                                         executor=c.executor, batch_timeout=c.batch_timeout)
         else:
-            graphs = parse_sentences(texts, parser, c.model, None, c.batch_size, c.jobs, c.progress)
+            graphs = parse_sentences(texts, parser, c.model, None, c.batch_size, c.jobs, c.progress,
+                                     executor=c.executor, batch_timeout=c.batch_timeout)
         systems = {str(k): hyps for k, hyps in enumerate(hypotheses)}
         parsed_by = parser_signature(parser, c.model)
         usim = c.usim

@@ -1,0 +1,202 @@
+"""Where batches of sentences are parsed: here and in local worker processes (``--jobs``), or
+on a Dask cluster (``--executor dask`` starts one on this machine, ``dask://HOST:PORT`` uses
+a running one; docs/scale.md).
+
+Dask (its ``distributed`` scheduler), not Ray: a pure-Python install of a few MB (Ray's
+wheel is about 80 MB, with its own object store and raylet processes); ``Client.submit``
+and ``as_completed`` are the :mod:`concurrent.futures` API the ``--jobs`` path already uses;
+its scheduler re-runs the tasks of a worker that dies on another worker, up to
+``distributed.scheduler.allowed-failures`` times, then fails them with ``KilledWorker``,
+which is the bounded retry semsim needs; and its long-lived worker processes keep what a
+parser loads in module state (the parsers cache loaded models per process), so each worker
+loads the model once. Only this module imports Dask, and only when asked to, so that it
+stays an optional dependency (the ``distributed`` extra).
+
+The driver (the process running the command) keeps the parse cache: workers only parse and
+return results, the driver stores each batch as it arrives, keyed by text, so the output
+does not depend on the number of workers or the order in which batches finish.
+"""
+
+from __future__ import annotations
+
+import contextlib
+import logging
+import os
+import threading
+import time
+from collections.abc import Callable, Iterator, Sequence
+from concurrent.futures import CancelledError
+from dataclasses import dataclass
+from typing import Any
+
+from .errors import ParseError, PluginError, SemsimError, SettingsError
+
+#: What ``--executor`` takes (besides ``local``), for messages.
+EXECUTORS = "local, dask (a cluster on this machine) or dask://HOST:PORT (a running scheduler)"
+
+#: Exit status of a worker that ran past ``--batch-timeout`` (EX_TEMPFAIL), for its logs.
+TIMEOUT_EXIT = 75
+
+
+@dataclass(frozen=True)
+class ExecutorSpec:
+    """A parsed ``--executor`` value: the engine, and the scheduler's address (None: local)."""
+
+    engine: str  # "local" or "dask"
+    address: str | None = None
+
+    @property
+    def distributed(self) -> bool:
+        return self.engine != "local"
+
+
+def executor_spec(value: str | None) -> ExecutorSpec:
+    """``local`` (or nothing): this machine's processes (``--jobs``); ``dask``: a Dask cluster
+    started on this machine; ``dask://HOST:PORT`` (or ``tcp://``, ``tls://``): a running one."""
+    value = (value or "local").strip()
+    if value == "local":
+        return ExecutorSpec("local")
+    engine, sep, rest = value.partition("://")
+    if engine == "dask" and not sep:
+        return ExecutorSpec("dask")
+    if engine in ("dask", "tcp", "tls") and sep and rest:
+        return ExecutorSpec("dask", f"{'tcp' if engine == 'dask' else engine}://{rest}")
+    if engine == "ray":
+        raise SettingsError(f"--executor {value}: Ray is not supported (yet); use {EXECUTORS} (docs/scale.md)")
+    raise SettingsError(f"--executor {value}: unknown executor; use {EXECUTORS}")
+
+
+def parse_on_worker(parser_name: str, model: str | None, model_key: str, texts: list[str],
+                    timeout: float | None) -> list[tuple[str | None, dict[str, Any]]]:
+    """One batch, parsed on a Dask worker (the task every batch runs).
+
+    The worker checks that its parser and model are the driver's (the cache key names the
+    model's content: a worker with another file would fill the cache with wrong parses).
+    Past ``timeout`` seconds the worker process exits: a parser stuck in native code cannot
+    be interrupted in its thread, and the scheduler then treats the batch as it treats a
+    batch whose worker crashed (retried elsewhere, a bounded number of times); the worker's
+    nanny starts a fresh worker in its place.
+    """
+    from .pipeline import _parse_batch, model_key_of
+    from .plugins import parsers
+
+    watchdog = threading.Timer(timeout, os._exit, (TIMEOUT_EXIT,)) if timeout else None
+    if watchdog is not None:
+        watchdog.daemon = True
+        watchdog.start()
+    try:
+        parser = parsers().get(parser_name)
+        if parser is None:
+            raise PluginError(f"a Dask worker has no parser {parser_name!r}: install its plugin on every worker "
+                              "(docs/scale.md)")
+        if (theirs := model_key_of(parser, model)) != model_key:
+            raise PluginError(f"a Dask worker's model or plugin for parser {parser_name!r} differs from this "
+                              f"machine's ({theirs} != {model_key}): give every worker the same files (docs/scale.md)")
+        return _parse_batch(parser_name, model, texts)
+    finally:
+        if watchdog is not None:
+            watchdog.cancel()
+
+
+class DaskPool:
+    """A Dask client (and, for ``--executor dask``, the local cluster it started), used as a
+    context manager: leaving it, by an error or Ctrl-C too, cancels what is still queued."""
+
+    def __init__(self, spec: ExecutorSpec, workers: int, timeout: float | None):
+        try:
+            import distributed
+        except ImportError:
+            raise SemsimError("--executor dask needs Dask's distributed scheduler: "
+                              "pip install 'semsim[distributed]' (docs/scale.md)") from None
+        self._distributed = distributed
+        self.timeout = timeout
+        self._threads, self._asked = 1, -1e9
+        # semsim reports what failed, per sentence: the scheduler's own logs only with --verbose
+        level = logging.WARNING if os.environ.get("SEMSIM_VERBOSE") else logging.CRITICAL
+        self.cluster = None
+        # Dask's configuration gives some of its loggers (distributed.client...) levels of their own
+        for name in ["distributed", *(n for n in logging.root.manager.loggerDict if n.startswith("distributed."))]:
+            logging.getLogger(name).setLevel(level)
+        try:
+            if spec.address is None:
+                # loopback only; one thread per worker: one parser (and model) per process
+                self.cluster = distributed.LocalCluster(
+                    n_workers=max(1, workers), threads_per_worker=1, processes=True, host="127.0.0.1",
+                    dashboard_address=None, silence_logs=level)
+                self.client = distributed.Client(self.cluster, set_as_default=False)
+            else:
+                self.client = distributed.Client(spec.address, set_as_default=False, timeout=30)
+        except OSError as exc:  # refused, timed out, no such host
+            self.close()
+            where = f"reach a Dask scheduler at {spec.address}" if spec.address else "start a local Dask cluster"
+            raise SemsimError(f"--executor: cannot {where}: {exc}") from None
+
+    def __enter__(self) -> DaskPool:
+        return self
+
+    def __exit__(self, *exc: object) -> None:
+        self.close()
+
+    def close(self) -> None:
+        client = getattr(self, "client", None)
+        if client is not None:
+            client.close()
+        if self.cluster is not None:
+            self.cluster.close()
+
+    def threads(self) -> int:
+        """Worker threads of the cluster (workers may come and go: asked again after a second)."""
+        now = time.monotonic()
+        if now - self._asked >= 1.0:
+            with contextlib.suppress(OSError):  # a lost scheduler: the next result says so
+                self._threads, self._asked = max(1, sum(self.client.nthreads().values())), now
+        return self._threads
+
+    def _submit(self, args: tuple[Any, ...], texts: list[str]) -> Any:
+        # pure=False: a batch sent again (sentence by sentence) is a new task, never a cached result
+        return self.client.submit(parse_on_worker, *args, texts, self.timeout, pure=False)
+
+    def _outcome(self, parser_name: str, texts: Sequence[str], future: Any) -> Callable[[], Any]:
+        """A call that returns the batch's result or raises what semsim makes of its failure."""
+        def result() -> Any:
+            try:
+                return future.result()
+            except self._distributed.KilledWorker:
+                what = f"the batch starting {texts[0]!r}" if len(texts) > 1 else repr(texts[0])
+                timeout = f" or ran past --batch-timeout {self.timeout:g}s" if self.timeout else ""
+                raise ParseError(f"parser {parser_name!r}: a Dask worker died{timeout} on {what} each time "
+                                 "the scheduler tried it", [] if len(texts) > 1 else list(texts)) from None
+            except (OSError, CancelledError) as exc:  # Dask's FutureCancelledError too
+                first = str(exc).partition("\n")[0]
+                raise PluginError(f"lost the Dask cluster while parsing: {type(exc).__name__}: {first}") from None
+        return result
+
+    def imap(self, parser_name: str, model: str | None, model_key: str,
+             batches: Sequence[list[str]]) -> Iterator[tuple[int, Callable[[], Any]]]:
+        """(index, outcome) of every batch, in the order they finish. At most two batches per
+        worker thread are out at a time, so that a corpus of millions is not shipped to the
+        scheduler at once while every worker has its next batch waiting."""
+        args = (parser_name, model, model_key)
+        pending = iter(enumerate(batches))
+        index: dict[Any, int] = {}
+        done = self._distributed.as_completed(loop=self.client.loop)
+
+        def refill() -> None:
+            limit = 2 * self.threads()
+            while len(index) < limit:
+                k, batch = next(pending, (None, None))
+                if batch is None:
+                    return
+                future = self._submit(args, batch)
+                index[future] = k
+                done.add(future)
+        refill()
+        for future in done:
+            k = index.pop(future)
+            yield k, self._outcome(parser_name, batches[k], future)
+            refill()
+
+    def run(self, parser_name: str, model: str | None, model_key: str, texts: list[str]) -> Any:
+        """One batch on the cluster, waiting for it (sentence-by-sentence retries)."""
+        future = self._submit((parser_name, model, model_key), texts)
+        return self._outcome(parser_name, texts, future)()

@@ -134,15 +134,21 @@ class DaskPool:
     def __enter__(self) -> DaskPool:
         return self
 
-    def __exit__(self, *exc: object) -> None:
-        self.close()
+    def __exit__(self, kind: type[BaseException] | None, *_: object) -> None:
+        self.close(quick=kind is not None)
 
-    def close(self) -> None:
+    def close(self, quick: bool = False) -> None:
+        """Disconnect, and stop a cluster this pool started. After an error or Ctrl-C, a
+        worker may be stuck in a parse: its processes are given a few seconds, not Dask's
+        graceful minute, so that the interrupt ends the run while the cache stays usable."""
+        timeout = 5 if quick else None
         client = getattr(self, "client", None)
         if client is not None:
-            client.close()
+            with contextlib.suppress(Exception):
+                client.close(timeout=timeout)
         if self.cluster is not None:
-            self.cluster.close()
+            with contextlib.suppress(Exception):
+                self.cluster.close(timeout=timeout)
 
     def threads(self) -> int:
         """Worker threads of the cluster (workers may come and go: asked again after a second)."""

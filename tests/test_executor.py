@@ -137,8 +137,11 @@ def test_ctrl_c_leaves_a_usable_cache(toy_env):
     args = ["--source", f["src.txt"], "--hyp", f["sys1.txt"], "--hyp", f["sys2.txt"], "--parser", "toy-parser",
             "--batch-size", "2", "--format", "json", "--bootstrap", "20", "--paired", "none", "--cache", cache, "-q"]
     cmd = [sys.executable, "-m", "semsim.cli", "score", *map(str, args), "--executor", "dask", "--jobs", "1"]
+    # SIGINT's default restored in the child: a test run started in the background of a
+    # non-interactive shell ignores SIGINT, and Python would then never raise KeyboardInterrupt
     proc = subprocess.Popen(cmd, stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True,
-                            env={**os.environ, **FAST_FAIL, "TOY_HANG_AT": "Dogs run .", "TOY_PARSE_LOG": str(log)})
+                            env={**os.environ, **FAST_FAIL, "TOY_HANG_AT": "Dogs run .", "TOY_PARSE_LOG": str(log)},
+                            preexec_fn=lambda: signal.signal(signal.SIGINT, signal.SIG_DFL))
     try:
         deadline = time.monotonic() + 30
         while "Dogs run ." not in (log.read_text() if log.exists() else ""):

@@ -94,8 +94,8 @@ def test_graphs_labelled_np_and_pn_differ():
 
 
 def test_py_typed_is_in_the_wheel(tmp_path):
-    """Build the wheel from a copy of the sources (the checkout gets no build/ or dist/)."""
-    pytest.importorskip("setuptools")
+    """Build the wheel from a copy of the sources (the checkout gets no build/ or dist/) with
+    setuptools, the project's build backend: its absence is a failure, not a skip."""
     src = tmp_path / "src"
     src.mkdir()
     for name in ("pyproject.toml", "README.md", "LICENSE"):

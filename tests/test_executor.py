@@ -37,6 +37,15 @@ def cache_rows(path):
                            "ORDER BY key").fetchall()
 
 
+def wait_until_parsing(log, sentence, alive=lambda: True, seconds=30):
+    """Until a worker has started parsing ``sentence`` (the toy parser logs it first): an
+    event to wait for, not a fixed sleep that a loaded machine may outlast."""
+    deadline = time.monotonic() + seconds
+    while sentence not in (log.read_text() if log.exists() else ""):
+        assert time.monotonic() < deadline and alive(), f"no worker started on {sentence!r}"
+        time.sleep(0.2)
+
+
 def run(tmp, tag, *opts, env=None):
     """``score`` of two systems with ``opts``, with a cache of its own: (result, -o text, cache rows)."""
     f = files(tmp)
@@ -143,10 +152,7 @@ def test_ctrl_c_leaves_a_usable_cache(toy_env):
                             env={**os.environ, **FAST_FAIL, "TOY_HANG_AT": "Dogs run .", "TOY_PARSE_LOG": str(log)},
                             preexec_fn=lambda: signal.signal(signal.SIGINT, signal.SIG_DFL))
     try:
-        deadline = time.monotonic() + 30
-        while "Dogs run ." not in (log.read_text() if log.exists() else ""):
-            assert time.monotonic() < deadline and proc.poll() is None, proc.stderr.read() if proc.poll() else ""
-            time.sleep(0.8)  # (else it would have ended this process by now)
+        wait_until_parsing(log, "Dogs run .", alive=lambda: proc.poll() is None)
         proc.send_signal(signal.SIGINT)
         proc.wait(timeout=60)  # a loaded CI machine stops a cluster slowly
     finally:
@@ -209,6 +215,8 @@ def test_a_lost_scheduler_is_one_error(toy_env, monkeypatch):
 
     from semsim.errors import PluginError
     monkeypatch.setenv("TOY_HANG_AT", "hang here")
+    log = toy_env / "parsed.log"
+    monkeypatch.setenv("TOY_PARSE_LOG", str(log))  # before the cluster starts: its workers inherit it
     parser, raised = find_parser("toy-parser", None), []
 
     def run(address):
@@ -220,7 +228,7 @@ def test_a_lost_scheduler_is_one_error(toy_env, monkeypatch):
                            dashboard_address=None, silence_logs=50)
     thread = threading.Thread(target=run, args=(cluster.scheduler_address,), daemon=True)
     thread.start()
-    time.sleep(2)
+    wait_until_parsing(log, "hang here", alive=thread.is_alive)
     cluster.close()
     thread.join(60)
     assert not thread.is_alive() and len(raised) == 1

@@ -15,6 +15,8 @@ arbitrary bytes (:func:`any_bytes`) and mutations of valid files (:func:`mutated
     def test_reader_never_crashes(tmp_path_factory, data):
         check_reader(tmp_path_factory.mktemp("fuzz") / "x.amr", data, "penman")
 
+and :func:`check_command` runs a ``semsim`` command on such input the same way.
+
 The number of examples comes from ``SEMSIM_FUZZ_EXAMPLES`` (CI runs a fixed, derandomised
 budget; ``benchmarks/fuzz.py`` runs long, random ones).
 """
@@ -157,3 +159,18 @@ def check_reader(path: Path, data: bytes, format: str | None = None) -> list[Gra
     for g in out:
         assert isinstance(g, Graph | SemsimError), f"reader yielded {type(g).__name__}"
     return out
+
+
+def check_command(args: Sequence[str]) -> Any:
+    """Run ``semsim ARGS`` in this process (click's test runner) and check the CLI's side of
+    the promise: exit 0, or exit 1 with click's one-line error; any other exception (a
+    traceback) propagates as a test failure. Returns click's ``Result``."""
+    from click.testing import CliRunner
+
+    from .cli import cli
+    result = CliRunner().invoke(cli, list(args))
+    assert result.exception is None or isinstance(result.exception, SystemExit), \
+        f"{list(args)}: {type(result.exception).__name__}: {result.exception}"
+    assert result.exit_code in (0, 1), (list(args), result.exit_code, result.output)
+    assert "Traceback" not in result.output
+    return result

@@ -12,16 +12,14 @@ import contextlib
 import json
 from pathlib import Path
 
-from click.testing import CliRunner
 from hypothesis import given
 from hypothesis import strategies as st
 
-from semsim.cli import cli
 from semsim.errors import SemsimError
 from semsim.gec.m2 import read_m2
 from semsim.graph import Graph
 from semsim.pipeline import read_parallel
-from semsim.testing import any_bytes, check_reader, fuzz_settings, json_mutated, mutated
+from semsim.testing import any_bytes, check_command, check_reader, fuzz_settings, json_mutated, mutated
 
 EXAMPLES = Path(__file__).resolve().parent.parent / "examples"
 
@@ -55,16 +53,6 @@ M2_SEEDS = [(EXAMPLES / "sensitivity.m2").read_bytes()]
 GRAPH_COMMANDS = [["usim"], ["usim", "--variant", "legacy"], ["dagf"], ["distsim"], ["explain", "--pair", "1"]]
 
 
-def _cli(args: list[str]) -> object:
-    result = CliRunner().invoke(cli, args)
-    # exit 0, or 1 with click's one-line error (SystemExit); any other exception is a bug
-    assert result.exception is None or isinstance(result.exception, SystemExit), \
-        f"{args}: {type(result.exception).__name__}: {result.exception}"
-    assert result.exit_code in (0, 1), (args, result.exit_code, result.output)
-    assert "Traceback" not in result.output
-    return result
-
-
 def test_valid_seeds_are_valid(isolated_plugins, tmp_path):
     """The property tests start from files that read cleanly."""
     for k, seed in enumerate(MRP_SEEDS):
@@ -84,7 +72,7 @@ def test_graph_commands_on_mrp(isolated_plugins, tmp_path_factory, data, command
     f.write_bytes(data)
     out = f.with_name("out.jsonl")
     extra = ["-o", str(out)] if command[0] in ("usim", "dagf") else []
-    r = _cli([*command, str(f), str(f), *extra])
+    r = check_command([*command, str(f), str(f), *extra])
     assert not out.with_name("out.jsonl.partial").exists()
     if r.exit_code == 0 and command[0] in ("usim", "dagf"):
         assert out.read_text(encoding="utf-8")  # a success writes its results
@@ -106,7 +94,7 @@ def test_conservatism_command(tmp_path_factory, data):
     d = tmp_path_factory.mktemp("cons")
     (d / "src.txt").write_bytes(TEXT_SEEDS[0])
     (d / "hyp.txt").write_bytes(data)
-    _cli(["conservatism", "--source", str(d / "src.txt"), "--hyp", str(d / "hyp.txt"), "--format", "jsonl"])
+    check_command(["conservatism", "--source", str(d / "src.txt"), "--hyp", str(d / "hyp.txt"), "--format", "jsonl"])
 
 
 @fuzz_settings()
@@ -123,4 +111,4 @@ def test_m2_reader(tmp_path_factory, data):
 def test_sensitivity_command(toy_plugin, tmp_path_factory, data):
     f = tmp_path_factory.mktemp("sens") / "x.m2"
     f.write_bytes(data)
-    _cli(["sensitivity", str(f), "--parser", "toy-parser", "--no-cache", "-q", "--bootstrap", "0"])
+    check_command(["sensitivity", str(f), "--parser", "toy-parser", "--no-cache", "-q", "--bootstrap", "0"])

@@ -66,12 +66,19 @@ def executor_spec(value: str | None) -> ExecutorSpec:
     raise SettingsError(f"--executor {value}: unknown executor; use {EXECUTORS}")
 
 
+#: (parser, model, the driver's model key) this worker process has checked its own against:
+#: hashing a model (33 MB for TUPA, GBs for amrlib) once per worker, not once per batch. The
+#: worker keeps the model it loaded for the first batch, so that is the one the check is about.
+_verified: set[tuple[str, str | None, str]] = set()
+
+
 def parse_on_worker(parser_name: str, model: str | None, model_key: str, texts: list[str],
                     timeout: float | None) -> list[tuple[str | None, dict[str, Any]]]:
     """One batch, parsed on a Dask worker (the task every batch runs).
 
-    The worker checks that its parser and model are the driver's (the cache key names the
-    model's content: a worker with another file would fill the cache with wrong parses).
+    The worker checks, once per parser and model, that its parser and model are the
+    driver's (the cache key names the model's content: a worker with another file would fill
+    the cache with wrong parses).
     Past ``timeout`` seconds the worker process exits: a parser stuck in native code cannot
     be interrupted in its thread, and the scheduler then treats the batch as it treats a
     batch whose worker crashed (retried elsewhere, a bounded number of times); the worker's
@@ -89,9 +96,12 @@ def parse_on_worker(parser_name: str, model: str | None, model_key: str, texts: 
         if parser is None:
             raise PluginError(f"a Dask worker has no parser {parser_name!r}: install its plugin on every worker "
                               "(docs/scale.md)")
-        if (theirs := model_key_of(parser, model)) != model_key:
-            raise PluginError(f"a Dask worker's model or plugin for parser {parser_name!r} differs from this "
-                              f"machine's ({theirs} != {model_key}): give every worker the same files (docs/scale.md)")
+        if (parser_name, model, model_key) not in _verified:
+            if (theirs := model_key_of(parser, model)) != model_key:
+                raise PluginError(f"a Dask worker's model or plugin for parser {parser_name!r} differs from this "
+                                  f"machine's ({theirs} != {model_key}): give every worker the same files "
+                                  "(docs/scale.md)")
+            _verified.add((parser_name, model, model_key))
         return _parse_batch(parser_name, model, texts)
     finally:
         if watchdog is not None:

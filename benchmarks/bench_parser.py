@@ -1,102 +1,103 @@
-"""UCCA parsers' speed on one CPU core (prints figures; not a test).
+"""UCCA parsing speed as a user meets it (prints figures; not a test).
 
-    python benchmarks/bench_parser.py [--parser ucca-span[=MODEL]] [--parser tupa=PREFIX] [--limit N]
+    python benchmarks/bench_parser.py [--model FILE] [--parser NAME] [--limit N] [--skip-busy] [--skip-jobs]
 
-Each parser runs in a fresh process with ``OMP_NUM_THREADS=1`` (and torch limited to one
-thread) on the JFLEG dev sources (754 tokenised sentences, ``../shared/data/jfleg``), in
-batches as ``semsim score`` sends them, without the parse cache. Reported per parser: model
-load time (the first one-sentence parse, spaCy included), sentences/s over the corpus
-(spaCy features included), peak RSS of the process, and the model file's size; for
-semsim's span parser also its training time per epoch, from the model's work directory
-when it is beside the model.
+Every figure times the real command, ``semsim parse FILE -o /dev/null --no-cache -q``, in a
+fresh process, with the environment as the user has it (``OMP_NUM_THREADS`` unset; semsim
+chooses its threads itself, ``semsim/threads.py``), on two corpora from ``../shared/data``:
+the JFLEG dev sources (754 sentences, 18.6 tokens on average) and the CoNLL-2014 test sources
+(SEEDA's ``INPUT.txt``, 1,312 sentences, 23.0 tokens on average, up to 227). Reported:
+
+* **load**: wall time of a one-sentence parse (interpreter, imports, model, encoder, spaCy);
+* **alone**: sentences/s of the parse itself (wall time minus the one-sentence run), one job;
+* **beside a second job**: the same while a second ``semsim parse`` of the same file runs
+  beside it, and the slowdown (the issue's target: at most 1.5×);
+* **--jobs 1 / --jobs 2**: wall time of the CoNLL-2014 corpus with one and two worker
+  processes, and the speed-up (target: at least 1.6× on 2 cores);
+* **peak RSS** of the parsing process (with ``--jobs 2``: of the largest worker).
 """
 
 from __future__ import annotations
 
 import argparse
-import json
 import os
-import resource
 import subprocess
 import sys
+import tempfile
 import time
 from pathlib import Path
 
 ROOT = Path(__file__).resolve().parents[1]
 
 
-def child(name: str, model: str | None, lines: list[str], batch_size: int) -> dict:
-    import torch
-    torch.set_num_threads(1)
-    from semsim.pipeline import find_parser
-    parser = find_parser(name, "ucca")
-    t = time.perf_counter()
-    parser.parse(lines[:1], model)
-    load = time.perf_counter() - t
-    t = time.perf_counter()
-    for k in range(0, len(lines), batch_size):
-        parser.parse(lines[k:k + batch_size], model)
-    seconds = time.perf_counter() - t
-    return {"parser": name, "load_s": round(load, 2), "sentences": len(lines), "parse_s": round(seconds, 1),
-            "sent_per_s": round(len(lines) / seconds, 1),
-            "peak_rss_mb": round(resource.getrusage(resource.RUSAGE_SELF).ru_maxrss / 1024)}
+def start(args: list[str]) -> tuple[subprocess.Popen, float]:
+    env = {k: v for k, v in os.environ.items() if k != "OMP_NUM_THREADS"}  # as a user runs it
+    cmd = [sys.executable, "-m", "semsim.cli", "parse", *args, "-o", os.devnull, "--no-cache", "-q"]
+    return subprocess.Popen(cmd, env=env, stderr=subprocess.PIPE, text=True), time.perf_counter()
 
 
-def model_size(name: str, model: str | None) -> tuple[float, str]:
-    if name == "tupa":
-        from semsim_ucca.tupa import model_files, resolve_model
-        files = model_files(resolve_model(model))
-        return sum(f.stat().st_size for f in files) / 2**20, str(resolve_model(model))
-    from semsim_ucca.span import resolve_model
-    path = resolve_model(model)
-    return path.stat().st_size / 2**20, str(path)
+def wait(job: tuple[subprocess.Popen, float]) -> tuple[float, float]:
+    """(wall seconds, peak RSS in MB of the process or its largest child)."""
+    proc, t0 = job
+    _, status, usage = os.wait4(proc.pid, 0)
+    seconds = time.perf_counter() - t0
+    proc.returncode = os.waitstatus_to_exitcode(status)
+    if proc.returncode:
+        sys.exit(f"semsim parse failed: {proc.stderr.read().strip()}")
+    # wait4's usage covers the process and the workers it reaped: the largest peak of them
+    return seconds, usage.ru_maxrss / 1024
 
 
-def epoch_seconds(model: str) -> str:
-    history = Path(model + ".work") / "history.jsonl"
-    if not history.is_file():
-        return "n/a"
-    seconds = [json.loads(line)["seconds"] for line in history.read_text().splitlines()]
-    return f"{sum(seconds) / len(seconds):.0f} s/epoch ({len(seconds)} epochs)"
+def run(args: list[str]) -> tuple[float, float]:
+    return wait(start(args))
 
 
 def main() -> None:
     ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
-    ap.add_argument("--parser", action="append", default=None, help="NAME[=MODEL] (repeatable)")
+    ap.add_argument("--parser", default="ucca-span", help="UCCA parser (default: semsim's span parser)")
+    ap.add_argument("--model", default=None, help="its model (default: the parser's own)")
     ap.add_argument("--shared", type=Path, default=ROOT.parent / "shared")
-    ap.add_argument("--limit", type=int, default=None, help="Only the first N sentences.")
-    ap.add_argument("--batch-size", type=int, default=32)
-    ap.add_argument("--child", nargs=2, help=argparse.SUPPRESS)
+    ap.add_argument("--limit", type=int, default=None, help="only the first N sentences of each corpus")
+    ap.add_argument("--skip-busy", action="store_true", help="no run beside a second job")
+    ap.add_argument("--skip-jobs", action="store_true", help="no --jobs 1 / --jobs 2 comparison")
     args = ap.parse_args()
-    lines = [x for x in (args.shared / "data/jfleg/dev/dev.src").read_text(encoding="utf-8").splitlines() if x.strip()]
-    lines = lines[: args.limit] if args.limit else lines
-    if args.child:
-        name, model = args.child
-        print(json.dumps(child(name, model or None, lines, args.batch_size)))
-        return
-    rows = []
-    for spec in args.parser or ["ucca-span"]:
-        name, _, model = spec.partition("=")
-        limit = ["--limit", str(args.limit)] if args.limit else []
-        r = subprocess.run([sys.executable, __file__, "--child", name, model, "--shared", str(args.shared),
-                            "--batch-size", str(args.batch_size), *limit],
-                           capture_output=True, text=True, env={**os.environ, "OMP_NUM_THREADS": "1",
-                                                                "MKL_NUM_THREADS": "1"})
-        if r.returncode:
-            sys.exit(f"{spec}: {r.stderr.strip().splitlines()[-1] if r.stderr.strip() else r.returncode}")
-        row = json.loads(r.stdout.strip().splitlines()[-1])
-        size, path = model_size(name, model or None)
-        row.update(model=path, model_mb=round(size, 1),
-                   training=epoch_seconds(path) if name != "tupa" else "see docs/parser.md")
-        rows.append(row)
-    print("| parser | load (s) | sentences/s | peak RSS (MB) | model (MB) | training |")
+    corpora = {"JFLEG dev": args.shared / "data/jfleg/dev/dev.src",
+               "CoNLL-2014": args.shared / "data/seeda/outputs/all/INPUT.txt"}
+    common = ["--parser", args.parser, *(["--model", args.model] if args.model else [])]
+    tmp = Path(tempfile.mkdtemp(prefix="bench-parser-"))
+    files = {}
+    for name, path in corpora.items():
+        lines = [x for x in path.read_text(encoding="utf-8").splitlines() if x.strip()][: args.limit]
+        files[name] = tmp / f"{name.replace(' ', '_')}.txt"
+        files[name].write_text("\n".join(lines) + "\n", encoding="utf-8")
+    one = tmp / "one.txt"
+    one.write_text("He gave John an apple .\n", encoding="utf-8")
+    load, load_rss = run([str(one), *common])
+    print(f"parser {args.parser}, model {args.model or 'default'}; {os.cpu_count()} cores; "
+          f"OMP_NUM_THREADS {'unset' if 'OMP_NUM_THREADS' not in os.environ else 'ignored (unset for the runs)'}")
+    print(f"load (one-sentence parse, fresh process): {load:.1f} s, peak RSS {load_rss:.0f} MB\n")
+    print("| corpus | sentences | alone: sent/s | peak RSS (MB) | beside a 2nd job: sent/s | slowdown |")
     print("|---|---|---|---|---|---|")
-    for r in rows:
-        print(f"| {r['parser']} | {r['load_s']} | {r['sent_per_s']} ({r['sentences']} in {r['parse_s']} s) | "
-              f"{r['peak_rss_mb']} | {r['model_mb']} | {r['training']} |")
-    if len(rows) > 1:
-        print(f"\nspeed ratio {rows[0]['parser']} / {rows[1]['parser']}: "
-              f"{rows[0]['sent_per_s'] / rows[1]['sent_per_s']:.1f}x")
+    for name, f in files.items():
+        n = sum(1 for _ in f.open(encoding="utf-8"))
+        alone, rss = run([str(f), *common])
+        rate = n / max(alone - load, 1e-9)
+        busy = "skipped"
+        slowdown = ""
+        if not args.skip_busy:
+            first, second = start([str(f), *common]), start([str(f), *common])
+            together, _ = wait(first)
+            wait(second)
+            busy = f"{n / max(together - load, 1e-9):.1f}"
+            slowdown = f"{(together - load) / max(alone - load, 1e-9):.2f}×"
+        print(f"| {name} | {n} | {rate:.1f} | {rss:.0f} | {busy} | {slowdown} |")
+    if not args.skip_jobs:
+        f = files["CoNLL-2014"]
+        n = sum(1 for _ in f.open(encoding="utf-8"))
+        t1, _ = run([str(f), *common, "--jobs", "1"])
+        t2, _ = run([str(f), *common, "--jobs", "2"])
+        print(f"\nCoNLL-2014, {n} sentences, wall time: --jobs 1 {t1:.1f} s, --jobs 2 {t2:.1f} s: "
+              f"speed-up {t1 / t2:.2f}×")
 
 
 if __name__ == "__main__":

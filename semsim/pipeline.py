@@ -19,6 +19,7 @@ from multiprocessing import get_context
 from pathlib import Path
 from typing import Any
 
+from . import threads
 from .cache import ParseCache, normalise
 from .errors import InputError, ParseError, PluginError, SemsimError, SettingsError
 from .executors import DaskPool, ExecutorSpec, executor_spec
@@ -63,7 +64,8 @@ def parser_signature(parser: Parser, model: str | None) -> str:
     metric's settings (the hash is the model's content, shortened to 12 hex digits)."""
     identity = parser.model_identity(model) if parser.model_identity else ""
     name = parser.model_name(model) if parser.model_name else (Path(model).name if model else "default")
-    return f"parser:{parser.name}|model:{name}" + (f"@{identity[:12]}" if identity else "")
+    name, bar, extra = name.partition("|")  # fields the model depends on beyond its own file
+    return f"parser:{parser.name}|model:{name}" + (f"@{identity[:12]}" if identity else "") + bar + extra
 
 
 def signed(score: Callable[[Graph, Graph], Score], parsed_by: str) -> Callable[[Graph, Graph], Score]:
@@ -79,6 +81,7 @@ def signed(score: Callable[[Graph, Graph], Score], parsed_by: str) -> Callable[[
 # -- parsing ----------------------------------------------------------------------------------------
 def _parse_batch(parser_name: str, model: str | None, texts: list[str]) -> list[tuple[str | None, dict[str, Any]]]:
     """Parse one batch (in this process or a worker): serialised native parse + graph dict."""
+    threads.limit()  # wherever it runs, a parse never spins more threads than it was given
     parser = parsers()[parser_name]
     natives = parser.parse(texts, model)
     if len(natives) != len(texts):
@@ -120,6 +123,7 @@ def parse_sentences(texts: Sequence[str], parser: Parser, model: str | None = No
     of its batch is stored. Errors about the run itself (a missing model) always raise.
     """
     spec = executor_spec(executor)
+    threads.check(jobs if not spec.distributed or spec.address is None else 1)
     if batch_timeout is not None and not spec.distributed:  # rather than a timeout that never fires
         raise SettingsError("--batch-timeout needs --executor dask or dask://HOST:PORT (docs/scale.md)")
     # the cache key names the model's content and the code that turned its output into graphs
@@ -183,7 +187,8 @@ def parse_sentences(texts: Sequence[str], parser: Parser, model: str | None = No
                     one_by_one(batch, exc)
         else:
             retry: dict[int, ParseError] = {}
-            with ProcessPoolExecutor(max_workers=jobs, mp_context=get_context("spawn")) as pool:
+            with ProcessPoolExecutor(max_workers=jobs, mp_context=get_context("spawn"),
+                                     initializer=threads.limit) as pool:
                 futures = {pool.submit(_parse_batch, parser.name, model, b): k for k, b in enumerate(batches)}
                 failure: SemsimError | None = None
                 for future in as_completed(futures):

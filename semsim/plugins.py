@@ -57,7 +57,9 @@ class Parser:
     ``model_identity(model)`` names the model's content (a hash) for the parse cache and
     raises :class:`~semsim.errors.SemsimError` with advice when the model is missing.
     ``serialize(native)`` gives a text form of a parse to keep in the cache (optional).
-    ``model_name(model)`` names the model for people, in score signatures (optional).
+    ``model_name(model)`` names the model for people, in score signatures (optional); it
+    may end in ``|key:value`` fields naming what else the model depends on (a pretrained
+    encoder, say), which the signature puts after the model's hash.
     """
 
     name: str

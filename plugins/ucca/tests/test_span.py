@@ -228,9 +228,21 @@ def test_shipped_model_is_the_default_and_signed(tmp_path):
                "json")
     assert r.returncode == 0, r.stderr
     from semsim.models import sha256_file
+    from semsim_ucca.span.encoder import DEFAULT, PINNED
     record = json.loads((tmp_path / "o.jsonl").read_text().splitlines()[0])
-    assert record["signature"].endswith(f"|parser:ucca-span|model:ucca-span-ewt@{sha256_file(shipped())[:12]}")
+    assert record["signature"].endswith(f"|parser:ucca-span|model:ucca-span-ewt-minilm@{sha256_file(shipped())[:12]}"
+                                        f"|encoder:{DEFAULT}@{PINNED[DEFAULT].sha256[:12]}")
     assert 0.0 < record["f"] < 1.0
+
+
+def test_the_model_without_an_encoder_stays_selectable_by_name():
+    import semsim as api
+    from semsim_ucca import span
+    path = span.resolve_model("ucca-span-ewt")
+    assert path == span.MODELS / "ucca-span-ewt.safetensors" and path.is_file()
+    assert span.model_name("ucca-span-ewt") == "ucca-span-ewt"  # no encoder in its signature
+    graphs = [api.plugins.to_graph(m) for m in span.parse(FIGURE1, "ucca-span-ewt")]
+    assert all(any(e.labels == ("A",) for e in g.edges) for g in graphs)
 
 
 def test_graph_to_passage_round_trips_gold_xml(examples, tmp_path):

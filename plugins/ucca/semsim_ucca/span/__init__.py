@@ -1,9 +1,9 @@
 """semsim's own UCCA parser (``ucca-span``): a span-based chart parser trained by semsim.
 
 This module is what the plugin registers; it is light (no torch, spaCy or ucca import)
-until the first parse. The model is a file: ``--model PATH``, else
-``$SEMSIM_UCCA_SPAN_MODEL``, else the model shipped in this package
-(:data:`DEFAULT_MODEL`, trained with ``semsim ucca train``; see docs/parser.md).
+until the first parse. The model is a file: ``--model PATH`` (or the name of a model shipped
+in this package, :data:`MODELS`), else ``$SEMSIM_UCCA_SPAN_MODEL``, else the default shipped
+model (:data:`DEFAULT_MODEL`, trained with ``semsim ucca train``; see docs/parser.md).
 """
 
 from __future__ import annotations
@@ -18,14 +18,19 @@ from semsim.errors import SemsimError
 
 NAME = "ucca-span"
 ENV = "SEMSIM_UCCA_SPAN_MODEL"
-DEFAULT_MODEL = Path(__file__).resolve().parent.parent / "models" / "ucca-span-ewt.safetensors"
+MODELS = Path(__file__).resolve().parent.parent / "models"
+#: the default: characters and a frozen all-MiniLM-L6-v2, trained on the official EWT split
+DEFAULT_MODEL = MODELS / "ucca-span-ewt-minilm.safetensors"
 
 _loaded: dict[tuple[str, int, int], Any] = {}
 _hashes: dict[tuple[str, int, int], str] = {}
 
 
 def resolve_model(model: str | os.PathLike[str] | None) -> Path:
+    """The model file: a path, or the name of a shipped model (``ucca-span-ewt``)."""
     path = Path(model or os.environ.get(ENV) or DEFAULT_MODEL)
+    if not path.is_file() and path.name == str(path) and (MODELS / f"{path}.safetensors").is_file():
+        path = MODELS / f"{path}.safetensors"
     if not path.is_file():
         where = "--model" if model else f"${ENV}" if os.environ.get(ENV) else "the plugin's shipped model"
         raise SemsimError(f"{path}: no span parser model there ({where}); train one with `semsim ucca train` "
@@ -38,19 +43,36 @@ def _key(path: Path) -> tuple[str, int, int]:
     return str(path.resolve()), st.st_size, st.st_mtime_ns
 
 
+def _encoder(path: Path) -> tuple[str, str] | None:
+    """The pretrained encoder a model file names (name, weights' SHA-256), from its header."""
+    from safetensors import safe_open
+    try:
+        with safe_open(str(path), framework="numpy") as f:
+            meta = json.loads((f.metadata() or {}).get("semsim", "{}"))
+    except Exception:  # not a model file: loading it says why, in one line
+        return None
+    name = meta.get("config", {}).get("encoder")
+    return (name, meta.get("info", {}).get("encoder_sha256", "")) if name else None
+
+
 def model_identity(model: str | None = None) -> str:
-    """The SHA-256 of the model file: the parse cache's key (hashed once per file version)."""
+    """The parse cache's key: the SHA-256 of the model file, and with a pretrained encoder
+    ``+`` the SHA-256 of its weights (hashed once per file version)."""
     path = resolve_model(model)
     key = _key(path)
     if key not in _hashes:
         from semsim.models import sha256_file
-        _hashes[key] = sha256_file(path)
+        encoder = _encoder(path)
+        _hashes[key] = sha256_file(path) + (f"+{encoder[1]}" if encoder else "")
     return _hashes[key]
 
 
 def model_name(model: str | None = None) -> str:
-    """The model's name in signatures: its file name without the suffix."""
-    return resolve_model(model).stem
+    """The model's name in signatures: its file name without the suffix, and
+    ``|encoder:NAME@HASH12`` for a model that reads a pretrained encoder."""
+    path = resolve_model(model)
+    encoder = _encoder(path)
+    return path.stem + (f"|encoder:{encoder[0]}@{encoder[1][:12]}" if encoder else "")
 
 
 def load(model: str | None = None) -> Any:

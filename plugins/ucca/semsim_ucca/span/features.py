@@ -5,6 +5,9 @@ Each token gets spaCy's own context vector (``doc.tensor``, the 96-dimensional o
 uses) and discrete features embedded by the parser: lower-cased word, fine tag, dependency
 label, direction and distance of the syntactic head, prefix, suffix and word shape, and on
 request entity type and IOB. Sentences arrive tokenised; spaCy never re-tokenises them.
+With a pretrained encoder (:mod:`.encoder`), each token also gets every layer's state; a
+model that needs neither spaCy's vector nor its tags never runs spaCy. ``form`` (the word
+as written) is always kept, for the character encoder.
 """
 
 from __future__ import annotations
@@ -56,17 +59,55 @@ def _head_bucket(offset: int) -> str:
     return sign + ("1" if a == 1 else "2" if a == 2 else "3-5" if a <= 5 else "6+")
 
 
+#: spaCy's fields: without these and without its vector, spaCy is not run
+SPACY_FIELDS = frozenset(FIELDS) - {"word", "prefix", "suffix", "shape"}
+
+
 @dataclass
 class Features:
-    """One sentence's features: ``vectors`` (n, d) float32 and ``strings[field]`` per token."""
+    """One sentence's features: spaCy's ``vectors`` (n, d) float32 (d may be 0),
+    ``strings[field]`` per token, and the encoder's ``layers`` (n, layers, dim) float16."""
 
     vectors: np.ndarray
     strings: dict[str, list[str]]
+    layers: np.ndarray | None = None
 
 
 def featurize(sentences: Sequence[Sequence[str]], batch_size: int = 64, name: str = SPACY_MODEL,
-              fields: Sequence[str] = FIELDS) -> list[Features]:
-    """The ``fields`` of tokenised sentences, spaCy run in batches on the given tokens."""
+              fields: Sequence[str] = FIELDS, spacy_vectors: bool = True, encoder: Any = None) -> list[Features]:
+    """The ``fields`` of tokenised sentences (spaCy run in batches on the given tokens where
+    its vector or tags are wanted), and the ``encoder``'s layers when one is given."""
+    if spacy_vectors or SPACY_FIELDS & set(fields):
+        out = _spacy_features(sentences, batch_size, name, fields)
+    else:
+        out = [Features(np.zeros((len(words), 0), dtype=np.float32), _word_strings(words, fields))
+               for words in sentences]
+    if encoder is not None:
+        for feat, layers in zip(out, encoder(sentences)):
+            feat.layers = layers
+    return out
+
+
+def _word_strings(words: Sequence[str], fields: Sequence[str]) -> dict[str, list[str]]:
+    """The fields that need no spaCy (its shape is its own: ``Xxxx``-style, cut at 5)."""
+    lower = [w.lower() for w in words]
+    strings = {"form": list(words), "word": lower, "prefix": [w[:3] for w in lower], "suffix": [w[-3:] for w in lower]}
+    if "shape" in fields:
+        strings["shape"] = [_shape(w) for w in words]
+    return strings
+
+
+def _shape(word: str) -> str:
+    out: list[str] = []
+    for ch in word:
+        c = "X" if ch.isupper() else "x" if ch.isalpha() else "d" if ch.isdigit() else ch
+        if len(out) < 4 or out[-4:] != [c] * 4:  # spaCy's rule: a run of more than 4 is cut at 4
+            out.append(c)
+    return "".join(out)[:5]
+
+
+def _spacy_features(sentences: Sequence[Sequence[str]], batch_size: int, name: str,
+                    fields: Sequence[str]) -> list[Features]:
     from spacy.tokens import Doc
     entities = "ent" in fields
     nlp = load_spacy(name, entities)
@@ -77,6 +118,7 @@ def featurize(sentences: Sequence[Sequence[str]], batch_size: int = 64, name: st
         vectors = (np.asarray(doc.tensor, dtype=np.float32) if width
                    else np.zeros((len(doc), 0), dtype=np.float32))
         strings: dict[str, list[str]] = {f: [] for f in FIELDS if f != "ent" or entities}
+        strings["form"] = [t.text for t in doc]
         for t in doc:  # one pass: every token access builds a Python object
             lower = t.lower_
             strings["word"].append(lower)

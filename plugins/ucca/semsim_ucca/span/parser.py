@@ -3,8 +3,9 @@
 A model is one safetensors file: the network's weights (float16 when exported for shipping,
 float32 in training checkpoints) and, in the file's metadata, everything else needed to use
 it — the network's sizes, the feature and label vocabularies, the spaCy model the features
-came from and how the model was trained. One file means one content hash, which names the
-model in the parse cache and in score signatures.
+came from, the pretrained encoder's name and weights' SHA-256 (never its weights: they come
+from the encoder's package, :mod:`.encoder`) and how the model was trained. One file means
+one content hash, which names the model in the parse cache and in score signatures.
 """
 
 from __future__ import annotations
@@ -25,6 +26,24 @@ from .features import FIELDS, SPACY_MODEL, Features, featurize
 from .tree import ROOT, Node, Tree, spans_to_tree
 
 FORMAT = "semsim-ucca-span/1"
+#: spans scored in one batch at most: about 60 MB of label-classifier activations
+SPAN_BUDGET = 40_000
+
+
+def length_batches(lengths: Sequence[int], batch_size: int, budget: int = SPAN_BUDGET) -> list[list[int]]:
+    """Indices of sentences grouped by length (shortest first): at most ``batch_size`` a
+    group and at most ``budget`` spans, but never less than one sentence."""
+    order = sorted(range(len(lengths)), key=lambda k: lengths[k])
+    out: list[list[int]] = []
+    spans = 0
+    for k in order:
+        n = lengths[k] * (lengths[k] + 1) // 2
+        if not out or len(out[-1]) >= batch_size or spans + n > budget:
+            out.append([])
+            spans = 0
+        out[-1].append(k)
+        spans += n
+    return out
 
 
 class SpanParser:
@@ -49,13 +68,21 @@ class SpanParser:
         return {"format": FORMAT, "config": self.net.config.to_dict(),
                 "vocabs": {f: v.itos for f, v in self.vocabs.items()},
                 "labels": self.labels.itos, "remote_labels": self.remote_labels.itos,
-                "vector_dim": self.vector_dim,
+                "vector_dim": self.net.vector_dim, "encoder_shape": list(self.net.encoder_shape),
                 "info": self.info}
 
     @property
-    def vector_dim(self) -> int:
+    def encoder_sha256(self) -> str | None:
+        """The SHA-256 of the pretrained encoder's weights the model was trained on (or None)."""
+        return self.info.get("encoder_sha256") if self.net.config.encoder else None
+
+    def encoder(self) -> Any:
+        """The pretrained encoder, checked against the hash in the model file (or None)."""
+        if not self.net.config.encoder:
+            return None
+        from .encoder import load
         c = self.net.config
-        return self.net.boundary.shape[1] - c.word_dim - c.feat_dim * (len(c.fields()) - 1)
+        return load(c.encoder, self.encoder_sha256, depth=self.net.encoder_shape[0] - 1)
 
     def save(self, path: str | os.PathLike[str], half: bool = True) -> str:
         """Write the model file atomically; returns its SHA-256."""
@@ -63,7 +90,7 @@ class SpanParser:
         path = Path(path)
         path.parent.mkdir(parents=True, exist_ok=True)
         tensors = {k: (v.half() if half and v.is_floating_point() else v).detach().cpu().contiguous()
-                   for k, v in self.net.state_dict().items()}
+                   for k, v in self.net.state_dict().items() if not k.startswith("ud_")}  # training-only
         with atomic_write(path, binary=True) as f:
             f.write(save(tensors, metadata={"semsim": json.dumps(self.metadata(), sort_keys=True)}))
         return sha256_file(path)
@@ -85,10 +112,16 @@ class SpanParser:
             tensors = {k: t.float() if t.is_floating_point() else t for k, t in tensors.items()}
             # models written before features were a setting used every field
             config = Config(**{"features": ",".join(FIELDS), **meta["config"]})
-            vocabs = {f: Vocab(meta["vocabs"][f]) for f in config.fields()}
+            vocabs = {f: Vocab(meta["vocabs"][f]) for f in (*config.fields(), *(("chars",) if config.char_dim else ()))}
             labels, remote_labels = Vocab(meta["labels"]), Vocab(meta["remote_labels"])
-            net = SpanParserNet(config, {f: len(v) for f, v in vocabs.items()},
-                                int(meta["vector_dim"]), len(labels), len(remote_labels))
+            shape = tuple(meta.get("encoder_shape", (0, 0)))
+            tuned = None
+            if config.encoder_tune:  # the fine-tuned layers' shape comes from the encoder itself
+                from .encoder import load as load_encoder
+                tuned = load_encoder(config.encoder, meta["info"].get("encoder_sha256"), device,
+                                     shape[0] - 1).layer_shells(config.encoder_tune)
+            net = SpanParserNet(config, {f: len(v) for f, v in vocabs.items()}, int(meta["vector_dim"]),
+                                len(labels), len(remote_labels), shape, tuned)
             net.load_state_dict(tensors)
         except SemsimError:
             raise
@@ -100,21 +133,22 @@ class SpanParser:
     # -- parsing -------------------------------------------------------------------------------
     def predict(self, features: Sequence[Features], batch_size: int = 64
                 ) -> list[tuple[dict[tuple[int, int], str], list[tuple[tuple[int, int], tuple[int, int], str]]]]:
-        """Labelled spans and remote edges of featurized sentences (batched by length)."""
+        """Labelled spans and remote edges of featurized sentences, batched by length: at
+        most ``batch_size`` sentences and :data:`SPAN_BUDGET` spans a batch (every span of
+        an n-token sentence is scored, n(n+1)/2 of them, so one 227-token sentence of
+        CoNLL-2014 weighs as much as 150 of JFLEG's 18-token ones)."""
         import torch
 
         from .model import batch_spans, cky, tensorize
         device = next(self.net.parameters()).device
-        order = sorted(range(len(features)), key=lambda k: len(features[k].strings["word"]))
         out: list[Any] = [None] * len(features)
         self.net.eval()
         with torch.inference_mode():
-            for start in range(0, len(order), batch_size):
-                idx = order[start:start + batch_size]
+            for idx in length_batches([len(f.strings["word"]) for f in features], batch_size):
                 batch = [features[k] for k in idx]
-                ids, vectors, lengths = tensorize(batch, self.vocabs, device)
-                fw, bw = self.net.encode(ids, vectors, lengths)
-                logits = self.net.label_logits_eval(fw, bw, *batch_spans(lengths.tolist(), device))
+                inputs = tensorize(batch, self.vocabs, device)
+                fw, bw = self.net.encode(inputs)
+                logits = self.net.label_logits_eval(fw, bw, *batch_spans(inputs.lengths.tolist(), device))
                 logp = torch.log_softmax(logits, dim=-1).cpu().numpy()
                 offset = 0
                 for k, feat in enumerate(batch):
@@ -149,7 +183,8 @@ class SpanParser:
         """Trees of tokenised sentences (an empty sentence gives a root without units)."""
         nonempty = [k for k, s in enumerate(sentences) if len(s)]
         feats = featurize([sentences[k] for k in nonempty], name=self.info.get("spacy_model", SPACY_MODEL),
-                          fields=self.net.config.fields())
+                          fields=self.net.config.fields(), spacy_vectors=self.net.vector_dim > 0,
+                          encoder=self.encoder())
         predicted = self.predict(feats, batch_size)
         trees = [Tree(list(s), [Node(ROOT)]) for s in sentences]
         for k, (labels, remotes) in zip(nonempty, predicted):

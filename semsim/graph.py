@@ -114,6 +114,12 @@ class Graph:
     def __hash__(self) -> int:
         return hash((self.id, self.tokens, self.units, self.edges, self.root))
 
+    def __reduce__(self) -> tuple[Any, ...]:
+        """Pickled as its fields (``meta`` as a dict: a read-only view cannot be pickled), so
+        that graphs cross process boundaries (a worker pool, a forked fuzz check)."""
+        fields = {f.name: getattr(self, f.name) for f in dataclasses.fields(self)}
+        return (_rebuild, ({**fields, "meta": dict(self.meta)},))
+
     def _validate(self) -> None:
         n_units, n_tokens = len(self.units), len(self.tokens)
         if not 0 <= self.root < max(n_units, 1):
@@ -158,10 +164,19 @@ class Graph:
     # -- yields ------------------------------------------------------------------------------
     @cached_property
     def yields(self) -> tuple[frozenset[int], ...]:
-        """Per unit, the token indices it dominates through primary edges (punctuation included)."""
+        """Per unit, the token indices it dominates through primary edges (punctuation included).
+
+        Their total size grows with depth × tokens (a chain of 10,000 units, each adding a
+        token, holds 50 million): beyond :func:`semsim.limits.max_yields` the graph is refused
+        with a :class:`~semsim.limits.LimitError` as soon as the bound is passed, so memory
+        stays bounded whatever the input."""
+        from .limits import check_yields
         out: list[frozenset[int]] = [frozenset()] * len(self.units)
+        total = 0
         for u in self.postorder:
             out[u] = frozenset(self.units[u].anchors).union(*(out[c] for c in self.primary_children[u]))
+            total += len(out[u])
+            check_yields(total, len(self.units), len(self.tokens))
         return tuple(out)
 
     @cached_property
@@ -227,6 +242,10 @@ class Graph:
     def with_(self, **changes: Any) -> Graph:
         """A copy with some fields replaced (graphs are immutable; the copy is validated)."""
         return dataclasses.replace(self, **changes)
+
+
+def _rebuild(fields: dict[str, Any]) -> Graph:
+    return Graph(**fields)
 
 
 def build_graph(

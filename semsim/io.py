@@ -7,6 +7,7 @@ every record carries the score's signature.
 
 from __future__ import annotations
 
+import codecs
 import contextlib
 import csv
 import json
@@ -30,18 +31,21 @@ def atomic_write(path: str | os.PathLike[str], binary: bool = False, keep_partia
     completes, so that a reader never sees half a file (a device or a pipe, such as
     ``/dev/null``, is written directly: renaming onto it would replace it). When the block fails, the partial
     file is deleted, or with ``keep_partial`` kept and named on stderr (a results file
-    written record by record then keeps every complete record: no lost work)."""
+    written record by record then keeps every complete record: no lost work; an empty one
+    is deleted all the same)."""
     target = Path(path)
     if target.exists() and not target.is_file():  # /dev/null, a named pipe: write into it, never replace it
         try:
-            with open(target, "wb") if binary else open(target, "w", encoding="utf-8", newline="\n") as f:
+            with open(target, "wb") if binary else open(target, "w", encoding="utf-8", errors="backslashreplace",
+                                                         newline="\n") as f:
                 yield f
         except OSError as exc:
             raise SemsimError(f"{target}: cannot write: {exc.strerror or exc}") from None
         return
     partial = target.with_name(target.name + ".partial")
-    try:
-        f = open(partial, "wb") if binary else open(partial, "w", encoding="utf-8", newline="\n")  # noqa: SIM115
+    try:  # text: a lone surrogate (a file name that is not UTF-8) is written as its \\udcXX escape
+        f = open(partial, "wb") if binary else open(  # noqa: SIM115
+            partial, "w", encoding="utf-8", errors="backslashreplace", newline="\n")
     except OSError as exc:
         raise SemsimError(f"{target}: cannot write: {exc.strerror or exc}") from None
     try:
@@ -49,7 +53,7 @@ def atomic_write(path: str | os.PathLike[str], binary: bool = False, keep_partia
             yield f
         os.replace(partial, target)
     except BaseException as exc:
-        if keep_partial and partial.exists():
+        if keep_partial and partial.exists() and partial.stat().st_size:
             print(f"semsim: results so far kept in {partial}", file=sys.stderr)
         else:
             partial.unlink(missing_ok=True)
@@ -84,10 +88,12 @@ def stdin_bytes() -> bytes:
 
 
 def read_text(path: str | os.PathLike[str], kind: str = "") -> str:
-    r"""A UTF-8 text file's contents (``-``: standard input; a byte-order mark accepted).
-    Unreadable files, bytes that are not UTF-8 and control characters (:data:`_CONTROL`) are
-    :class:`InputError`\ s naming the file and the line of the first bad byte; ``kind``
-    (e.g. ``"M2 files"``) names what must be UTF-8 in that message."""
+    r"""A text file's contents (``-``: standard input), as the readers of every text format
+    take it: decoded (:func:`decode_text`), its line ends made ``\n`` (CRLF and the old
+    Mac's lone CR alike; the other Unicode line separators, such as U+2028, stay what they
+    are inside a line: characters), and free of control characters (:data:`_CONTROL`).
+    Anything else is an :class:`InputError` naming the file and the line of the problem;
+    ``kind`` (e.g. ``"M2 files"``) names what must be UTF-8 in that message."""
     p = Path(shown(path))
     try:
         data = stdin_bytes() if is_stdin(path) else p.read_bytes()
@@ -95,13 +101,7 @@ def read_text(path: str | os.PathLike[str], kind: str = "") -> str:
         raise InputError("no such file", p) from None
     except OSError as exc:
         raise InputError(f"cannot read: {exc.strerror or exc}", p) from None
-    try:
-        text = data.decode("utf-8-sig")
-    except UnicodeDecodeError as exc:
-        line = data.count(b"\n", 0, exc.start) + 1
-        must = f"; {kind} must be UTF-8" if kind else ""
-        raise InputError(f"not UTF-8 ({exc.reason} at byte {exc.start}){must}; convert it, e.g. with iconv", p,
-                         line) from None
+    text = decode_text(data, p, kind).replace("\r\n", "\n").replace("\r", "\n")
     bad = _CONTROL.search(text)
     if bad:
         line = text.count("\n", 0, bad.start()) + 1
@@ -111,10 +111,78 @@ def read_text(path: str | os.PathLike[str], kind: str = "") -> str:
     return text
 
 
-#: C0 control characters other than tab, line feed and carriage return: a NUL byte or an
-#: escape in a text file means binary data or corruption, and vertical tab, form feed and
-#: the separators \x1c-\x1e would end lines for ``str.splitlines`` but not for line numbers.
+#: C0 control characters other than tab and line feed (carriage returns are line ends by
+#: then): a NUL byte or an escape in a text file means binary data or corruption, and
+#: vertical tab, form feed and the separators \x1c-\x1e would end lines for
+#: ``str.splitlines`` but not for line numbers.
 _CONTROL = re.compile("[\x00-\x08\x0b\x0c\x0e-\x1f]")
+
+#: byte-order marks and the encodings they announce; any other file must be UTF-8
+_BOMS = ((codecs.BOM_UTF32_LE, "utf-32"), (codecs.BOM_UTF32_BE, "utf-32"), (codecs.BOM_UTF8, "utf-8-sig"),
+         (codecs.BOM_UTF16_LE, "utf-16"), (codecs.BOM_UTF16_BE, "utf-16"))
+
+
+def decode_text(data: bytes, path: str | os.PathLike[str], kind: str = "") -> str:
+    """``data`` as text: UTF-8, or the UTF-8, UTF-16 or UTF-32 its byte-order mark declares
+    (an editor's "Unicode" is UTF-16 with a mark). Anything else is one :class:`InputError`
+    naming the line of the first bad byte, or saying that the bytes look like UTF-16
+    without a mark (NUL in every other byte)."""
+    encoding = next((enc for bom, enc in _BOMS if data.startswith(bom)), "utf-8")
+    must = f"; {kind} must be UTF-8" if kind else ""
+    if encoding == "utf-8" and _looks_utf16(data):
+        raise InputError("not UTF-8: UTF-16 without a byte-order mark; convert it, e.g. with "
+                         "iconv -f UTF-16LE -t UTF-8", path, 1)
+    try:
+        return data.decode(encoding)
+    except UnicodeDecodeError as exc:
+        if encoding.startswith("utf-8"):
+            raise InputError(f"not UTF-8 ({exc.reason} at byte {exc.start}){must}; convert it, e.g. with iconv",
+                             path, data.count(b"\n", 0, exc.start) + 1) from None
+        raise InputError(f"not {encoding.upper()}, as its byte-order mark says ({exc.reason} at byte {exc.start}); "
+                         "convert it to UTF-8, e.g. with iconv", path) from None
+
+
+def _looks_utf16(data: bytes) -> bool:
+    """ASCII text in UTF-16 without a byte-order mark: NUL in most odd or most even bytes."""
+    head = data[:256]
+    return len(head) >= 8 and max(head[0::2].count(0), head[1::2].count(0)) > len(head) // 3
+
+
+def text_head(data: bytes) -> bytes:
+    """The start of a file as UTF-8 without a byte-order mark, for readers' ``sniff``: a file
+    in UTF-16 or with a mark is recognised as its UTF-8 twin would be."""
+    encoding = next((enc for bom, enc in _BOMS if data.startswith(bom)), None)
+    if encoding is None:
+        return data
+    return data.decode(encoding, errors="ignore").encode("utf-8")
+
+
+_SURROGATE = re.compile("[\ud800-\udfff]")
+
+
+def printable(text: str) -> str:
+    """``text`` with any lone surrogate as its ``\\udXXX`` escape, safe in a message."""
+    return text.encode("utf-8", "backslashreplace").decode("utf-8")
+
+
+def lone_surrogate(obj: Any) -> str | None:
+    """What is wrong if a decoded JSON value holds a lone surrogate (a ``"\\ud800"`` escape
+    without its pair): not a character, so no UTF-8 file or terminal can take it. None if
+    every string (keys included) is valid Unicode."""
+    stack = [obj]
+    while stack:
+        x = stack.pop()
+        if isinstance(x, str):
+            bad = _SURROGATE.search(x)
+            if bad:
+                return (f"lone surrogate U+{ord(bad.group()):04X} in the string '{printable(x[:40])}': a \\u escape "
+                        "without its pair is not a character")
+        elif isinstance(x, dict):
+            stack.extend(x.keys())
+            stack.extend(x.values())
+        elif isinstance(x, list):
+            stack.extend(x)
+    return None
 
 
 def find_reader(path: Path, format: str | None = None) -> Reader:
@@ -137,6 +205,7 @@ def find_reader(path: Path, format: str | None = None) -> Reader:
     else:
         with open(path, "rb") as f:
             head = f.read(4096)
+    head = text_head(head)
     for r in candidates:
         if r.sniff is None or r.sniff(path, head):
             return r
@@ -361,22 +430,31 @@ def read_pairs(pairs: list[tuple[Path, Path]], read_format: str | None, quiet: b
             raise SemsimError(f"{a} holds {len(ga)} graphs but {b} holds {len(gb)}; graphs are paired by position")
         if len(ga) == 1:
             g1, g2 = ga[0], gb[0]
-            if isinstance(g1, InputError) or isinstance(g2, InputError):
-                raise g1 if isinstance(g1, InputError) else g2  # type: ignore[misc]
-            out.append(GraphPair(pair_name(a.name, b.name), str(a), str(b), g1, g2))
+            bad = next((g for g in (g1, g2) if isinstance(g, InputError)), None) or _mixed(g1, g2, a, b)
+            if bad is not None and len(pairs) == 1:
+                raise bad
+            name = pair_name(a.name, b.name)
+            out.append(GraphPair(name, str(a), str(b), None, None, str(bad)) if bad is not None
+                       else GraphPair(name, str(a), str(b), g1, g2))  # type: ignore[arg-type]
             continue
         for i, (g1, g2) in enumerate(zip(ga, gb), 1):
-            bad = next((g for g in (g1, g2) if isinstance(g, InputError)), None)
-            if bad is None and g1.scheme.name != g2.scheme.name:  # e.g. a PSD graph in a file of DM graphs
-                bad = InputError(f"graph {g2.id} is {g2.scheme.name!r} but its pair, graph {g1.id} of {a}, is "
-                                 f"{g1.scheme.name!r}: two representations cannot be compared", b,
-                                 g2.meta.get("line"))
+            bad = next((g for g in (g1, g2) if isinstance(g, InputError)), None) or _mixed(g1, g2, a, b)
             name = pair_name(getattr(g1, "id", "") or f"{a.name}#{i}", getattr(g2, "id", "") or f"{b.name}#{i}")
             if bad is not None:
                 out.append(GraphPair(name, f"{a}#{i}", f"{b}#{i}", None, None, str(bad)))
             else:
                 out.append(GraphPair(name, f"{a}#{i}", f"{b}#{i}", g1, g2))  # type: ignore[arg-type]
     return out
+
+
+def _mixed(g1: Graph, g2: Graph, a: Path, b: Path) -> InputError | None:
+    """The error for two graphs of two representations (a UCCA passage and an AMR, a PSD
+    graph in a file of DM graphs), naming both files: no label of one can match the other."""
+    if g1.scheme.name == g2.scheme.name:
+        return None
+    return InputError(f"graph {g2.id or b.name} is {g2.scheme.name!r} but its pair, graph {g1.id or a.name} of "
+                      f"{shown(a)}, is {g1.scheme.name!r}: two representations cannot be compared", shown(b),
+                      g2.meta.get("line"))
 
 
 def readable_pairs(pairs: list[GraphPair]) -> list[GraphPair]:

@@ -2,7 +2,7 @@
 recursive reader, is refused with one clear error instead of a ``MemoryError`` or
 ``RecursionError`` (or a machine swapping for an hour).
 
-Both bounds are far above real data (the longest JFLEG sentence is ~100 words, the deepest
+Every bound is far above real data (the longest JFLEG sentence is ~100 words, the deepest
 AMR 3.0 graph ~25 levels) and can be raised through the environment when a user knows
 their machine has the memory:
 
@@ -10,6 +10,16 @@ their machine has the memory:
     The largest matrix an alignment builds: tokens × tokens of the token alignment
     (a cost matrix, and scipy's assignment solver, cubic in time) and units × units of the
     node alignment. About 40 bytes a cell at the peak, so the default is ~0.6 GB.
+``SEMSIM_MAX_ALIGN_CHARS`` (default 10,000,000,000)
+    The characters the token alignment's edit distances compare: all characters of one
+    side × all of the other (rapidfuzz compares about 3·10^10 a second, so the default
+    is a few seconds at most; a pair of 1 MB tokens would be 10^12). Real text is far
+    below: a 600-word essay against its correction is ~10^7.
+``SEMSIM_MAX_YIELDS`` (default 4,000,000)
+    The total size of a graph's unit yields (each unit's set of tokens), which DAG F,
+    USim and explain compute: depth × tokens, so a chain of units each adding a token
+    grows with the square of its depth. About 60 bytes each (~0.25 GB at the default);
+    the largest graph of the paper's essays has 4,568.
 ``SEMSIM_MAX_SENTENCE_TOKENS`` (default 1,000)
     The longest sentence a parser whose cost grows with the square of its length should
     take (semsim's span parser scores every span: 1,500 tokens need ~3.7 GB and 27 s).
@@ -29,6 +39,8 @@ from typing import Any
 from .errors import SemsimError
 
 CELLS_ENV, DEFAULT_CELLS = "SEMSIM_MAX_ALIGN_CELLS", 16_000_000
+CHARS_ENV, DEFAULT_CHARS = "SEMSIM_MAX_ALIGN_CHARS", 10_000_000_000
+YIELDS_ENV, DEFAULT_YIELDS = "SEMSIM_MAX_YIELDS", 4_000_000
 TOKENS_ENV, DEFAULT_TOKENS = "SEMSIM_MAX_SENTENCE_TOKENS", 1_000
 DEPTH_ENV, DEFAULT_DEPTH = "SEMSIM_MAX_DEPTH", 200
 
@@ -57,6 +69,14 @@ def max_cells() -> int:
     return _setting(CELLS_ENV, DEFAULT_CELLS)
 
 
+def max_align_chars() -> int:
+    return _setting(CHARS_ENV, DEFAULT_CHARS)
+
+
+def max_yields() -> int:
+    return _setting(YIELDS_ENV, DEFAULT_YIELDS)
+
+
 def max_sentence_tokens() -> int:
     return _setting(TOKENS_ENV, DEFAULT_TOKENS)
 
@@ -73,10 +93,30 @@ def check_cells(rows: int, cols: int, what: str) -> None:
                          f"of {limit:,} (raise it with {CELLS_ENV}=N if the memory is there, ~40 bytes a cell)")
 
 
+def check_chars(chars1: int, chars2: int) -> None:
+    """Refuse edit distances between ``chars1`` characters of tokens and ``chars2`` beyond the bound."""
+    limit = max_align_chars()
+    if chars1 * chars2 > limit:
+        raise LimitError(f"too large for the token alignment's edit distances: {chars1:,} × {chars2:,} characters "
+                         f"= {chars1 * chars2:,}, over the limit of {limit:,} (a token that long is not a word; "
+                         f"raise it with {CHARS_ENV}=N)")
+
+
+def check_yields(total: int, units: int, tokens: int) -> None:
+    """Refuse a graph whose units' yields hold more than the bound in all (``total`` so far)."""
+    limit = max_yields()
+    if total > limit:
+        raise LimitError(f"too deeply nested: the yields of its {units:,} units (over {tokens:,} tokens) hold more "
+                         f"than {limit:,} tokens in all, the limit (raise it with {YIELDS_ENV}=N if the memory is "
+                         "there, ~60 bytes each)")
+
+
 def check_pair(g1: Any, g2: Any) -> None:
-    """Refuse, before any work, two graphs whose alignment could exceed the bound: their
-    tokens and their units, whole (a sentence-by-sentence alignment is never larger)."""
+    """Refuse, before any work, two graphs whose alignment could exceed the bounds: their
+    tokens, their tokens' characters and their units, whole (a sentence-by-sentence
+    alignment is never larger)."""
     check_cells(len(g1.tokens), len(g2.tokens), "token alignment")
+    check_chars(sum(len(t.text) for t in g1.tokens), sum(len(t.text) for t in g2.tokens))
     check_cells(len(g1.units), len(g2.units), "node alignment")
 
 

@@ -24,11 +24,17 @@ budget; ``benchmarks/fuzz.py`` runs long, random ones).
 from __future__ import annotations
 
 import json
+import math
 import os
+import pickle
 import re
+import resource
+import signal
+import traceback
 from collections.abc import Callable, Sequence
+from dataclasses import dataclass
 from pathlib import Path
-from typing import Any
+from typing import Any, TypeVar
 
 from hypothesis import HealthCheck, settings
 from hypothesis import strategies as st
@@ -37,14 +43,23 @@ from .errors import SemsimError
 from .graph import Graph
 from .io import iter_graphs
 
+T = TypeVar("T")
+
 #: Fragments that break formats in interesting ways: brackets and quotes of PENMAN, JSON
 #: and XML, numbers at the edges, control and non-UTF-8 bytes, line breaks, and the
-#: markers of PENMAN metadata, M2 lines and UCCA XML elements.
+#: markers of PENMAN metadata, M2 lines and UCCA XML elements; then what issue #23 found:
+#: lone surrogates (JSON escapes, and their bytes), byte-order marks, every line separator
+#: Unicode has, remote and terminal edges of UCCA XML, a huge token (300,000 characters,
+#: beyond the edit-distance bound when a file is paired with itself) and deep nesting.
 FRAGMENTS = (
     b"(", b")", b'"', b"\\", b"{", b"}", b"[", b"]", b",", b":", b"/", b"~e.1", b"-1", b"0", b"99999999",
     b"1e308", b"null", b"true", b"\x00", b"\x0c", b"\xff", b"\xc3", b"\r\n", b"\n", b"\n\n", b"# ::id ",
     b"# ::snt ", b":ARG0", b":ARG0-of", b"<", b">", b"/>", b"</node>", b'<edge toID="1.1" type="A">', b"&",
     b"S ", b"A 0 1|||R:OTHER|||x|||REQUIRED|||-NONE-|||0", b"|||", b'"from": 5', b'"to": 0', b'"anchors"',
+    b'"\\ud800"', b"\\udfff", b"\xed\xa0\x80", b"\xef\xbb\xbf", b"\xff\xfe", b"\r", "\u2028".encode(),
+    "\u2029".encode(), "\u0085".encode(), b"\x1c", b'<attributes remote="True"/>',
+    b'<edge toID="0.1" type="Terminal"><attributes/></edge>', b"w" * 300_000, b"(a / b :r " * 250,
+    b"<node><edge>" * 300,
 )
 
 
@@ -102,7 +117,7 @@ def mutated(draw: st.DrawFn, seeds: Sequence[bytes], max_edits: int = 4) -> byte
 # flush-to-zero, under which Hypothesis cannot draw them.
 _JSON_VALUES = st.recursive(
     st.none() | st.booleans() | st.integers(-3, 10**9) | st.floats(allow_nan=False, allow_subnormal=False)
-    | st.text(max_size=5),
+    | st.text(max_size=5) | st.sampled_from(["\ud800", "x\udfffy", "a\u2028b", "\ufeff"]),
     lambda inner: st.lists(inner, max_size=3) | st.dictionaries(st.sampled_from(
         ["id", "from", "to", "label", "source", "target", "anchors", "nodes", "edges", "tops", "input",
          "properties", "values", "framework"]), inner, max_size=3),
@@ -119,7 +134,15 @@ def json_mutated(draw: st.DrawFn, seeds: Sequence[bytes], max_edits: int = 3) ->
     for _ in range(draw(st.integers(1, max_edits))):
         k = draw(st.integers(0, len(lines) - 1))
         lines[k] = _mutate_json(draw, lines[k])
-    return "".join(json.dumps(x, ensure_ascii=False) + "\n" for x in lines).encode("utf-8")
+    return b"".join(_json_line(x) for x in lines)
+
+
+def _json_line(x: Any) -> bytes:
+    """One JSON Lines line: UTF-8, or with ASCII escapes where a lone surrogate has no UTF-8."""
+    try:
+        return (json.dumps(x, ensure_ascii=False) + "\n").encode("utf-8")
+    except UnicodeEncodeError:
+        return (json.dumps(x) + "\n").encode("ascii")
 
 
 def _mutate_json(draw: st.DrawFn, obj: Any) -> Any:
@@ -146,12 +169,72 @@ def _mutate_json(draw: st.DrawFn, obj: Any) -> Any:
     return draw(_JSON_VALUES)
 
 
+def bounded(fn: Callable[..., T], *args: Any, seconds: float | None = None, megabytes: int | None = None) -> T:
+    """``fn(*args)`` in a forked child held to ``seconds`` of CPU time and ``megabytes`` of
+    memory beyond what this process already has (``SEMSIM_FUZZ_SECONDS``, default 10, and
+    ``SEMSIM_FUZZ_MEGABYTES``, default 1,000): what it returns or raises comes back here, and
+    exceeding either limit is an ``AssertionError``. So a hang or a blow-up on some input
+    fails a property like a traceback does, without a timed assertion: CPU time, not wall
+    time, so a busy machine does not fail it. Forking keeps the imports: a check costs
+    milliseconds, not an interpreter start."""
+    seconds = seconds or float(os.environ.get("SEMSIM_FUZZ_SECONDS") or 10)
+    megabytes = megabytes or int(os.environ.get("SEMSIM_FUZZ_MEGABYTES") or 1000)
+    read_end, write_end = os.pipe()
+    pid = os.fork()
+    if pid == 0:  # the child: limits, the call, its outcome pickled down the pipe, and out
+        status = 0
+        try:
+            os.close(read_end)
+            cpu = math.ceil(seconds)
+            resource.setrlimit(resource.RLIMIT_CPU, (cpu, cpu + 1))  # SIGXCPU, then SIGKILL
+            size = int(Path("/proc/self/statm").read_text().split()[0]) * resource.getpagesize()
+            resource.setrlimit(resource.RLIMIT_AS, (size + megabytes * 2**20, resource.RLIM_INFINITY))
+            try:
+                outcome: tuple[str, Any] = ("returned", fn(*args))
+            except MemoryError:
+                outcome = ("memory", None)
+            except BaseException as exc:
+                outcome = ("raised", (exc, traceback.format_exc()))
+            try:
+                payload = pickle.dumps(outcome)
+            except Exception as exc:
+                payload = pickle.dumps(("raised", (AssertionError(f"unpicklable outcome: {exc}"), "")))
+            with os.fdopen(write_end, "wb") as pipe:
+                pipe.write(payload)
+        except BaseException:
+            status = 70
+        finally:
+            os._exit(status)  # never the parent's atexit handlers, pytest's included
+    os.close(write_end)
+    with os.fdopen(read_end, "rb") as pipe:
+        payload = pipe.read()
+    _, wait_status, _ = os.wait4(pid, 0)
+    what = f"{getattr(fn, '__name__', fn)}{tuple(args)!r:.200}"
+    if os.WIFSIGNALED(wait_status):
+        signal_number = os.WTERMSIG(wait_status)
+        assert signal_number not in (signal.SIGXCPU, signal.SIGKILL), f"{what}: more than {seconds:g} s of CPU time"
+        raise AssertionError(f"{what}: killed by signal {signal_number}")
+    assert payload, f"{what}: the child exited with status {os.waitstatus_to_exitcode(wait_status)}"
+    kind, value = pickle.loads(payload)
+    assert kind != "memory", f"{what}: more than {megabytes:,} MB of memory"
+    if kind == "raised":
+        exc, trace = value
+        if isinstance(exc, AssertionError | SemsimError):
+            raise exc
+        raise AssertionError(f"{what} raised in the child:\n{trace}")
+    return value
+
+
 def check_reader(path: Path, data: bytes, format: str | None = None) -> list[Graph | SemsimError]:
     """Write ``data`` to ``path`` and read every graph in it through the registered reader
-    (``format``, else by suffix) as the CLI does: the outcome must be graphs, per-graph
-    errors, or a :class:`SemsimError` about the file; anything else propagates (a bug).
-    Returns what was read, so that a test can check more."""
+    (``format``, else by suffix) as the CLI does, within :func:`bounded`'s time and memory:
+    the outcome must be graphs, per-graph errors, or a :class:`SemsimError` about the file;
+    anything else fails (a bug). Returns what was read, so that a test can check more."""
     path.write_bytes(data)
+    return bounded(_read_all, path, format)
+
+
+def _read_all(path: Path, format: str | None) -> list[Graph | SemsimError]:
     try:
         out: list[Graph | SemsimError] = list(iter_graphs(path, format, errors="yield"))
     except SemsimError as exc:
@@ -161,16 +244,33 @@ def check_reader(path: Path, data: bytes, format: str | None = None) -> list[Gra
     return out
 
 
-def check_command(args: Sequence[str]) -> Any:
-    """Run ``semsim ARGS`` in this process (click's test runner) and check the CLI's side of
-    the promise: exit 0, or exit 1 with click's one-line error; any other exception (a
-    traceback) propagates as a test failure. Returns click's ``Result``."""
+@dataclass(frozen=True)
+class CommandResult:
+    """What a ``semsim`` run gave: exit status and output (stdout, then stderr)."""
+
+    exit_code: int
+    stdout: str
+    stderr: str
+
+    @property
+    def output(self) -> str:
+        return self.stdout + self.stderr
+
+
+def check_command(args: Sequence[str]) -> CommandResult:
+    """Run ``semsim ARGS`` (click's test runner, in a :func:`bounded` child) and check the
+    CLI's side of the promise: exit 0, or exit 1 with click's one-line error, within the
+    time and memory bounds; any other exception (a traceback) fails the test."""
+    return bounded(_run_command, list(args))
+
+
+def _run_command(args: list[str]) -> CommandResult:
     from click.testing import CliRunner
 
     from .cli import cli
-    result = CliRunner().invoke(cli, list(args))
+    result = CliRunner().invoke(cli, args)
     assert result.exception is None or isinstance(result.exception, SystemExit), \
-        f"{list(args)}: {type(result.exception).__name__}: {result.exception}"
-    assert result.exit_code in (0, 1), (list(args), result.exit_code, result.output)
+        f"{args}: {type(result.exception).__name__}: {result.exception}"
+    assert result.exit_code in (0, 1), (args, result.exit_code, result.output)
     assert "Traceback" not in result.output
-    return result
+    return CommandResult(result.exit_code, result.stdout, result.stderr)

@@ -29,7 +29,7 @@ from rapidfuzz.process import cdist
 from scipy.optimize import linear_sum_assignment
 
 from ..graph import Graph
-from ..limits import check_cells
+from ..limits import check_cells, check_chars
 
 Pair = tuple[int, int]
 
@@ -45,6 +45,7 @@ def align_tokens(a: Sequence[str], b: Sequence[str]) -> list[Pair]:
     if not n or not m:
         return []
     check_cells(n, m, "token alignment")
+    check_chars(sum(map(len, a)), sum(map(len, b)))
     la, lb = [t.lower() for t in a], [t.lower() for t in b]
     dist = edit_distances(la, lb).astype(np.float64)
     # Tie-break toward similar relative positions; the sum of all penalties stays < 1,
@@ -167,6 +168,7 @@ def legacy_token_pairs(g1: Graph, g2: Graph) -> set[Pair]:
         if not n:
             continue
         check_cells(n, n, "token alignment")
+        check_chars(sum(map(len, rows)), sum(map(len, cols)))
         cost = np.zeros((n, n))
         if m:
             idx = np.arange(n)

@@ -4,6 +4,7 @@
 
 from __future__ import annotations
 
+import itertools
 import json
 from collections.abc import Callable, Iterator
 from pathlib import Path
@@ -11,8 +12,8 @@ from typing import IO, Any
 
 import click
 
-from ..errors import InputError, SemsimError
-from ..io import fail_if_unread, open_output, read_pairs, readable_pairs, write_jsonl, write_tsv
+from ..errors import GraphError, InputError, SemsimError
+from ..io import GraphPair, fail_if_unread, open_output, read_pairs, readable_pairs, write_jsonl, write_tsv
 from ..limits import LimitError
 from ..stats import Score, corpus_score
 
@@ -65,14 +66,14 @@ def score_pairs(pairs: list[tuple[Path, Path]], score: Callable[[Any, Any], Scor
     read = read_pairs(pairs, read_format, quiet)
     graphs = readable_pairs(read)
     scores: list[Score] = []
-    too_large: list[str] = []  # pairs beyond a resource bound: reported, the others scored
+    unscored: list[str] = []  # pairs beyond a resource bound, or not comparable: reported, the others scored
 
     def records() -> Iterator[dict[str, Any]]:
         for pair in bar(graphs, desc="scoring", unit="pair", quiet=quiet or len(graphs) < 2):
             try:
                 s = score(pair.g1, pair.g2)
-            except LimitError as exc:
-                too_large.append(f"{pair.source}: {exc} (pair {pair.name} not scored)")
+            except (LimitError, GraphError) as exc:  # e.g. dagf of two texts: this pair only
+                unscored.append(unscored_pair(pair, exc))
                 continue
             scores.append(s)
             parts = {f"{k}_f": c.f for k, c in s.parts.items()} if len(s.parts) > 1 else {}
@@ -85,18 +86,36 @@ def score_pairs(pairs: list[tuple[Path, Path]], score: Callable[[Any, Any], Scor
             return None
         return {"corpus": True, **corpus_score(scores, n_bootstrap=n_bootstrap, seed=seed).as_dict()}
 
-    with open_output(output) as out:
-        if score_only:
-            rows = list(records())
-            if rows:
-                out.write(f"{rows[0]['f'] if len(rows) == 1 else summary()['macro_f']:.6f}\n")  # type: ignore[index]
-        else:
-            emit(records, fmt, out, summary)
-    for message in too_large:
+    pending = records()
+    first = next(pending, None)  # the output is opened once there is something to write
+    if first is not None:
+        def rows() -> Iterator[dict[str, Any]]:
+            return itertools.chain([first], pending)
+
+        with open_output(output) as out:
+            if score_only:
+                done = list(rows())
+                out.write(f"{done[0]['f'] if len(done) == 1 else summary()['macro_f']:.6f}\n")  # type: ignore[index]
+            else:
+                emit(rows, fmt, out, summary)
+    report_unscored(unscored, read)
+
+
+def unscored_pair(pair: GraphPair, exc: Exception) -> str:
+    """How a pair that a metric could not score is reported: its file first."""
+    return f"{pair.source}: {exc} (pair {pair.name} not scored)"
+
+
+def report_unscored(unscored: list[str], read: list[GraphPair]) -> None:
+    """After the scored pairs were written: the pairs that could not be read or scored, one
+    stderr line each (a single pair: the error alone), and exit status 1."""
+    if len(read) == 1 and unscored:
+        raise SemsimError(unscored[0].removesuffix(f" (pair {read[0].name} not scored)"))
+    for message in unscored:
         click.echo(f"semsim: {message}", err=True)
     fail_if_unread(read)
-    if too_large:
-        raise SemsimError(f"{len(too_large)} of {len(read)} pairs not scored: {too_large[0]}")
+    if unscored:
+        raise SemsimError(f"{len(unscored)} of {len(read)} pairs not scored: {unscored[0]}")
 
 
 def fail_if_unparsed(unparsed: list[InputError]) -> None:

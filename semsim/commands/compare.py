@@ -12,7 +12,7 @@ from __future__ import annotations
 
 import json
 import math
-from collections.abc import Callable, Collection
+from collections.abc import Callable, Collection, Sequence
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
@@ -37,13 +37,13 @@ class Column:
 
 
 def columns_for(rep: str, pairs: list[tuple[Graph, Graph]], usim: USim,
-                failed: dict[int, str] | None = None) -> list[Column]:
+                failed: dict[int, str] | None = None, where: Sequence[str] | None = None) -> list[Column]:
     """USim and the plugin metrics of ``rep``'s scheme over the pairs.
 
     A pair a metric cannot score (too large: :class:`~semsim.limits.LimitError`; or a graph
     the metric's own parser rejects) raises, or with ``failed`` is recorded there (pair
-    index → reason) and scored by no later metric; its place in the columns holds a
-    placeholder to drop (:func:`drop_failed`)."""
+    index → reason, led by the pair's file and line from ``where``) and scored by no later
+    metric; its place in the columns holds a placeholder to drop (:func:`drop_failed`)."""
     from ..plugins import metrics
     schemes = {g.scheme.name for pair in pairs for g in pair}
     fns: list[tuple[str, Callable[[Graph, Graph], Score]]] = [("usim", usim.sentence_score)]
@@ -57,7 +57,7 @@ def columns_for(rep: str, pairs: list[tuple[Graph, Graph]], usim: USim,
             except SemsimError as exc:  # too large (LimitError), or a metric cannot read the pair
                 if failed is None:
                     raise
-                failed[i] = f"{rep}: {exc}"
+                failed[i] = f"{where[i] if where else rep}: {exc}"
                 scores.append(_NOT_SCORED)
         columns.append(Column(f"{rep}:{name}", scores))
     return columns
@@ -94,9 +94,11 @@ def _parse_spec(spec: str) -> tuple[str, str | None]:
 
 
 def _pairs_from_files(specs: tuple[tuple[str, str, str], ...], read_format: str | None,
-                      quiet: bool) -> tuple[list[str], dict[str, list[tuple[Graph, Graph]]], list[Any]]:
-    """Graph pairs per representation from files; a pair unreadable in one representation is
-    left out of all (and reported), so that rows stay aligned."""
+                      quiet: bool) -> tuple[list[str], dict[str, list[tuple[Graph, Graph]]], list[Any],
+                                            dict[str, list[str]]]:
+    """Graph pairs per representation from files, and where each pair's correction is; a
+    pair unreadable in one representation is left out of all (and reported), so that rows
+    stay aligned."""
     read = {name: read_pairs(pair_inputs(src, cor), read_format, quiet) for name, src, cor in specs}
     counts = {name: len(p) for name, p in read.items()}
     if len(set(counts.values())) > 1:
@@ -107,13 +109,15 @@ def _pairs_from_files(specs: tuple[tuple[str, str, str], ...], read_format: str 
     for p in read.values():
         readable_pairs(p)
     names = [first[i].name for i in keep]
-    return names, {n: [(p[i].g1, p[i].g2) for i in keep] for n, p in read.items()}, list(read.values())
+    return (names, {n: [(p[i].g1, p[i].g2) for i in keep] for n, p in read.items()}, list(read.values()),
+            {n: [p[i].correction for i in keep] for n, p in read.items()})
 
 
 def _pairs_from_text(source: Path, hyp: Path, parser_specs: tuple[str, ...], batch_size: int, jobs: int,
                      cache_path: str | None, no_cache: bool, quiet: bool, executor: str = "local",
                      batch_timeout: float | None = None
-                     ) -> tuple[list[str], dict[str, list[tuple[Graph, Graph]]], list[InputError]]:
+                     ) -> tuple[list[str], dict[str, list[tuple[Graph, Graph]]], list[InputError],
+                                dict[str, list[str]]]:
     """Graph pairs per parser's representation from two line-parallel text files; pairs with
     an empty line are left out (nothing to parse), and so are, in every representation, the
     lines a parser could not parse (returned as errors, to report)."""
@@ -137,10 +141,10 @@ def _pairs_from_text(source: Path, hyp: Path, parser_specs: tuple[str, ...], bat
     lines = [i for i, (a, b) in enumerate(zip(src, cor)) if a.strip() and b.strip() and i + 1 not in skip]
     if not lines:
         raise SemsimError(f"{source}: no pair of non-empty lines to compare"
-                          + (f" ({len(skip)} could not be parsed: {unparsed[0]})" if unparsed else ""))
+                          + (f" ({len(skip)} could not be parsed or aligned: {unparsed[0]})" if unparsed else ""))
     out = {rep: [(graphs[normalise(src[i])], graphs[normalise(cor[i])]) for i in lines]
            for rep, graphs in parsed.items()}
-    return [f"line {i + 1}" for i in lines], out, unparsed
+    return [f"line {i + 1}" for i in lines], out, unparsed, {rep: [f"{hyp}:{i + 1}" for i in lines] for rep in out}
 
 
 @click.command()
@@ -182,17 +186,17 @@ def compare(pair_specs: tuple[tuple[str, str, str], ...], source: Path | None, h
     if pair_specs:
         if len({n for n, _, _ in pair_specs}) != len(pair_specs):
             raise SemsimError("each --pairs needs its own name")
-        names, by_rep, read = _pairs_from_files(pair_specs, read_format, quiet)
+        names, by_rep, read, where = _pairs_from_files(pair_specs, read_format, quiet)
     elif source and hyp and parser_specs:
-        names, by_rep, unparsed = _pairs_from_text(source, hyp, parser_specs, batch_size, jobs, cache_path,
+        names, by_rep, unparsed, where = _pairs_from_text(source, hyp, parser_specs, batch_size, jobs, cache_path,
                                                    no_cache, quiet, executor, batch_timeout)
     else:
         raise SemsimError("give --pairs NAME SRC COR (per representation), or --source, --hyp and --parser")
     if not names:
         raise SemsimError("no pair could be read in every representation")
     failed: dict[int, str] = {}  # pairs too large to score in some representation: left out of all
-    columns = drop_failed([c for rep, pairs in by_rep.items() for c in columns_for(rep, pairs, usim, failed)],
-                          failed)
+    columns = drop_failed([c for rep, pairs in by_rep.items()
+                           for c in columns_for(rep, pairs, usim, failed, where[rep])], failed)
     for i in sorted(failed):
         click.echo(f"semsim: {failed[i]} (pair {names[i]} not compared)", err=True)
     names = [n for i, n in enumerate(names) if i not in failed]

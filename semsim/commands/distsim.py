@@ -8,8 +8,11 @@ import click
 
 from .. import __version__
 from ..cli import quiet_option
-from ..io import fail_if_unread, pair_inputs, read_pairs, readable_pairs
+from ..errors import GraphError
+from ..io import pair_inputs, read_pairs, readable_pairs
+from ..limits import LimitError
 from ..stats import signature
+from .common import report_unscored, unscored_pair
 
 
 @click.command()
@@ -30,9 +33,15 @@ def distsim(source: str, correction: str, by_sentence: bool, labels: tuple[str, 
     """
     from ..api import distsim as _distsim
     read = read_pairs(pair_inputs(source, correction), read_format, quiet)
-    graphs = readable_pairs(read)
+    graphs, unscored = [], []
+    for p in readable_pairs(read):  # a pair too large (or deep) to count costs only itself
+        try:
+            _distsim([(p.g1, p.g2)], labels or None, by_sentence)
+            graphs.append(p)
+        except (LimitError, GraphError) as exc:
+            unscored.append(unscored_pair(p, exc))
     if not graphs:
-        fail_if_unread(read)
+        report_unscored(unscored, read)
     result = _distsim([(p.g1, p.g2) for p in graphs], labels or None, by_sentence)
     sig = signature("distsim", {"by_sentence": by_sentence, "labels": ",".join(labels) or "all",
                                 "scheme": graphs[0].g1.scheme.name}, __version__)
@@ -43,5 +52,5 @@ def distsim(source: str, correction: str, by_sentence: bool, labels: tuple[str, 
         for k, v in result.items():
             click.echo(f"{k}\t{v:.4f}")
         click.echo(f"signature: {sig}")
-    fail_if_unread(read)
+    report_unscored(unscored, read)
 

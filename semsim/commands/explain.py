@@ -15,8 +15,9 @@ from pathlib import Path
 import click
 
 from ..cli import quiet_option, usim_metric, usim_options
-from ..errors import SemsimError
+from ..errors import GraphError, SemsimError
 from ..io import GraphPair, atomic_write, pair_inputs, read_pairs
+from ..limits import LimitError
 
 
 def write_atomic(path: str, text: str) -> None:
@@ -54,7 +55,10 @@ def explain(source: str, correction: str, variant: str, direction: str, tie_brea
         raise SemsimError(f"{chosen.error} (pair {chosen.name})")
     if len(pairs) > 1:
         _note(f"explaining pair {pairs.index(chosen) + 1} of {len(pairs)}: {chosen.name}", quiet)
-    doc = build(chosen.g1, chosen.g2, metric)
+    try:
+        doc = build(chosen.g1, chosen.g2, metric)
+    except (LimitError, GraphError) as exc:  # too large to align, or two texts' graphs: name the pair's file
+        raise SemsimError(f"{chosen.source}: {exc} (pair {chosen.name})") from None
     outputs = []  # everything is rendered before anything is written
     if json_path:
         outputs.append((json_path, json.dumps(doc, indent=2, ensure_ascii=False) + "\n"))

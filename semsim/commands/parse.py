@@ -7,7 +7,7 @@ from pathlib import Path
 import click
 
 from ..cli import parsing_options, quiet_option
-from ..errors import SemsimError
+from ..errors import InputError, SemsimError
 from ..graph import Graph, concat
 
 
@@ -39,7 +39,7 @@ def parse(inputs: tuple[Path, ...], representation: str | None, parser_name: str
     semsim parse --format xml --passage essay1.txt essay2.txt -o parsed/
     """
     from ..cache import ParseCache, normalise
-    from ..io import check_writable, open_output, write_jsonl
+    from ..io import check_writable, open_output, shown, write_jsonl
     from ..pipeline import find_parser, parse_sentences, read_lines, unparsed_lines
     from ..plugins import writers
     from .common import fail_if_unparsed
@@ -59,6 +59,9 @@ def parse(inputs: tuple[Path, ...], representation: str | None, parser_name: str
     else:
         check_writable(output)
     files = {path: read_lines(path) for path in inputs}
+    for path, lines in files.items():  # checked before any parsing: nothing is lost
+        if not any(line.strip() for line in lines):
+            raise InputError("empty file" if not lines else "no sentences: every line is blank", shown(path))
     texts = [line for lines in files.values() for line in lines if line.strip()]
     cache = None if no_cache else ParseCache(cache_path)
     failed: dict[str, str] = {}

@@ -18,8 +18,10 @@ from ..cache import normalise
 from ..cli import parsing_options, quiet_option, usim_metric, usim_options
 from ..errors import InputError, SemsimError
 from ..gec.m2 import read_m2
-from ..gec.sensitivity import ANCHORS, TypeSummary, build_chains, by_type, chain_texts, edit_deltas
+from ..gec.sensitivity import ANCHORS, Chain, TypeSummary, build_chains, by_type, chain_texts, edit_deltas
+from ..graph import Graph
 from ..io import check_writable, open_output, write_jsonl
+from ..limits import LimitError, check_pair
 
 
 def _annotator(value: str, path: Path, known: set[int]) -> int | None:
@@ -95,6 +97,9 @@ def sensitivity(m2_file: Path, representation: str | None, parser_name: str | No
     unparsed = [(c, next(failed[normalise(v)] for v in c.versions if normalise(v) in failed)) for c in chains
                 if any(normalise(v) in failed for v in c.versions)]
     chains = [c for c in chains if all(normalise(v) not in failed for v in c.versions)]
+    too_large = [(c, reason) for c in chains if (reason := _too_large(c, graphs))]  # so is one beyond a bound
+    unparsed += too_large
+    chains = [c for c in chains if all(c is not t for t, _ in too_large)]
     if not chains:
         raise SemsimError(f"no sentence could be scored: {m2_file}:{unparsed[0][0].sentence.line}: {unparsed[0][1]}")
     score = signed(metric.sentence_score, parser_signature(parser, model))
@@ -117,7 +122,20 @@ def sensitivity(m2_file: Path, representation: str | None, parser_name: str | No
         click.echo(f"semsim: {m2_file}:{c.sentence.line}: {reason} (annotator {c.annotator}'s {len(c.edits)} "
                    "edit(s) of this sentence not counted)", err=True)
     if unparsed:
-        raise SemsimError(f"{len(unparsed)} sentence(s) not scored: a version could not be parsed (see above)")
+        how = "parsed or aligned" if too_large else "parsed"
+        raise SemsimError(f"{len(unparsed)} sentence(s) not scored: a version could not be {how} (see above)")
+
+
+def _too_large(chain: Chain, graphs: dict[str, Graph]) -> str | None:
+    """Why a chain's versions are too large to align with its anchor (a resource bound), or None."""
+    anchor = normalise(chain.versions[chain.anchor])
+    for version in chain.versions:
+        if anchor and normalise(version):
+            try:
+                check_pair(graphs[anchor], graphs[normalise(version)])
+            except LimitError as exc:
+                return str(exc)
+    return None
 
 
 def _write(types: list[TypeSummary], summary: dict[str, Any], fmt: str) -> None:

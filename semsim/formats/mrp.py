@@ -21,7 +21,7 @@ from typing import Any
 from ..errors import InputError
 from ..graph import Edge, Graph, Token, Unit
 from ..hookspecs import hookimpl
-from ..io import read_text, shown
+from ..io import lone_surrogate, printable, read_text, shown
 from ..plugins import Reader
 from ..scheme import PLAIN, Scheme
 
@@ -43,14 +43,19 @@ def is_mrp(obj: Any, framework: str) -> bool:
 
 
 def read_mrp(path: Path) -> Iterator[MrpGraph | InputError]:
-    """One graph per line; a line that is not a well-formed MRP graph (:func:`check_mrp`) is
-    yielded as an error in its place."""
-    for n, line in enumerate(read_text(path, "MRP files").splitlines(), 1):
+    """One graph per line (lines end at line feeds only: a U+2028 inside a JSON string is
+    a character); a line that is not a well-formed MRP graph (:func:`check_mrp`) is yielded
+    as an error in its place. A pretty-printed JSON file is one error, not one per line."""
+    lines = read_text(path, "MRP files").split("\n")
+    for n, line in enumerate(lines, 1):
         if not line.strip():
             continue
         try:
             data = json.loads(line)
         except ValueError as exc:
+            if n == _first(lines) and (line.strip() in ("{", "[") or _is_json("\n".join(lines))):
+                raise InputError("not MRP: a JSON document spread over several lines; MRP has one graph a "
+                                 "line (rewrite it with jq -c)", shown(path), n) from None
             yield InputError(f"not an MRP graph: malformed JSON: {exc}", shown(path), n)
             continue
         except RecursionError:
@@ -58,10 +63,24 @@ def read_mrp(path: Path) -> Iterator[MrpGraph | InputError]:
             continue
         problem = check_mrp(data)
         if problem:
-            name = f"graph {data['id']}" if isinstance(data, dict) and _is_id(data.get("id")) else "not an MRP graph"
+            name = (f"graph {printable(str(data['id']))}" if isinstance(data, dict) and _is_id(data.get("id"))
+                    else "not an MRP graph")
             yield InputError(f"{name}: {problem}", shown(path), n)
         else:
             yield MrpGraph(data["framework"], str(data["id"]), data, shown(path), n)
+
+
+def _is_json(text: str) -> bool:
+    try:
+        json.loads(text)
+    except (ValueError, RecursionError):
+        return False
+    return True
+
+
+def _first(lines: list[str]) -> int:
+    """The number of the first line that is not blank."""
+    return next(n for n, line in enumerate(lines, 1) if line.strip())
 
 
 def _is_id(x: Any) -> bool:
@@ -103,6 +122,9 @@ def check_mrp(d: Any) -> str | None:
             return f"no {key!r}"
     if not _is_id(d["id"]):
         return "'id' must be a string or a number"
+    surrogate = lone_surrogate(d)
+    if surrogate:
+        return surrogate
     if not isinstance(d["framework"], str) or not d["framework"]:
         return "'framework' must be a non-empty string"
     text = d.get("input", "")
@@ -173,11 +195,15 @@ def edge_is_remote(edge: dict[str, Any]) -> bool:
 
 
 def mrp_to_graph(m: MrpGraph, scheme: Scheme = PLAIN, kinds: dict[int, str] | None = None) -> Graph:
-    """A generic graph from an anchored MRP graph (see the module docstring)."""
+    """A generic graph from an anchored MRP graph (see the module docstring); a graph with
+    no anchors at all (no tokens) is an :class:`InputError` naming its file and line."""
     d = m.data
     text = d.get("input", "")
     nodes = sorted(d.get("nodes", ()), key=lambda n: n["id"])
     spans = sorted({(a["from"], a["to"]) for n in nodes for a in n.get("anchors", ())})
+    if not spans:  # nothing to align: against itself it would score a perfect, meaningless 1
+        raise InputError(f"graph {m.id}: no tokens: no node is anchored to the input, and semsim compares "
+                         f"{m.framework} graphs through their tokens", m.source or None, m.line or None)
     token_of = {s: i for i, s in enumerate(spans)}
     tokens = tuple(Token(text[a:b], punct=not any(c.isalnum() for c in text[a:b])) for a, b in spans)
     index = {n["id"]: i for i, n in enumerate(nodes)}

@@ -16,7 +16,7 @@ from __future__ import annotations
 
 from collections.abc import Iterable
 
-from ..errors import SemsimError
+from ..errors import GraphError
 from ..graph import Graph
 from ..stats import Counts, Score, signature
 
@@ -68,7 +68,7 @@ def dag_f(g1: Graph, g2: Graph, *, labels: str = "labeled", count: str = "yields
           version: str = "") -> Score:
     """DAG F-score of ``g1`` (guessed) against ``g2`` (reference); headline: primary edges."""
     if [t.text for t in g1.tokens] != [t.text for t in g2.tokens]:
-        raise SemsimError(f"DAG F-score needs the same tokens in both graphs ({g1.id!r}: {len(g1.tokens)} "
+        raise GraphError(f"DAG F-score needs the same tokens in both graphs ({g1.id!r}: {len(g1.tokens)} "
                           f"tokens, {g2.id!r}: {len(g2.tokens)}); use USim for different texts")
     if count not in ("yields", "edges"):
         raise ValueError("count must be 'yields' or 'edges'")

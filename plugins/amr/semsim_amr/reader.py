@@ -47,7 +47,7 @@ def read_penman(path: Path, anchors: str = "concepts"):
     from .adapter import amr_to_graph
     found = False
     for line, block in blocks(read_text(path, "PENMAN files")):
-        if all(x.lstrip().startswith("#") for x in block.splitlines()):
+        if all(x.lstrip().startswith("#") for x in block.split("\n")):
             continue  # a comment-only block, e.g. a file header
         found = True
         ident = _block_id(block)
@@ -72,7 +72,7 @@ class PenmanInputError(Exception):
 
 
 def _block_id(block: str) -> str:
-    for x in block.splitlines():
+    for x in block.split("\n"):
         if x.lstrip().startswith("#") and "::id" in x:
             ident = x.split("::id", 1)[1].split()
             return ident[0] if ident else "?"

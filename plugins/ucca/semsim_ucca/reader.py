@@ -9,6 +9,8 @@ the file and line.
 
 from __future__ import annotations
 
+import graphlib
+import itertools
 import os
 import pickle
 from pathlib import Path
@@ -131,6 +133,7 @@ class _Builder:
         seen: set[tuple[str, str, bool]] = set()
         primary_parent: dict[str, str] = {}
         kinds = {uid: kind for uid, kind, _ in units}
+        lines: dict[tuple[str, str], int] = {}  # of remote edges
         for parent, child, labels, remote, line, _ in self.edges:
             if parent not in index:
                 raise InputError(f"edge from a non-layer-1 node {parent!r}", self.path, line)
@@ -151,9 +154,18 @@ class _Builder:
                     pos = -1
                 if pos not in self.tokens:
                     raise InputError(f"edge to unknown terminal {child!r}", self.path, line)
+                if remote:
+                    raise InputError(f"remote edge {parent!r} -> terminal {child!r}: remote edges point at "
+                                     "units, never at terminals", self.path, line)
+                if child in primary_parent:
+                    raise InputError(f"terminal {child!r} has two parents ({primary_parent[child]!r} and "
+                                     f"{parent!r})", self.path, line)
+                primary_parent[child] = parent
                 anchors.setdefault(parent, []).append(pos - 1)
             elif child in index:
                 edges.append(Edge(index[parent], index[child], tuple(labels), remote))
+                if remote:
+                    lines[parent, child] = line
             else:
                 raise InputError(f"edge to unknown node {child!r}", self.path, line)
         if "1.1" not in index:
@@ -163,8 +175,26 @@ class _Builder:
                   units=tuple(Unit(uid, kind, tuple(sorted(anchors.get(uid, ()))), uid in self.implicit)
                               for uid, kind, _ in units),
                   edges=tuple(edges), id=self.passage_id, root=root,
-                  meta={"source": os.fspath(self.path)})
+                  meta={"source": os.fspath(self.path)})  # refuses a cycle of primary edges
+        self._acyclic([(units[e.parent][0], units[e.child][0]) for e in edges], lines)
         return finish(g)
+
+
+    def _acyclic(self, edges: list[tuple[str, str]], lines: dict[tuple[str, str], int]) -> None:
+        """UCCA's foundational layer is a DAG with its remote edges too: a remote edge that
+        closes a cycle (a unit a remote participant of its own descendant) is refused, at its
+        line (:class:`~semsim.graph.Graph` refuses cycles of primary edges)."""
+        parents: dict[str, list[str]] = {}
+        for p, c in edges:
+            parents.setdefault(c, []).append(p)
+        try:
+            tuple(graphlib.TopologicalSorter(parents).static_order())
+        except graphlib.CycleError as exc:
+            cycle = exc.args[1]  # each node a parent of the next
+            p, c = next((p, c) for p, c in itertools.pairwise(cycle) if (p, c) in lines)
+            raise InputError(f"remote edge {p!r} -> {c!r} closes a cycle {' -> '.join(cycle[:6])}"
+                             f"{' ...' if len(cycle) > 6 else ''} (a UCCA graph, remote edges included, is acyclic)",
+                             self.path, lines.get((p, c))) from None
 
 
 def _id_key(node_id: str) -> tuple[int, ...]:

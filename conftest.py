@@ -8,6 +8,7 @@
 ``needs_gec_metrics``: the test imports ``gec_metrics`` (installed --no-deps by scripts/setup.sh).
 ``needs_dask``: the test starts a local Dask cluster (the ``distributed`` extra).
 ``needs_mkdocs``: the test builds the documentation site (mkdocs and mkdocstrings: the ``docs`` extra).
+``needs_evaluate``: the test loads semsim's Hugging Face ``evaluate`` module (the ``hf`` extra).
 Outside CI such tests are skipped when their resource is missing, saying so; in CI
 (``CI=true``) a missing resource is a failure, so nothing is skipped silently there.
 """
@@ -45,12 +46,14 @@ def _missing(marker: str) -> str | None:
     if marker == "needs_mkdocs" and any(importlib.util.find_spec(m) is None
                                         for m in ("mkdocs", "mkdocstrings", "mkdocstrings_handlers.python")):
         return "needs mkdocs and mkdocstrings: pip install -e '.[docs]' (see docs/index.md)"
+    if marker == "needs_evaluate" and importlib.util.find_spec("evaluate") is None:
+        return "needs Hugging Face evaluate: pip install -e '.[hf]' (see docs/evaluate.md)"
     return None
 
 
 def pytest_runtest_setup(item: pytest.Item) -> None:
     for marker in ("needs_shared", "needs_ucca", "needs_tupa", "needs_amrlib", "needs_browser", "needs_gec_metrics",
-                   "needs_mkdocs", "needs_dask"):
+                   "needs_mkdocs", "needs_dask", "needs_evaluate"):
         if item.get_closest_marker(marker):
             reason = _missing(marker)
             if reason and os.environ.get("CI", "").lower() in ("1", "true", "yes"):

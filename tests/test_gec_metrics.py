@@ -5,10 +5,12 @@ from __future__ import annotations
 
 import dataclasses
 import sys
+from pathlib import Path
 
 import pytest
 
 pytestmark = pytest.mark.needs_gec_metrics
+ROOT = Path(__file__).resolve().parents[1]
 
 SOURCE = ["He gva an apple .", "The cat sat .", "Dogs run fast .", "", "I like Tea ."]
 HYP1 = ["He gave John an apple .", "The cat sat .", "Dogs ran fast .", "", "I like tea ."]
@@ -81,3 +83,70 @@ def test_gec_metrics_command_line_with_a_yaml_config(registered, monkeypatch, ca
     # gecmetrics-eval strips the last line break, so the empty fourth line is kept
     expected = USimMetric(USimMetric.Config(parser="toy-parser")).score_corpus(SOURCE, HYP1)
     assert capsys.readouterr().out.startswith(f"Score={expected} | Metric=usim")
+
+
+def test_gecmetrics_eval_reaches_usim_through_semsims_wrapper(toy_env, monkeypatch, capsys):
+    """`semsim-gecmetrics-eval` is gec-metrics' own command with `usim` among its choices."""
+    from gec_metrics.metrics import METRIC_ID2CLS
+
+    from semsim.gec.cli import gecmetrics_eval
+    from semsim.gec.metric import USimMetric
+    saved = dict(METRIC_ID2CLS)
+    src, hyp = toy_env / "src.txt", toy_env / "hyp.txt"
+    src.write_text("\n".join(SOURCE) + "\n", encoding="utf-8")
+    hyp.write_text("\n".join(HYP2) + "\n", encoding="utf-8")
+    config = toy_env / "usim.yaml"
+    config.write_text("usim:\n  parser: toy-parser\n  labels: weak\n", encoding="utf-8")
+    monkeypatch.setattr(sys, "argv", ["semsim-gecmetrics-eval", "--src", str(src), "--hyps", str(hyp),
+                                      "--metric", "usim", "--config", str(config)])
+    try:
+        gecmetrics_eval()
+    finally:
+        METRIC_ID2CLS.clear()
+        METRIC_ID2CLS.update(saved)
+    expected = USimMetric(USimMetric.Config(parser="toy-parser", labels="weak")).score_corpus(SOURCE, HYP2)
+    assert capsys.readouterr().out == f"Score={expected} | Metric=usim | hyp_file={hyp}\n"
+
+
+def test_rank_systems_and_score_pairwise_parse_once(toy_env, monkeypatch):
+    """gec-metrics calls a metric once per system; USimMetric's own rank_systems and
+    score_pairwise parse all systems' sentences in one pass, with the same results."""
+    from gec_metrics.metrics import MetricBaseForReferenceFree
+
+    import semsim.pipeline
+    from semsim.gec.metric import USimMetric
+    calls = []
+    parse = semsim.pipeline.parse_sentences
+    monkeypatch.setattr(semsim.pipeline, "parse_sentences", lambda texts, *a, **k: calls.append(len(texts))
+                        or parse(texts, *a, **k))
+    scorer = USimMetric(USimMetric.Config(parser="toy-parser"))
+    systems = [HYP1, HYP2, SOURCE]
+    assert scorer.rank_systems(SOURCE, systems) == pytest.approx(
+        MetricBaseForReferenceFree.rank_systems(scorer, SOURCE, systems))
+    assert scorer.score_pairwise(SOURCE, systems) == MetricBaseForReferenceFree.score_pairwise(scorer, SOURCE, systems)
+    calls.clear()
+    scorer.rank_systems(SOURCE, systems)
+    scorer.score_pairwise(SOURCE, systems)
+    assert calls == [20, 20]  # one pass each: 5 sources + 3 systems x 5 lines
+    assert scorer.rank_systems(SOURCE, systems)[2] == 1.0  # an unchanged "system" is perfectly faithful
+    with pytest.raises(ValueError, match="aggregation must be"):
+        scorer.rank_systems(SOURCE, systems, aggregation="median")
+
+
+@pytest.mark.needs_shared
+def test_meta_eval_seeda_runs_offline_on_the_shared_data(shared):
+    """benchmarks/meta_eval_seeda.py's harness: gec-metrics' own MetaEvalSEEDA finds the
+    shared SEEDA data through the directory it builds (no download, stand-in references),
+    here with the measure that needs no parser (the share of changed lines)."""
+    import importlib.util
+
+    from gec_metrics.meta_eval import MetaEvalSEEDA
+    spec = importlib.util.spec_from_file_location("meta_eval_seeda", ROOT / "benchmarks" / "meta_eval_seeda.py")
+    bench = importlib.util.module_from_spec(spec)
+    sys.modules[spec.name] = bench  # its dataclasses look themselves up there
+    spec.loader.exec_module(bench)
+    with bench.seeda_tree(shared):
+        changed = bench.metrics("toy-parser", None, "unused")["changed share"]
+        out = MetaEvalSEEDA(MetaEvalSEEDA.Config(system="base")).corr_system(changed)
+        assert len(out.ew_sent.metric_scores) == 12  # SEEDA's base set
+        assert out.ew_sent.spearman == pytest.approx(0.818, abs=1e-3)  # docs/systems.md's table

@@ -107,6 +107,12 @@ def test_score_command_prints_the_systems_table(toy_env):
     assert "the paired bootstrap understates p-values on few sentences" in bs.stderr  # 5 sentences
     none = CliRunner().invoke(cli, [*args, "--paired", "none"]).output
     assert "differs from #1" not in none and "Paired" not in none
+    # how much each system changed, beside its USim, and what the order does not mean
+    changes = {s["system"]: (s["changed"], s["word_change"]) for s in doc["systems"]}
+    assert changes["a"] == (pytest.approx(3 / 5), pytest.approx(4 / 5))  # John; ran; tea (case counts)
+    assert changes["b"][0] == pytest.approx(5 / 5)
+    assert "USim is faithfulness to the source: an output that changes nothing scores 1" in none
+    assert "changed  WordChange" in none and "60.0%" in none
 
 
 def test_gec_metrics_shaped_adapter(toy_env):

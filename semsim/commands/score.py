@@ -91,11 +91,12 @@ def score(source_path: Path, hyps: tuple[Path, ...], refs: tuple[Path, ...], rep
                               "precision": r.score.precision, "recall": r.score.recall, "empty": r.empty,
                               "detail": {k: c.as_dict() for k, c in r.score.parts.items()},
                               "signature": r.score.signature}], out)
-    from ..systems import compare_systems
+    from ..systems import compare_systems, how_much_changed
     if paired == "bs" and len(systems) > 1 and len(source) - len(skip) < 30:
         click.echo("semsim: the paired bootstrap understates p-values on few sentences; "
                    "--paired ar (the default) is exact in the limit", err=True)
-    report = compare_systems(by_system, n_bootstrap, seed, None if paired == "none" else paired, paired_trials)
+    report = compare_systems(by_system, n_bootstrap, seed, None if paired == "none" else paired, paired_trials,
+                             changes=how_much_changed(source, systems, skip))
     if score_only:
         for row in report.systems:
             name = "" if len(report.systems) == 1 else f"{row['system']}\t"

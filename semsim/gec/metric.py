@@ -141,6 +141,30 @@ class USimMetric(_Base):
             raise SemsimError("no sentences to score")
         return sum(scores) / len(scores)
 
+    def rank_systems(self, sources: Sequence[str], hypotheses: Sequence[Sequence[str]],
+                     aggregation: str = "default") -> list[float]:
+        """System scores (gec-metrics' ``rank_systems``) from one pass over every system's
+        sentences: each distinct sentence parsed once, the model hashed once. ``default``
+        is each system's mean USim; ``trueskill`` rates systems on their pairwise
+        sentence comparisons, as gec-metrics does (needs gec-metrics).
+
+        A high USim means *faithful* to the source, which an unchanged output is
+        perfectly: it ranks conservative systems first. Read it beside a measure of
+        grammaticality, never as a quality ranking on its own (docs/systems.md)."""
+        if aggregation == "default":
+            return [sum(scores) / len(scores) if scores else 0.0 for scores in self.score_systems(sources, hypotheses)]
+        if aggregation == "trueskill":
+            if not hasattr(self, "run_trueskill"):
+                raise SemsimError("aggregation='trueskill' needs gec-metrics (its TrueSkill rating)")
+            return self.run_trueskill(self.score_pairwise(sources, hypotheses))
+        raise SettingsError(f"aggregation must be 'default' or 'trueskill', not {aggregation!r}")
+
+    def score_pairwise(self, sources: Sequence[str], hypotheses: Sequence[Sequence[str]]) -> list[list[list[int]]]:
+        """gec-metrics' pairwise table (sentence × system × system: 1 if the row system scores
+        higher, -1 lower, 0 a tie), from one pass over all systems (:meth:`score_systems`)."""
+        scores = self.score_systems(sources, hypotheses)
+        return [[[(a > b) - (a < b) for b in row] for a in row] for row in zip(*scores)]
+
     def score_systems(self, sources: Sequence[str], hypotheses: Sequence[Sequence[str]]) -> list[list[float]]:
         """Sentence scores of several systems' outputs (num_systems x num_sentences), parsing
         every distinct sentence once."""

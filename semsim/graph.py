@@ -22,6 +22,7 @@ from typing import Any, TypeVar
 import numpy as np
 
 from .errors import GraphError
+from .limits import max_yields, too_deep
 from .scheme import PLAIN, Scheme
 
 T = TypeVar("T")
@@ -170,13 +171,13 @@ class Graph:
         token, holds 50 million): beyond :func:`semsim.limits.max_yields` the graph is refused
         with a :class:`~semsim.limits.LimitError` as soon as the bound is passed, so memory
         stays bounded whatever the input."""
-        from .limits import check_yields
         out: list[frozenset[int]] = [frozenset()] * len(self.units)
-        total = 0
+        total, limit = 0, max_yields()
         for u in self.postorder:
             out[u] = frozenset(self.units[u].anchors).union(*(out[c] for c in self.primary_children[u]))
             total += len(out[u])
-            check_yields(total, len(self.units), len(self.tokens))
+            if total > limit:
+                raise too_deep(len(self.units), len(self.tokens), limit)
         return tuple(out)
 
     @cached_property

@@ -122,12 +122,17 @@ _BOMS = ((codecs.BOM_UTF32_LE, "utf-32"), (codecs.BOM_UTF32_BE, "utf-32"), (code
          (codecs.BOM_UTF16_LE, "utf-16"), (codecs.BOM_UTF16_BE, "utf-16"))
 
 
+def _declared(data: bytes) -> str | None:
+    """The encoding ``data``'s byte-order mark declares, if it starts with one."""
+    return next((enc for bom, enc in _BOMS if data.startswith(bom)), None)
+
+
 def decode_text(data: bytes, path: str | os.PathLike[str], kind: str = "") -> str:
     """``data`` as text: UTF-8, or the UTF-8, UTF-16 or UTF-32 its byte-order mark declares
     (an editor's "Unicode" is UTF-16 with a mark). Anything else is one :class:`InputError`
     naming the line of the first bad byte, or saying that the bytes look like UTF-16
     without a mark (NUL in every other byte)."""
-    encoding = next((enc for bom, enc in _BOMS if data.startswith(bom)), "utf-8")
+    encoding = _declared(data) or "utf-8"
     must = f"; {kind} must be UTF-8" if kind else ""
     if encoding == "utf-8" and _looks_utf16(data):
         raise InputError("not UTF-8: UTF-16 without a byte-order mark; convert it, e.g. with "
@@ -151,7 +156,7 @@ def _looks_utf16(data: bytes) -> bool:
 def text_head(data: bytes) -> bytes:
     """The start of a file as UTF-8 without a byte-order mark, for readers' ``sniff``: a file
     in UTF-16 or with a mark is recognised as its UTF-8 twin would be."""
-    encoding = next((enc for bom, enc in _BOMS if data.startswith(bom)), None)
+    encoding = _declared(data)
     if encoding is None:
         return data
     return data.decode(encoding, errors="ignore").encode("utf-8")

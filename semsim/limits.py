@@ -102,13 +102,11 @@ def check_chars(chars1: int, chars2: int) -> None:
                          f"raise it with {CHARS_ENV}=N)")
 
 
-def check_yields(total: int, units: int, tokens: int) -> None:
-    """Refuse a graph whose units' yields hold more than the bound in all (``total`` so far)."""
-    limit = max_yields()
-    if total > limit:
-        raise LimitError(f"too deeply nested: the yields of its {units:,} units (over {tokens:,} tokens) hold more "
-                         f"than {limit:,} tokens in all, the limit (raise it with {YIELDS_ENV}=N if the memory is "
-                         "there, ~60 bytes each)")
+def too_deep(units: int, tokens: int, limit: int) -> LimitError:
+    """The error for a graph whose units' yields hold more than ``limit`` tokens in all."""
+    return LimitError(f"too deeply nested: the yields of its {units:,} units (over {tokens:,} tokens) hold more "
+                      f"than {limit:,} tokens in all, the limit (raise it with {YIELDS_ENV}=N if the memory is "
+                      "there, ~60 bytes each)")
 
 
 def check_pair(g1: Any, g2: Any) -> None:

@@ -75,6 +75,24 @@ def sha256_file(path: str | os.PathLike[str]) -> str:
     return h.hexdigest()
 
 
+_hashes: dict[tuple[str, int, int], str] = {}
+
+
+def file_version(path: str | os.PathLike[str]) -> tuple[str, int, int]:
+    """What identifies a version of a file without reading it: resolved path, size, mtime."""
+    st = os.stat(path)
+    return os.path.realpath(path), st.st_size, st.st_mtime_ns
+
+
+def sha256_once(path: str | os.PathLike[str]) -> str:
+    """:func:`sha256_file`, computed once per file version and process: a parser asked for
+    its model's identity on every batch must not re-read hundreds of MB each time."""
+    key = file_version(path)
+    if key not in _hashes:
+        _hashes[key] = sha256_file(path)
+    return _hashes[key]
+
+
 def _fetch(url: str, part: Path, progress: bool) -> None:
     """Download ``url`` into ``part``, resuming from its current size when the server allows."""
     from .progress import bar as progress_bar

@@ -31,13 +31,12 @@ from .stats import Score
 
 
 def read_lines(path: str | os.PathLike[str]) -> list[str]:
-    """Sentences of a UTF-8 file, one per line (empty lines kept, they are scored specially;
-    a byte-order mark and CRLF line ends are accepted)."""
-    text = read_text(path)
-    lines = text.split("\n")
+    """Sentences of a text file, one per line (empty lines kept, they are scored specially;
+    encodings and line ends as :func:`~semsim.io.read_text` accepts them, which leaves only LF)."""
+    lines = read_text(path).split("\n")
     if lines and lines[-1] == "":
         lines.pop()
-    return [line.rstrip("\r") for line in lines]
+    return lines
 
 
 def find_parser(name: str | None, representation: str | None) -> Parser:

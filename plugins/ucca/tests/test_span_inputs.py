@@ -112,14 +112,14 @@ def test_character_features_tell_unknown_words_apart():
 @pytest.fixture(scope="module")
 def tiny_bert(tmp_path_factory):
     """A 2-layer, 16-wide BERT with a word-piece vocabulary of a few words and letters."""
-    transformers = pytest.importorskip("transformers", reason="the parser extra installs transformers")
+    import torch  # the parser extra installs both: a missing one is a failure, not a skip
+    import transformers
     d = tmp_path_factory.mktemp("bert")
     letters = "abcdefghijklmnopqrstuvwxyz"
     vocab = ["[PAD]", "[UNK]", "[CLS]", "[SEP]", "[MASK]", "john", "gva", "an", "apple", *letters,
              *(f"##{c}" for c in letters), ".", ",", "!"]
     (d / "vocab.txt").write_text("\n".join(vocab) + "\n", encoding="utf-8")
     tokenizer = transformers.BertTokenizerFast(vocab_file=str(d / "vocab.txt"))
-    torch = pytest.importorskip("torch")
     torch.manual_seed(0)
     config = transformers.BertConfig(vocab_size=len(vocab), hidden_size=16, num_hidden_layers=2,
                                      num_attention_heads=2, intermediate_size=32, max_position_embeddings=64)

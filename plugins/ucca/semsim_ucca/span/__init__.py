@@ -8,6 +8,7 @@ model (:data:`DEFAULT_MODEL`, trained with ``semsim ucca train``; see docs/parse
 
 from __future__ import annotations
 
+import functools
 import json
 import os
 from collections.abc import Sequence
@@ -23,7 +24,6 @@ MODELS = Path(__file__).resolve().parent.parent / "models"
 DEFAULT_MODEL = MODELS / "ucca-span-ewt-minilm.safetensors"
 
 _loaded: dict[tuple[str, int, int], Any] = {}
-_hashes: dict[tuple[str, int, int], str] = {}
 
 
 def resolve_model(model: str | os.PathLike[str] | None) -> Path:
@@ -38,16 +38,18 @@ def resolve_model(model: str | os.PathLike[str] | None) -> Path:
     return path
 
 
-def _key(path: Path) -> tuple[str, int, int]:
-    st = path.stat()
-    return str(path.resolve()), st.st_size, st.st_mtime_ns
-
-
 def _encoder(path: Path) -> tuple[str, str] | None:
-    """The pretrained encoder a model file names (name, weights' SHA-256), from its header."""
+    """The pretrained encoder a model file names (name, weights' SHA-256), from its header
+    (read once per file version)."""
+    from semsim.models import file_version
+    return _header_encoder(*file_version(path))
+
+
+@functools.cache
+def _header_encoder(path: str, size: int, mtime_ns: int) -> tuple[str, str] | None:
     from safetensors import safe_open
     try:
-        with safe_open(str(path), framework="numpy") as f:
+        with safe_open(path, framework="numpy") as f:
             meta = json.loads((f.metadata() or {}).get("semsim", "{}"))
     except Exception:  # not a model file: loading it says why, in one line
         return None
@@ -58,13 +60,10 @@ def _encoder(path: Path) -> tuple[str, str] | None:
 def model_identity(model: str | None = None) -> str:
     """The parse cache's key: the SHA-256 of the model file, and with a pretrained encoder
     ``+`` the SHA-256 of its weights (hashed once per file version)."""
+    from semsim.models import sha256_once
     path = resolve_model(model)
-    key = _key(path)
-    if key not in _hashes:
-        from semsim.models import sha256_file
-        encoder = _encoder(path)
-        _hashes[key] = sha256_file(path) + (f"+{encoder[1]}" if encoder else "")
-    return _hashes[key]
+    encoder = _encoder(path)  # the file's header only
+    return sha256_once(path) + (f"+{encoder[1]}" if encoder else "")
 
 
 def model_name(model: str | None = None) -> str:
@@ -78,7 +77,8 @@ def model_name(model: str | None = None) -> str:
 def load(model: str | None = None) -> Any:
     """The :class:`.parser.SpanParser` of a model file, loaded once per process."""
     path = resolve_model(model)
-    key = _key(path)
+    from semsim.models import file_version
+    key = file_version(path)
     if key not in _loaded:
         from .parser import SpanParser
         _loaded[key] = SpanParser.load(path)

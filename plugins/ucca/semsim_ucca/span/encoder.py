@@ -57,7 +57,6 @@ WEIGHT_FILES = ("model.safetensors", "pytorch_model.bin")
 #: word pieces per window, leaving room for [CLS] and [SEP] in a 512-position model
 WINDOW = 500
 
-_hashes: dict[tuple[str, int, int], str] = {}
 _loaded: dict[tuple[str, str, int | None], Encoder] = {}
 
 
@@ -76,12 +75,8 @@ class EncoderSpec:
 
 
 def _sha256(path: Path) -> str:
-    from semsim.models import sha256_file
-    st = path.stat()
-    key = (str(path.resolve()), st.st_size, st.st_mtime_ns)
-    if key not in _hashes:  # 90 MB: hashed once per file version and process
-        _hashes[key] = sha256_file(path)
-    return _hashes[key]
+    from semsim.models import sha256_once
+    return sha256_once(path)  # 90 MB: hashed once per file version and process
 
 
 def _weights(directory: Path, name: str) -> Path:

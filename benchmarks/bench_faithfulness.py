@@ -30,7 +30,19 @@ from semsim.gec import faithfulness as fa
 from semsim.pipeline import find_parser, parse_sentences, parser_signature
 
 ROOT = Path(__file__).resolve().parents[1]
-MEASURES = ("paper", "legacy", "lexical")
+#: the measures compared: USim's variants, the §4.4 remedies alone and combined, the baseline
+USIMS = {
+    "paper": USim(),
+    "legacy": USim(variant="legacy"),
+    "tokens=lexical": USim(tokens="lexical"),
+    "tokens=ordered": USim(tokens="ordered"),
+    "weights=height": USim(edge_weights="height"),
+    "weights=scheme": USim(edge_weights="scheme"),
+    "lexical+scheme": USim(tokens="lexical", edge_weights="scheme"),
+    "ordered+scheme": USim(tokens="ordered", edge_weights="scheme"),
+    "ordered+height": USim(tokens="ordered", edge_weights="height"),
+}
+MEASURES = (*USIMS, "lexical")
 #: USim paper §4.5: the source, the reference (paper USim 0.71) and a corrector's output (0.33)
 EXAMPLE = ("the good student must know how to understand and work hard to get the iede .",
            "A good student must be able to understand and work hard to get the idea .",
@@ -46,34 +58,39 @@ class Scored:
     parse_s: float
     score_s: float
     parsed_by: str
+    seconds: dict[str, float]
 
 
 def score_items(items: Sequence[tuple[str, str]], parser: str | None = None, model: str | None = None,
                 cache: str | None = None, progress: bool = False) -> Scored:
-    """USim paper, USim legacy and the lexical similarity of every (source, text) item.
+    """Every USim of :data:`USIMS` and the lexical similarity of every (source, text) item.
 
     Every distinct sentence is parsed once (through the parse cache at ``cache``, default
-    location if None) and both USim variants read the same graphs, so the two variants and
-    the baseline are measured on identical pairs in one run. An empty side scores 1 if both
-    are empty, else 0 (``semsim score``'s convention)."""
+    location if None) and every USim reads the same graphs, so all measures are compared on
+    identical pairs in one run. An empty side scores 1 if both are empty, else 0 (``semsim
+    score``'s convention). ``Scored.seconds`` holds each measure's scoring time."""
     p = find_parser(parser, None)
     texts = [t for pair in items for t in pair]
     t0 = time.perf_counter()
     with ParseCache(cache) as c:
         graphs = parse_sentences(texts, p, model, c, progress=progress)
     t1 = time.perf_counter()
-    usims = {"paper": USim(variant="paper"), "legacy": USim(variant="legacy")}
-    scores: dict[str, list[float]] = {m: [] for m in MEASURES}
-    for src, text in items:
-        a, b = normalise(src), normalise(text)
-        for name, usim in usims.items():
-            scores[name].append(usim.sentence_score(graphs[a], graphs[b]).f if a and b else float(a == b))
-        scores["lexical"].append(fa.lexical_similarity(src, text))
-    return Scored(scores, len(graphs), t1 - t0, time.perf_counter() - t1, parser_signature(p, model))
-
-
-def _fmt(w: fa.WinRate) -> str:
-    return f"{w.rate:.3f} [{w.low:.2f}, {w.high:.2f}]"
+    scores: dict[str, list[float]] = {}
+    seconds: dict[str, float] = {}
+    keys = [(normalise(src), normalise(text)) for src, text in items]
+    weighted = all(g.scheme.label_weights for g in graphs.values())  # else edge_weights="scheme" is refused
+    usims = {name: u for name, u in USIMS.items() if weighted or u.edge_weights != "scheme"}
+    for a, b in keys:  # the graphs' derived data (yields, masks) is built once, outside every timing
+        if a and b:
+            USim().sentence_score(graphs[a], graphs[b])
+    for name, usim in usims.items():
+        t = time.perf_counter()
+        scores[name] = [usim.sentence_score(graphs[a], graphs[b]).f if a and b else float(a == b) for a, b in keys]
+        seconds[name] = time.perf_counter() - t
+    t = time.perf_counter()
+    scores["lexical"] = [fa.lexical_similarity(src, text) for src, text in items]
+    seconds["lexical"] = time.perf_counter() - t
+    return Scored(scores, len(graphs), t1 - t0, time.perf_counter() - t1, parser_signature(p, model), seconds)
 
 
 def report(pairs: Sequence[fa.Pair], spelling: Sequence[fa.SpellingPair], parser: str | None = None,
@@ -93,36 +110,42 @@ def report(pairs: Sequence[fa.Pair], spelling: Sequence[fa.SpellingPair], parser
     unfixed = [want(s.source, s.unfixed) for s in spelling]
     scored = score_items(list(items), parser, model, cache, progress)
     sc = scored.scores
-    lines = [f"Parsed by `{scored.parsed_by}`; {len(pairs)} pairs, {scored.sentences} distinct sentences.", "",
-             "| edit kind | n | USim paper | USim legacy | lexical | ties (paper / legacy / lexical) |",
-             "|---|---:|---|---|---|---|"]
+    measures = list(sc)  # those the representation allows (scheme weights need the scheme's)
     rates = {m: fa.win_rates(pairs, [sc[m][i] for i in faithful], [sc[m][i] for i in edited], n_bootstrap,
-                             seed=seed) for m in MEASURES}
-    for k, w in enumerate(rates["paper"]):
-        ties = []
-        for m in MEASURES:
+                             seed=seed) for m in measures}
+    kinds = [w.kind for w in rates["paper"]]
+    counts = {w.kind: w.n for w in rates["paper"]}
+    lines = [f"Parsed by `{scored.parsed_by}`; {len(pairs)} pairs, {scored.sentences} distinct sentences.", "",
+             "Paired win rate (the faithful correction scored higher; ties ½), per edit kind (n), with the "
+             "mean of kinds; then the mean score of the valid references against their sources:", "",
+             "| measure | " + " | ".join(f"{k} ({counts[k]})" for k in kinds) + " | mean | valid refs |",
+             "|---|" + "---|" * (len(kinds) + 2)]
+    for m in measures:
+        mean = statistics.mean(w.rate for w in rates[m]) if rates[m] else float("nan")
+        lines.append(f"| {m} | " + " | ".join(f"{w.rate:.3f}" for w in rates[m]) + f" | **{mean:.3f}** | "
+                     f"{statistics.mean(sc[m][i] for i in faithful):.3f} |" if faithful else f"| {m} | |")
+    lines += ["", "95% bootstrap intervals over source lines, and ties:", "",
+              "| measure | " + " | ".join(kinds) + " |", "|---|" + "---|" * len(kinds)]
+    for m in measures:
+        cells = []
+        for w in rates[m]:
             idx = [(f, e) for p, f, e in zip(pairs, faithful, edited) if p.kind == w.kind]
-            ties.append(f"{sum(sc[m][f] == sc[m][e] for f, e in idx) / len(idx):.2f}")
-        lines.append(f"| {w.kind} | {w.n} | " + " | ".join(_fmt(rates[m][k]) for m in MEASURES)
-                     + f" | {' / '.join(ties)} |")
-    if rates["paper"]:
-        means = [statistics.mean(w.rate for w in rates[m]) for m in MEASURES]
-        lines.append(f"| mean of kinds | {len(pairs)} | " + " | ".join(f"{x:.3f}" for x in means) + " | |")
-    lines += ["", "USim paper §4.5 (paper: reference 0.71, corrector 0.33):", "",
-              "| output | USim paper | USim legacy | lexical |", "|---|---|---|---|"]
-    for name, i in (("reference", example[0]), ("corrector", example[1])):
-        lines.append(f"| {name} | " + " | ".join(f"{sc[m][i]:.3f}" for m in MEASURES) + " |")
-    if spelling:
-        n_fixes = sum(len(s.fixes) for s in spelling)
-        lines += ["", f"Spelling-fix pairs: {len(spelling)} (line, reference) pairs, {n_fixes} fixes "
-                  "(mean score against the source):", "",
-                  "| output | USim paper | USim legacy | lexical |", "|---|---|---|---|"]
-        for name, idx in (("source with only the fixes", fixed), ("reference", refs),
-                          ("reference with the fixes undone", unfixed)):
-            lines.append(f"| {name} | " + " | ".join(f"{statistics.mean(sc[m][i] for i in idx):.3f}"
-                                                      for m in MEASURES) + " |")
-    lines += ["", f"Parsing {scored.parse_s:.1f} s ({scored.sentences / max(scored.parse_s, 1e-9):.1f} "
-              f"sentences/s, cache hits included), scoring {scored.score_s:.1f} s."]
+            tie = sum(sc[m][f] == sc[m][e] for f, e in idx) / len(idx)
+            cells.append(f"[{w.low:.2f}, {w.high:.2f}] ties {tie:.2f}")
+        lines.append(f"| {m} | " + " | ".join(cells) + " |")
+    lines += ["", "USim paper §4.5 (paper: reference 0.71, corrector 0.33), and the spelling-fix pairs "
+              "(mean score against the source):", "",
+              "| measure | §4.5 reference | §4.5 corrector | only the fixes | reference | fixes undone |",
+              "|---|---|---|---|---|---|"]
+    for m in measures:
+        spell = [f"{statistics.mean(sc[m][i] for i in idx):.3f}" if idx else "" for idx in (fixed, refs, unfixed)]
+        lines.append(f"| {m} | {sc[m][example[0]]:.3f} | {sc[m][example[1]]:.3f} | " + " | ".join(spell) + " |")
+    n_fixes = sum(len(s.fixes) for s in spelling)
+    lines += ["", f"{len(spelling)} spelling-fix (line, reference) pairs, {n_fixes} fixes.", "",
+              f"Parsing {scored.parse_s:.1f} s ({scored.sentences / max(scored.parse_s, 1e-9):.1f} sentences/s, "
+              f"cache hits included), scoring {scored.score_s:.1f} s for {len(items)} pairs per measure:",
+              "", "| measure | pairs/s |", "|---|---|"]
+    lines += [f"| {m} | {len(items) / max(t, 1e-9):,.0f} |" for m, t in scored.seconds.items()]
     return "\n".join(lines)
 
 

@@ -8,6 +8,7 @@
 3. sentence-sized pairs per second on one core, pre-read graphs (WSJ sentences of the
    MRP sample, each paired with the next one and with itself).
 Targets (issue #2): ≤ 0.1 s per essay pair, ≤ 5 s for the CLI run, ≥ 5,000 sentence pairs/s.
+1 and 3 also time the §4.4 remedies (issue #20) beside the paper variant.
 """
 
 from __future__ import annotations
@@ -27,6 +28,14 @@ ROOT = Path(__file__).resolve().parents[1]
 sys.path.insert(0, str(ROOT / "scripts"))
 from reproduce_paper import GROUPS  # noqa: E402
 
+#: what is timed: the two variants, and the paper variant with each remedy and their combination
+SETTINGS = {
+    "paper": {}, "legacy": {"variant": "legacy"},
+    "tokens=lexical": {"tokens": "lexical"}, "tokens=ordered": {"tokens": "ordered"},
+    "weights=height": {"edge_weights": "height"}, "weights=scheme": {"edge_weights": "scheme"},
+    "ordered+scheme": {"tokens": "ordered", "edge_weights": "scheme"},
+}
+
 
 def timed(fn, repeat):
     times = []
@@ -41,13 +50,13 @@ def essay(shared: Path, repeat: int) -> None:
     d = shared / "data/usim-annotations"
     a, b = d / "tree1297.xml", d / "tree1197.xml"
     print("## One essay pair (tree1297 ~ tree1197, 576/589 tokens), median of", repeat)
-    for variant in ("paper", "legacy"):
-        cold = timed(lambda v=variant: semsim.usim(semsim.read(a), semsim.read(b), variant=v), repeat) - timed(
+    for name, kw in SETTINGS.items():
+        cold = timed(lambda k=kw: semsim.usim(semsim.read(a), semsim.read(b), **k), repeat) - timed(
             lambda: (semsim.read(a), semsim.read(b)), repeat)
         g1, g2 = semsim.read(a), semsim.read(b)
-        semsim.usim(g1, g2, variant=variant)
-        warm = timed(lambda v=variant, x=g1, y=g2: semsim.usim(x, y, variant=v), repeat)
-        print(f"  {variant:6}  metric time cold {cold * 1000:7.1f} ms   warm {warm * 1000:7.1f} ms")
+        semsim.usim(g1, g2, **kw)
+        warm = timed(lambda k=kw, x=g1, y=g2: semsim.usim(x, y, **k), repeat)
+        print(f"  {name:14}  metric time cold {cold * 1000:7.1f} ms   warm {warm * 1000:7.1f} ms")
     print(f"  reading both XML files: {timed(lambda: (semsim.read(a), semsim.read(b)), repeat) * 1000:.1f} ms")
 
 
@@ -73,11 +82,11 @@ def sentences(shared: Path, repeat: int) -> None:
     pairs = list(zip(graphs, graphs[1:] + graphs[:1])) + [(g, g) for g in graphs]
     n_tok = statistics.mean(len(g.tokens) for g in graphs)
     print(f"## Sentence-sized pairs ({len(pairs)} pairs of WSJ sentences, mean {n_tok:.0f} tokens), one core")
-    for variant in ("paper", "legacy"):
+    for name, kw in SETTINGS.items():
         for a, b in pairs:  # warm the per-graph caches
-            semsim.usim(a, b, variant=variant)
-        t = timed(lambda v=variant: [semsim.usim(a, b, variant=v) for a, b in pairs], repeat)
-        print(f"  {variant:6}  {len(pairs) / t:8.0f} pairs/s")
+            semsim.usim(a, b, **kw)
+        t = timed(lambda k=kw: [semsim.usim(a, b, **k) for a, b in pairs], repeat)
+        print(f"  {name:14}  {len(pairs) / t:8.0f} pairs/s")
 
 
 def main() -> None:

@@ -7,21 +7,21 @@ from collections.abc import Iterable, Sequence
 from dataclasses import dataclass
 from typing import Any
 
-from .align.units import TIE_BREAKS
-from .errors import GraphError, InputError, SettingsError
+from .errors import GraphError, InputError
 from .graph import Graph
 from .io import read, read_all
+from .metrics import settings as _settings
 from .metrics.dagf import dag_f as _dag_f
 from .metrics.distsim import distsim as _distsim
 from .metrics.legacy import legacy_settings, usim_legacy
-from .metrics.usim import DIRECTIONS, LABEL_MODES, paper_settings
+from .metrics.usim import paper_settings
 from .metrics.usim import usim as _usim_paper
 from .plugins import to_graph
 from .stats import CorpusScore, Score, corpus_score, signature
 
 __all__ = ["USim", "dag_f", "distsim", "read", "read_all", "usim"]
 
-VARIANTS = ("paper", "legacy")
+VARIANTS = _settings.VARIANTS
 GraphLike = Graph | str | os.PathLike[str] | Any
 
 
@@ -69,20 +69,6 @@ def _corpus_pairs(sources: Iterable[Any], corrections: Iterable[Any] | None) -> 
     return [(a, b) for a, b in pairs]
 
 
-#: The settings only one variant uses, with their defaults: given to the other, they are an
-#: error (restating a default is not).
-_VARIANT_ONLY = {
-    "paper": {"direction": "both", "tie_break": "coverage", "labels": "labeled", "remote": True, "by_sentence": True,
-              "denominator": "yield"},
-    "legacy": {"single_token_units": True},
-}
-DENOMINATORS = ("yield", "aligned")
-
-
-def _other(variant: str) -> str:
-    return "legacy" if variant == "paper" else "paper"
-
-
 def _version() -> str:
     from . import __version__
     return __version__
@@ -102,7 +88,10 @@ class USim:
     ``tie_break`` (``coverage``, ``all``, ``first``), ``labels`` (``labeled``, ``weak``,
     ``unlabeled``), ``remote`` (count remote edges), ``by_sentence`` (align tokens sentence
     by sentence), ``denominator`` (``yield``: |yield(u)| as printed; ``aligned``: only the
-    tokens of u that the leaf alignment aligns); for ``legacy``: ``single_token_units`` (False = the 2018 revision).
+    tokens of u that the leaf alignment aligns), and the §4.4 remedies ``tokens`` (``edit``,
+    ``lexical``, ``ordered``) and ``edge_weights`` (``uniform``, ``height``, ``scheme``); for
+    ``legacy``: ``single_token_units`` (False = the 2018 revision). One table,
+    :data:`semsim.metrics.settings.SETTINGS`, holds them all.
     """
 
     variant: str = "paper"
@@ -112,20 +101,16 @@ class USim:
     remote: bool = True
     by_sentence: bool = True
     denominator: str = "yield"
+    tokens: str = "edit"
+    edge_weights: str = "uniform"
     single_token_units: bool = True
 
     def __post_init__(self) -> None:
-        choices = {"variant": VARIANTS, "direction": DIRECTIONS, "tie_break": TIE_BREAKS, "labels": LABEL_MODES,
-                   "denominator": DENOMINATORS}
-        for name, allowed in choices.items():
-            if getattr(self, name) not in allowed:
-                raise SettingsError(f"unknown {name} {getattr(self, name)!r}; choose from {', '.join(allowed)}")
-        ignored = [k for k, default in _VARIANT_ONLY[_other(self.variant)].items() if getattr(self, k) != default]
-        if ignored:
-            raise SettingsError(f"{', '.join(f'{k}={getattr(self, k)!r}' for k in ignored)}: the {self.variant} "
-                                f"variant does not use {'it' if len(ignored) == 1 else 'them'} (only the "
-                                f"{_other(self.variant)} variant does); leave {'it' if len(ignored) == 1 else 'them'}"
-                                " at the default", ignored)
+        _settings.check(self.settings())
+
+    def settings(self) -> dict[str, Any]:
+        """Every setting by name (the fields of :data:`semsim.metrics.settings.SETTINGS`)."""
+        return {s.name: getattr(self, s.name) for s in _settings.SETTINGS}
 
     def sentence_score(self, source: GraphLike, correction: GraphLike) -> Score:
         """USim of one source and its correction: a :class:`~semsim.stats.Score` whose
@@ -141,7 +126,7 @@ class USim:
             return usim_legacy(g1, g2, single_token_units=self.single_token_units, version=_version())
         return _usim_paper(g1, g2, direction=self.direction, tie_break=self.tie_break, labels=self.labels,
                            remote=self.remote, by_sentence=self.by_sentence, denominator=self.denominator,
-                           version=_version())
+                           tokens=self.tokens, edge_weights=self.edge_weights, version=_version())
 
     def corpus_score(self, sources: Iterable[GraphLike] | Iterable[tuple[GraphLike, GraphLike]],
                      corrections: Iterable[GraphLike] | None = None, *, n_bootstrap: int = 0,
@@ -176,7 +161,7 @@ class USim:
             settings = legacy_settings(self.single_token_units)
         else:
             settings = paper_settings(self.direction, self.tie_break, self.labels, self.remote, self.by_sentence,
-                                      self.denominator)
+                                      self.denominator, self.tokens, self.edge_weights)
         return signature("usim", {**settings, **({"scheme": scheme} if scheme else {})}, _version())
 
 

@@ -9,6 +9,7 @@ renamed only when complete.
 
 from __future__ import annotations
 
+import functools
 import os
 from collections.abc import Callable
 from pathlib import Path
@@ -19,6 +20,7 @@ import click
 from . import __version__
 from .api import USim
 from .errors import SemsimError, SettingsError
+from .metrics.settings import BY_NAME, SETTINGS, Setting, flag
 
 FORMATS = ("text", "json", "jsonl", "tsv")
 
@@ -147,46 +149,40 @@ def parsing_options(f: Callable[..., Any]) -> Callable[..., Any]:
     return f
 
 
+def _usim_option(setting: Setting) -> Callable[[Callable[..., Any]], Callable[..., Any]]:
+    """The click option of one row of :data:`semsim.metrics.settings.SETTINGS`."""
+    shown = setting.shown(setting.default)
+    if setting.choices or setting.words:
+        return click.option(setting.option, setting.name, type=click.Choice(list(setting.choices or setting.words)),
+                            default=shown, show_default=True, help=setting.help or None)
+    return click.option(f"{setting.option}/--no-{setting.option[2:]}", setting.name, default=setting.default,
+                        show_default=True, help=setting.help or None)
+
+
 def usim_options(f: Callable[..., Any]) -> Callable[..., Any]:
-    """The USim settings, shared by ``usim`` (graphs in) and ``score`` (text in)."""
-    for opt in reversed([
-        click.option("--variant", type=click.Choice(["paper", "legacy"]), default="paper", show_default=True,
-                     help="paper: §3 of the paper; legacy: what the authors' released code computes."),
-        click.option("--direction", type=click.Choice(["both", "s->r", "r->s"]), default="both", show_default=True),
-        click.option("--tie-break", type=click.Choice(["coverage", "all", "first"]), default="coverage",
-                     show_default=True, help="How ties of the node weight w(v,u) are resolved (paper variant)."),
-        click.option("--labels", type=click.Choice(["labeled", "weak", "unlabeled"]), default="labeled",
-                     show_default=True, help="Edge label matching (weak: the scheme's equivalences)."),
-        click.option("--remote/--no-remote", default=True, show_default=True, help="Count remote edges."),
-        click.option("--align", "align", type=click.Choice(["sentence", "passage"]), default="sentence",
-                     show_default=True, help="Align tokens sentence by sentence or over the whole text."),
-        click.option("--denominator", type=click.Choice(["yield", "aligned"]), default="yield", show_default=True,
-                     help="|yield(u)| in w(v,u): all tokens, or only aligned ones."),
-        click.option("--single-token-units/--no-single-token-units", default=True, show_default=True,
-                     help="Legacy variant: keep units of one token (the 2018 revision drops them)."),
-    ]):
-        f = opt(f)
-    return f
+    """The USim settings as options (one per row of the settings table), handed to the
+    command as one ``metric``: a :class:`USim`. An option the variant would ignore is an
+    error naming the options (one restating its default is not)."""
+    names = [s.name for s in SETTINGS]
 
+    @functools.wraps(f)
+    def command(*args: Any, **kwargs: Any) -> Any:
+        given = {n: kwargs.pop(n) for n in names}
+        given = {n: BY_NAME[n].words.get(v, v) if BY_NAME[n].words else v for n, v in given.items()}
+        try:
+            metric = USim(**given)
+        except SettingsError as exc:
+            if not exc.settings:
+                raise
+            it = "it" if len(exc.settings) == 1 else "them"
+            other = "legacy" if given["variant"] == "paper" else "paper"
+            raise SettingsError(f"{' '.join(flag(k, given[k]) for k in exc.settings)}: --variant {given['variant']} "
+                                f"ignores {it} (only --variant {other} uses {it})") from None
+        return f(*args, metric=metric, **kwargs)
 
-def usim_metric(variant: str, direction: str, tie_break: str, labels: str, remote: bool, align: str,
-                denominator: str, single_token_units: bool) -> USim:
-    """The metric :func:`usim_options` describe; an option the variant would ignore is an error
-    (one restating its default is not)."""
-    try:
-        return USim(variant=variant, direction=direction, tie_break=tie_break, labels=labels, remote=remote,
-                    by_sentence=align == "sentence", denominator=denominator,
-                    single_token_units=single_token_units)
-    except SettingsError as exc:
-        if not exc.settings:
-            raise
-        flags = {"direction": f"--direction {direction}", "tie_break": f"--tie-break {tie_break}",
-                 "labels": f"--labels {labels}", "remote": "--no-remote", "by_sentence": f"--align {align}",
-                 "denominator": f"--denominator {denominator}", "single_token_units": "--no-single-token-units"}
-        given = " ".join(flags[k] for k in exc.settings)
-        other = "legacy" if variant == "paper" else "paper"
-        raise SettingsError(f"{given}: --variant {variant} ignores {'it' if len(exc.settings) == 1 else 'them'} "
-                            f"(only --variant {other} uses {'it' if len(exc.settings) == 1 else 'them'})") from None
+    for setting in reversed(SETTINGS):
+        command = _usim_option(setting)(command)
+    return command
 
 
 def systems_inputs(verb: str) -> Callable[[Callable[..., Any]], Callable[..., Any]]:

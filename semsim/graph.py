@@ -162,6 +162,15 @@ class Graph:
             ids = [self.units[i].id for i in exc.args[1]]
             raise GraphError(f"graph {self.id!r}: primary edges form a cycle through {ids}") from None
 
+    @cached_property
+    def heights(self) -> tuple[int, ...]:
+        """Per unit, the length of its longest primary path down to a unit without primary
+        children (0 for those): how far up the graph it sits."""
+        h = [0] * len(self.units)
+        for u in self.postorder:
+            h[u] = max((h[c] + 1 for c in self.primary_children[u]), default=0)
+        return tuple(h)
+
     # -- yields ------------------------------------------------------------------------------
     @cached_property
     def yields(self) -> tuple[frozenset[int], ...]:

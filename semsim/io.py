@@ -302,7 +302,7 @@ def _cell(v: Any) -> str:
 
 
 # -- graphs as JSON (the parse cache stores them; plugins may too) ----------------------------------
-GRAPH_FORMAT = 1
+GRAPH_FORMAT = 2  # 2: the scheme's label weights
 
 
 def graph_to_dict(g: Graph) -> dict[str, Any]:
@@ -315,7 +315,8 @@ def graph_to_dict(g: Graph) -> dict[str, Any]:
         "edges": [[e.parent, e.child, list(e.labels), e.remote] for e in g.edges],
         "scheme": {"name": s.name, "equivalences": [sorted(x) for x in s.equivalences],
                    "ignored_labels": sorted(s.ignored_labels), "ignored_kinds": sorted(s.ignored_kinds),
-                   "label_groups": {k: list(v) for k, v in s.label_groups.items()}},
+                   "label_groups": {k: list(v) for k, v in s.label_groups.items()},
+                   "label_weights": dict(s.label_weights)},
         "meta": {k: v for k, v in g.meta.items() if isinstance(v, (str, int, float, bool))},
     }
 
@@ -331,7 +332,7 @@ def graph_from_dict(d: dict[str, Any]) -> Graph:
         units=tuple(Unit(i, k, tuple(a), bool(imp), lab) for i, k, a, imp, lab in d["units"]),
         edges=tuple(Edge(p, c, tuple(ls), bool(r)) for p, c, ls, r in d["edges"]),
         scheme=Scheme(s["name"], tuple(frozenset(x) for x in s["equivalences"]), frozenset(s["ignored_labels"]),
-                      frozenset(s["ignored_kinds"]), s["label_groups"]),
+                      frozenset(s["ignored_kinds"]), s["label_groups"], s["label_weights"]),
         id=d["id"], root=d["root"], sentence_ends=tuple(d["sentence_ends"]), meta=d.get("meta", {}))
 
 # -- pairs of inputs (the CLI's SOURCE CORRECTION arguments) ---------------------------------------

@@ -29,6 +29,10 @@ class Scheme:
         ignored_labels: an edge bearing any of these labels is not compared.
         ignored_kinds: units of these kinds (and the edges into them) are not compared.
         label_groups: named sets of labels for DistSim, e.g. ``{"A+D": ("A", "D")}``.
+        label_weights: what an edge of each label weighs when USim weighs edges by the
+            scheme (``edge_weights="scheme"``): the representation's own ranking of its
+            categories, e.g. a scene or a participant above a function word. An edge weighs
+            its heaviest label's weight; labels not listed weigh 1.
     """
 
     name: str
@@ -36,16 +40,20 @@ class Scheme:
     ignored_labels: frozenset[str] = frozenset()
     ignored_kinds: frozenset[str] = frozenset()
     label_groups: Mapping[str, tuple[str, ...]] = field(default_factory=dict)
+    label_weights: Mapping[str, float] = field(default_factory=dict)
 
     def __post_init__(self) -> None:
         object.__setattr__(self, "equivalences", tuple(frozenset(g) for g in self.equivalences))
         object.__setattr__(self, "ignored_labels", frozenset(self.ignored_labels))
         object.__setattr__(self, "ignored_kinds", frozenset(self.ignored_kinds))
         object.__setattr__(self, "label_groups", {k: tuple(v) for k, v in dict(self.label_groups).items()})
+        object.__setattr__(self, "label_weights", {k: float(v) for k, v in dict(self.label_weights).items()})
+        if any(not w > 0 for w in self.label_weights.values()):  # also refuses NaN
+            raise ValueError(f"scheme {self.name!r}: label weights must be positive, got {self.label_weights}")
 
     def __hash__(self) -> int:
         return hash((self.name, self.equivalences, self.ignored_labels, self.ignored_kinds,
-                     tuple(sorted(self.label_groups.items()))))
+                     tuple(sorted(self.label_groups.items())), tuple(sorted(self.label_weights.items()))))
 
     def expand(self, labels: Iterable[str]) -> frozenset[str]:
         """The labels plus every label equivalent to one of them."""
@@ -59,6 +67,10 @@ class Scheme:
         for label in self.expand(labels) if weak else labels:
             m |= _bit(label)
         return m
+
+    def weight(self, labels: Iterable[str]) -> float:
+        """An edge's weight under ``label_weights``: its heaviest label's (1 if none is listed)."""
+        return max((self.label_weights.get(label, 1.0) for label in labels), default=1.0)
 
     def is_ignored_edge(self, labels: Iterable[str], child_kind: str) -> bool:
         return child_kind in self.ignored_kinds or not self.ignored_labels.isdisjoint(labels)

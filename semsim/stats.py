@@ -27,13 +27,14 @@ class Counts:
     Side 1 is the first argument (the source, or the "guessed" graph), side 2 the second
     (the correction, or the reference): precision = matched1/total1 and recall =
     matched2/total2, as in ``ucca.evaluation`` and the paper's Figure 1. An empty side
-    has precision (recall) 1, so two empty graphs score 1.
+    has precision (recall) 1, so two empty graphs score 1. Items may weigh more than one
+    (USim's weighted edges): the counts are then sums of weights.
     """
 
-    matched1: int
-    total1: int
-    matched2: int
-    total2: int
+    matched1: float
+    total1: float
+    matched2: float
+    total2: float
 
     @property
     def precision(self) -> float:

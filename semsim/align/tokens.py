@@ -16,6 +16,23 @@ Long texts are aligned sentence by sentence over synchronised sentence ends
 (:func:`synchronised_spans`, the procedure of the authors' code, see
 ``docs/legacy.md``); otherwise a deleted "the" may pair with an inserted "the"
 sentences away. :func:`legacy_token_pairs` is the original code's variant.
+
+The paper's §4.4 traces some of USim's blindness to the alignment: any two tokens sharing a
+letter may align, so a content word replaced by an unrelated one (``idea`` → ``iron``) keeps
+its units aligned and its edges matched. ``TOKEN_ALIGNMENTS`` names the choices:
+
+``edit`` (default)
+    The paper's: minimum total edit distance over every pair that shares anything.
+``lexical``
+    The same matching over lexically related pairs only (:func:`related`: the same word up
+    to an edit distance of at most half the longer one's length, which keeps misspellings
+    and inflections, ``iede``/``idea``, ``gva``/``gave``, ``child``/``children``): an
+    unrelated replacement leaves its units unaligned.
+``ordered``
+    Lexically related pairs that also keep their order (no two pairs cross): the heaviest
+    such alignment, a weighted longest common subsequence (:func:`_ordered`). UCCA labels
+    an agent and a patient alike (both ``A``), so only word order tells ``John saw Mary``
+    from ``Mary saw John``; the price is that a moved word is unaligned.
 """
 
 from __future__ import annotations
@@ -32,6 +49,16 @@ from ..graph import Graph
 from ..limits import check_cells, check_chars
 
 Pair = tuple[int, int]
+TOKEN_ALIGNMENTS = ("edit", "lexical", "ordered")
+#: the largest edit distance, as a share of the longer token's length, of a lexically related pair
+MAX_RELATIVE_DISTANCE = 0.5
+
+
+def related(a: str, b: str, distance: int | None = None) -> bool:
+    """Whether two (lower-cased) tokens are the same word up to a misspelling or an
+    inflection: an edit distance of at most :data:`MAX_RELATIVE_DISTANCE` of the longer one."""
+    d = Levenshtein.distance(a, b) if distance is None else distance
+    return d <= MAX_RELATIVE_DISTANCE * max(len(a), len(b))
 
 
 def edit_distances(a: Sequence[str], b: Sequence[str]) -> np.ndarray:
@@ -39,23 +66,60 @@ def edit_distances(a: Sequence[str], b: Sequence[str]) -> np.ndarray:
     return cdist(a, b, scorer=Levenshtein.distance, dtype=np.int32, workers=1)
 
 
-def align_tokens(a: Sequence[str], b: Sequence[str]) -> list[Pair]:
-    """Minimum-edit-distance one-to-one alignment of two token lists (0-based pairs)."""
+def align_tokens(a: Sequence[str], b: Sequence[str], how: str = "edit") -> list[Pair]:
+    """One-to-one alignment of two token lists (0-based pairs), by minimum total edit
+    distance (``how``: one of :data:`TOKEN_ALIGNMENTS`)."""
+    if how not in TOKEN_ALIGNMENTS:
+        raise ValueError(f"unknown token alignment {how!r}; choose from {', '.join(TOKEN_ALIGNMENTS)}")
     n, m = len(a), len(b)
     if not n or not m:
         return []
     check_cells(n, m, "token alignment")
     check_chars(sum(map(len, a)), sum(map(len, b)))
     la, lb = [t.lower() for t in a], [t.lower() for t in b]
+    if how == "ordered":
+        return _ordered(la, lb)
     dist = edit_distances(la, lb).astype(np.float64)
     # Tie-break toward similar relative positions; the sum of all penalties stays < 1,
     # so it can only choose among alignments of equal (integer) edit distance.
     ra = (np.arange(n) + 0.5) / n
     rb = (np.arange(m) + 0.5) / m
     cost = dist + np.abs(ra[:, None] - rb[None, :]) / (2 * (min(n, m) + 1))
-    rows, cols = linear_sum_assignment(cost)
-    return [(int(i), int(j)) for i, j in zip(rows, cols)
-            if dist[i, j] < max(len(la[i]), len(lb[j]))]
+    if how == "edit":  # the paper's: a pair sharing nothing is dropped after the matching
+        rows, cols = linear_sum_assignment(cost)
+        return [(int(i), int(j)) for i, j in zip(rows, cols) if dist[i, j] < max(len(la[i]), len(lb[j]))]
+    related_pairs = dist <= MAX_RELATIVE_DISTANCE * np.maximum.outer([len(t) for t in la], [len(t) for t in lb])
+    # an unrelated pair costs more than any matching of related ones, so it never displaces one
+    rows, cols = linear_sum_assignment(np.where(related_pairs, cost, cost + 1.0 + dist.sum()))
+    return [(int(i), int(j)) for i, j in zip(rows, cols) if related_pairs[i, j]]
+
+
+def _ordered(a: list[str], b: list[str]) -> list[Pair]:
+    """The heaviest alignment of related pairs in which no two pairs cross: a weighted
+    longest common subsequence, an equal pair weighing 1,000 and a related one less by its
+    relative edit distance (at least 750), so that the most pairs win, then the closest.
+    (A token-level diff is not enough: its edit script may substitute ``gva`` by an inserted
+    ``John`` and insert ``gave``, an equally short script that pairs the wrong words.)"""
+    dist = edit_distances(a, b).astype(np.int64)
+    longer = np.maximum.outer([len(t) for t in a], [len(t) for t in b])
+    ok = dist <= MAX_RELATIVE_DISTANCE * longer
+    weight = np.where(ok, 1000 - (500 * dist) // np.maximum(longer, 1), 0)
+    n, m = dist.shape
+    best = np.zeros((n + 1, m + 1), dtype=np.int64)  # best[i, j]: over a[:i] and b[:j]
+    for i in range(1, n + 1):
+        matched = np.where(ok[i - 1], best[i - 1, :-1] + weight[i - 1], 0)
+        best[i, 1:] = np.maximum.accumulate(np.maximum(best[i - 1, 1:], matched))
+    pairs: list[Pair] = []
+    i, j = n, m
+    while i and j:
+        if ok[i - 1, j - 1] and best[i, j] == best[i - 1, j - 1] + weight[i - 1, j - 1]:
+            pairs.append((i - 1, j - 1))
+            i, j = i - 1, j - 1
+        elif best[i, j] == best[i - 1, j]:
+            i -= 1
+        else:
+            j -= 1
+    return pairs[::-1]
 
 
 # -- sentence synchronisation (shared by both variants) ---------------------------------------
@@ -137,13 +201,15 @@ def synchronised_spans(g1: Graph, g2: Graph, by_sentence: bool = True) -> list[t
     return spans
 
 
-def paper_token_pairs(g1: Graph, g2: Graph, by_sentence: bool = True, punct: bool = False) -> list[Pair]:
-    """The paper's leaf alignment A_l between two graphs (0-based token indices)."""
+def paper_token_pairs(g1: Graph, g2: Graph, by_sentence: bool = True, punct: bool = False,
+                      how: str = "edit") -> list[Pair]:
+    """The paper's leaf alignment A_l between two graphs (0-based token indices); ``how``
+    is one of :data:`TOKEN_ALIGNMENTS`."""
     pairs: list[Pair] = []
     for r1, r2 in synchronised_spans(g1, g2, by_sentence):
         i1 = [i for i in r1 if punct or not g1.tokens[i].punct]
         i2 = [i for i in r2 if punct or not g2.tokens[i].punct]
-        for a, b in align_tokens([g1.tokens[i].text for i in i1], [g2.tokens[i].text for i in i2]):
+        for a, b in align_tokens([g1.tokens[i].text for i in i1], [g2.tokens[i].text for i in i2], how):
             pairs.append((i1[a], i2[b]))
     return pairs
 

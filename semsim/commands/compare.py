@@ -20,7 +20,7 @@ from typing import Any
 import click
 
 from ..api import USim
-from ..cli import parsing_options, quiet_option, usim_metric, usim_options
+from ..cli import parsing_options, quiet_option, usim_options
 from ..errors import InputError, SemsimError
 from ..graph import Graph
 from ..io import check_writable, fail_if_unread, open_output, pair_inputs, read_pairs, readable_pairs, write_jsonl
@@ -166,8 +166,7 @@ def _pairs_from_text(source: Path, hyp: Path, parser_specs: tuple[str, ...], bat
 @click.option("--seed", type=click.IntRange(0), default=12345, show_default=True)
 @quiet_option
 def compare(pair_specs: tuple[tuple[str, str, str], ...], source: Path | None, hyp: Path | None,
-            parser_specs: tuple[str, ...], variant: str, direction: str, tie_break: str, labels: str, remote: bool,
-            align: str, denominator: str, single_token_units: bool, read_format: str | None, batch_size: int,
+            parser_specs: tuple[str, ...], metric: USim, read_format: str | None, batch_size: int,
             jobs: int, executor: str, batch_timeout: float | None, cache_path: str | None, no_cache: bool,
             fmt: str, output: str | None, n_bootstrap: int,
             seed: int, quiet: bool) -> None:
@@ -177,7 +176,6 @@ def compare(pair_specs: tuple[tuple[str, str, str], ...], source: Path | None, h
     semsim compare --pairs ucca src/ cor/ --pairs amr src.amr cor.amr
     semsim compare --source src.txt --hyp cor.txt --parser tupa=MODEL --parser amrlib=DIR
     """
-    usim = usim_metric(variant, direction, tie_break, labels, remote, align, denominator, single_token_units)
     check_writable(output)
     read: list[Any] = []
     unparsed: list[InputError] = []
@@ -196,7 +194,7 @@ def compare(pair_specs: tuple[tuple[str, str, str], ...], source: Path | None, h
         raise SemsimError("no pair could be read in every representation")
     failed: dict[int, str] = {}  # pairs too large to score in some representation: left out of all
     columns = drop_failed([c for rep, pairs in by_rep.items()
-                           for c in columns_for(rep, pairs, usim, failed, where[rep])], failed)
+                           for c in columns_for(rep, pairs, metric, failed, where[rep])], failed)
     for i in sorted(failed):
         click.echo(f"semsim: {failed[i]} (pair {names[i]} not compared)", err=True)
     names = [n for i, n in enumerate(names) if i not in failed]

@@ -14,7 +14,8 @@ from pathlib import Path
 
 import click
 
-from ..cli import quiet_option, usim_metric, usim_options
+from ..api import USim
+from ..cli import quiet_option, usim_options
 from ..errors import GraphError, SemsimError
 from ..io import GraphPair, atomic_write, pair_inputs, read_pairs
 from ..limits import LimitError
@@ -37,8 +38,7 @@ def write_atomic(path: str, text: str) -> None:
                    "as `semsim usim` prints it, with or without file suffixes (fig1-source~fig1-correction).")
 @click.option("--read-format", help="Reader to use (see `semsim plugins`); default: by suffix.")
 @quiet_option
-def explain(source: str, correction: str, variant: str, direction: str, tie_break: str, labels: str,
-            remote: bool, align: str, denominator: str, single_token_units: bool, html_path: str | None,
+def explain(source: str, correction: str, metric: USim, html_path: str | None,
             json_path: str | None, pair: str | None, read_format: str | None, quiet: bool) -> None:
     """Why CORRECTION got its USim against SOURCE: alignments, matched and unmatched edges.
 
@@ -48,7 +48,6 @@ def explain(source: str, correction: str, variant: str, direction: str, tie_brea
     """
     from ..explain import explain as build
     from ..explain import render_html, summary
-    metric = usim_metric(variant, direction, tie_break, labels, remote, align, denominator, single_token_units)
     pairs = read_pairs(pair_inputs(source, correction), read_format, quiet)
     chosen = _choose(pairs, pair)
     if chosen.error is not None:

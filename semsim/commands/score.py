@@ -6,7 +6,8 @@ from pathlib import Path
 
 import click
 
-from ..cli import parsing_options, quiet_option, systems_inputs, usim_metric, usim_options
+from ..api import USim
+from ..cli import parsing_options, quiet_option, systems_inputs, usim_options
 from ..errors import SemsimError
 from ..io import check_writable, open_output, write_jsonl
 from ..stats import Score
@@ -34,8 +35,7 @@ from .common import fail_if_unparsed, system_names
               help="Print only each system's mean F (one number; with several systems, NAME<TAB>F lines).")
 @quiet_option
 def score(source_path: Path, hyps: tuple[Path, ...], refs: tuple[Path, ...], representation: str | None,
-          parser_name: str | None, model: str | None, variant: str, direction: str, tie_break: str, labels: str,
-          remote: bool, align: str, denominator: str, single_token_units: bool, jobs: int, executor: str,
+          parser_name: str | None, model: str | None, metric: USim, jobs: int, executor: str,
           batch_timeout: float | None, batch_size: int,
           cache_path: str | None, no_cache: bool, output: str | None, fmt: str, n_bootstrap: int, paired: str,
           paired_trials: int, seed: int, score_only: bool, quiet: bool) -> None:
@@ -61,7 +61,6 @@ def score(source_path: Path, hyps: tuple[Path, ...], refs: tuple[Path, ...], rep
         too_large_lines,
         unparsed_lines,
     )
-    metric = usim_metric(variant, direction, tie_break, labels, remote, align, denominator, single_token_units)
     if not hyps and not refs:
         raise SemsimError("give at least one --hyp (or --ref) file")
     check_writable(output)

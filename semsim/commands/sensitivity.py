@@ -14,8 +14,9 @@ from typing import Any
 
 import click
 
+from ..api import USim
 from ..cache import normalise
-from ..cli import parsing_options, quiet_option, usim_metric, usim_options
+from ..cli import parsing_options, quiet_option, usim_options
 from ..errors import InputError, SemsimError
 from ..gec.m2 import read_m2
 from ..gec.sensitivity import ANCHORS, Chain, TypeSummary, build_chains, by_type, chain_texts, edit_deltas
@@ -58,8 +59,7 @@ def _annotator(value: str, path: Path, known: set[int]) -> int | None:
 @click.option("-o", "--output", type=click.Path(dir_okay=False), help="Per-edit records (JSON Lines) here.")
 @quiet_option
 def sensitivity(m2_file: Path, representation: str | None, parser_name: str | None, model: str | None,
-                variant: str, direction: str, tie_break: str, labels: str, remote: bool, align: str,
-                denominator: str, single_token_units: bool, annotator: str, anchor: str, seed: int,
+                metric: USim, annotator: str, anchor: str, seed: int,
                 n_bootstrap: int, jobs: int, executor: str, batch_timeout: float | None, batch_size: int,
                 cache_path: str | None, no_cache: bool, fmt: str, output: str | None, quiet: bool) -> None:
     """Mean change in USim per error type when FILE.m2's gold edits are applied one by one.
@@ -74,7 +74,6 @@ def sensitivity(m2_file: Path, representation: str | None, parser_name: str | No
     """
     from ..cache import ParseCache
     from ..pipeline import find_parser, parse_sentences, parser_signature, signed
-    metric = usim_metric(variant, direction, tie_break, labels, remote, align, denominator, single_token_units)
     check_writable(output)
     sentences = read_m2(m2_file)
     who = _annotator(annotator, m2_file, {a for s in sentences for a in s.annotators})

@@ -4,7 +4,8 @@ from __future__ import annotations
 
 import click
 
-from ..cli import output_options, usim_metric, usim_options
+from ..api import USim
+from ..cli import output_options, usim_options
 from ..io import pair_inputs
 from .common import score_pairs
 
@@ -14,8 +15,7 @@ from .common import score_pairs
 @click.argument("correction")
 @usim_options
 @output_options
-def usim(source: str, correction: str, variant: str, direction: str, tie_break: str, labels: str,
-         remote: bool, align: str, denominator: str, single_token_units: bool, fmt: str, output: str | None,
+def usim(source: str, correction: str, metric: USim, fmt: str, output: str | None,
          read_format: str | None, n_bootstrap: int, seed: int, score_only: bool, quiet: bool) -> None:
     """USim of CORRECTION against SOURCE (files, directories matched by name, @lists, or -
     for standard input).
@@ -25,7 +25,6 @@ def usim(source: str, correction: str, variant: str, direction: str, tie_break: 
     semsim usim sources/ corrections/ --format jsonl -o usim.jsonl --bootstrap 1000
     semsim usim src.amr cor.amr --variant legacy -b
     """
-    metric = usim_metric(variant, direction, tie_break, labels, remote, align, denominator, single_token_units)
     score_pairs(pair_inputs(source, correction), metric.sentence_score, fmt, output, read_format,
                 quiet, n_bootstrap, seed, score_only)
 

@@ -17,11 +17,11 @@ from typing import Any
 
 import numpy as np
 
-from ..align.tokens import synchronised_spans
+from ..align.tokens import related, synchronised_spans
 from ..api import USim
 from ..errors import SemsimError
 from ..graph import Graph
-from ..metrics import legacy, usim
+from ..metrics import legacy, settings, usim
 from ..stats import Counts, Score
 
 #: Version of the JSON layout (bumped when a field changes meaning or disappears).
@@ -53,12 +53,7 @@ def explain(g1: Graph, g2: Graph, metric: USim | None = None) -> dict[str, Any]:
 
 
 def _settings(metric: USim) -> dict[str, Any]:
-    s = {"variant": metric.variant}
-    if metric.variant == "legacy":
-        return {**s, "single_token_units": metric.single_token_units}
-    return {**s, "direction": metric.direction, "tie_break": metric.tie_break, "labels": metric.labels,
-            "remote": metric.remote, "align": "sentence" if metric.by_sentence else "passage",
-            "denominator": metric.denominator}
+    return settings.shown(metric.settings())
 
 
 def graph_data(g: Graph) -> dict[str, Any]:
@@ -110,7 +105,7 @@ def not_compared_reason(g: Graph, i: int, remote: bool) -> str:
 
 def _paper(g1: Graph, g2: Graph, metric: USim, score: Score) -> dict[str, Any]:
     graphs = (g1, g2)
-    pairs = usim.paper_token_pairs(g1, g2, by_sentence=metric.by_sentence)
+    pairs = usim.paper_token_pairs(g1, g2, by_sentence=metric.by_sentence, how=metric.tokens)
     alignments = usim.unit_alignments(g1, g2, pairs, metric.direction, metric.tie_break, metric.denominator)
     overlap = usim.overlap_matrix(g1, g2, pairs)
     sizes = usim.yield_sizes(g1, g2, pairs, metric.denominator)
@@ -120,13 +115,51 @@ def _paper(g1: Graph, g2: Graph, metric: USim, score: Score) -> dict[str, Any]:
         if [(g.edges[i].child) for i in idx] != [child for child, _ in items]:
             raise SemsimError("internal error: the explainer's compared edges differ from the metric's")
     directions = {}
+    weights = [usim.weigh_edges(g, metric.edge_weights, metric.remote) for g in graphs]
     for name, a in alignments.items():
         flags = usim.edge_matches(g1, g2, a, metric.labels, metric.remote)
-        counts = Counts(sum(flags[0]), len(flags[0]), sum(flags[1]), len(flags[1]))
+        if metric.edge_weights == "uniform":  # integers, as the score counts them
+            counts = Counts(sum(flags[0]), len(flags[0]), sum(flags[1]), len(flags[1]))
+        else:
+            (m1, t1), (m2, t2) = ((sum(x for x, f in zip(w, fl) if f), sum(w)) for w, fl in zip(weights, flags))
+            counts = Counts(m1, t1, m2, t2)
         if counts != score.parts[name]:
             raise SemsimError(f"internal error: explained counts {counts} differ from the score's {score.parts[name]}")
         directions[name] = _paper_direction(name, graphs, a, overlap, sizes, compared, masks, flags, metric, counts)
-    return {"detail": "paper", "token_alignment": [list(p) for p in sorted(pairs)], "directions": directions}
+        if metric.edge_weights != "uniform":  # what each compared edge weighed
+            for k in (0, 1):
+                for row, w in zip((r for r in directions[name]["edges"][SIDES[k]] if r["compared"]), weights[k]):
+                    row["weight"] = w
+    doc = {"detail": "paper", "token_alignment": [list(p) for p in sorted(pairs)], "directions": directions}
+    if metric.tokens != "edit":
+        doc["unaligned_tokens"] = unaligned_tokens(g1, g2, pairs, metric)
+    return doc
+
+
+def unaligned_tokens(g1: Graph, g2: Graph, pairs: list[tuple[int, int]], metric: USim) -> dict[str, list[Any]]:
+    """Per side, each content token the leaf alignment left out and why: nothing in the
+    other sentence is lexically related to it, or what is went elsewhere (or, with
+    ``tokens="ordered"``, would cross the order of the pairs)."""
+    aligned = ({a for a, _ in pairs}, {b for _, b in pairs})
+    graphs = (g1, g2)
+    out: dict[str, list[Any]] = {SIDES[0]: [], SIDES[1]: []}
+    for spans in synchronised_spans(g1, g2, metric.by_sentence):
+        for k in (0, 1):
+            g, other = graphs[k], graphs[1 - k]
+            candidates = [j for j in spans[1 - k] if not other.tokens[j].punct]
+            for i in spans[k]:
+                if g.tokens[i].punct or i in aligned[k]:
+                    continue
+                word = g.tokens[i].text.lower()
+                near = [other.tokens[j].text for j in candidates if related(word, other.tokens[j].text.lower())]
+                if not near:
+                    why = "no lexically related token in the other sentence"
+                elif metric.tokens == "ordered":
+                    why = f"related to {', '.join(near)}, but aligning it would cross the order of the other pairs"
+                else:
+                    why = f"related to {', '.join(near)}, each aligned to a closer token"
+                out[SIDES[k]].append({"token": i, "text": g.tokens[i].text, "reason": why})
+    return out
 
 
 def _paper_direction(name: str, graphs: tuple[Graph, Graph], a: np.ndarray, overlap: np.ndarray,

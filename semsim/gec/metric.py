@@ -111,6 +111,8 @@ class USimMetric(_Base):
         remote: bool = True
         by_sentence: bool = True
         denominator: str = "yield"
+        tokens: str = "edit"
+        edge_weights: str = "uniform"
         single_token_units: bool = True
 
         def __post_init__(self) -> None:

@@ -18,6 +18,21 @@ Reading decisions the paper leaves open are listed in ``docs/reading-decisions.m
 defaults: labelled matching with exact labels, primary and remote edges counted,
 punctuation and linkage excluded (as the UCCA scheme declares), implicit units excluded,
 tokens aligned sentence by sentence when the adapter knows sentence ends.
+
+Two named options take up the remedies §4.4 proposes for what USim misses, and stay off by
+default (the paper's measure is unchanged): ``tokens`` (:data:`TOKEN_ALIGNMENTS`) aligns
+only lexically related tokens, so that an unrelated replacement leaves its units unaligned,
+and ``edge_weights`` (:data:`EDGE_WEIGHTS`) counts an edge by its place in the graph rather
+than as one, so that losing a participant costs more than losing a function word:
+
+``uniform`` (default)
+    Every edge counts 1, as in §3.
+``height``
+    An edge weighs 1 + the height of its child (:attr:`Graph.heights`): an edge into a
+    unit over a whole scene outweighs one into a single word. Any representation.
+``scheme``
+    An edge weighs what the representation's scheme declares for its label
+    (:attr:`Scheme.label_weights`, data of the plugin); refused for a scheme without weights.
 """
 
 from __future__ import annotations
@@ -26,11 +41,13 @@ import numpy as np
 
 from ..align.tokens import paper_token_pairs
 from ..align.units import align_units, overlap_matrix
+from ..errors import SettingsError
 from ..graph import Graph
 from ..stats import Counts, Score, signature
 
 LABEL_MODES = ("labeled", "weak", "unlabeled")
 DIRECTIONS = ("both", "s->r", "r->s")
+EDGE_WEIGHTS = ("uniform", "height", "scheme")
 
 
 def yield_sizes(g1: Graph, g2: Graph, token_pairs: list[tuple[int, int]],
@@ -74,38 +91,66 @@ def edge_matches(g1: Graph, g2: Graph, alignment: np.ndarray, labels: str = "lab
     return [bool(seen1[child] & mask) for child, mask in items1], [bool(seen2[child] & mask) for child, mask in items2]
 
 
+def weigh_edges(g: Graph, how: str = "uniform", remote: bool = True) -> list[float]:
+    """What each compared edge of ``g`` (in :meth:`Graph.label_masks` order) weighs under
+    ``how``, one of :data:`EDGE_WEIGHTS`."""
+    if how not in EDGE_WEIGHTS:
+        raise ValueError(f"unknown edge weights {how!r}; choose from {', '.join(EDGE_WEIGHTS)}")
+    if how == "scheme" and not g.scheme.label_weights:
+        raise SettingsError(f"edge_weights='scheme': the {g.scheme.name!r} scheme declares no label weights "
+                            f"(use 'height', which needs none)", ["edge_weights"])
+
+    def build() -> list[float]:
+        edges = [g.edges[i] for i in g.compared_edges if remote or not g.edges[i].remote]
+        if how == "height":
+            return [1.0 + g.heights[e.child] for e in edges]
+        if how == "scheme":
+            return [g.scheme.weight(e.labels) for e in edges]
+        return [1.0] * len(edges)
+    return g.memo(("edge_weights", how, remote), build)
+
+
 def match_edges(g1: Graph, g2: Graph, alignment: np.ndarray, labels: str = "labeled",
-                remote: bool = True) -> Counts:
-    """Count the edges of each graph that have a match (:func:`edge_matches`)."""
+                remote: bool = True, weights: str = "uniform") -> Counts:
+    """Count the edges of each graph that have a match (:func:`edge_matches`); with
+    ``weights`` other than ``uniform``, sum their :func:`weigh_edges` instead."""
     matched1, matched2 = edge_matches(g1, g2, alignment, labels, remote)
-    return Counts(sum(matched1), len(matched1), sum(matched2), len(matched2))
+    if weights == "uniform":  # integer counts, exactly as the paper's
+        return Counts(sum(matched1), len(matched1), sum(matched2), len(matched2))
+    w1, w2 = weigh_edges(g1, weights, remote), weigh_edges(g2, weights, remote)
+    return Counts(sum(w for w, m in zip(w1, matched1) if m), sum(w1),
+                  sum(w for w, m in zip(w2, matched2) if m), sum(w2))
 
 
 def usim_parts(g1: Graph, g2: Graph, token_pairs: list[tuple[int, int]], direction: str = "both",
                tie_break: str = "coverage", labels: str = "labeled", remote: bool = True,
-               denominator: str = "yield") -> dict[str, Counts]:
+               denominator: str = "yield", weights: str = "uniform") -> dict[str, Counts]:
     """Counts per direction for a given leaf alignment (0-based token index pairs)."""
-    return {d: match_edges(g1, g2, a, labels, remote)
+    return {d: match_edges(g1, g2, a, labels, remote, weights)
             for d, a in unit_alignments(g1, g2, token_pairs, direction, tie_break, denominator).items()}
 
 
 def paper_settings(direction: str, tie_break: str, labels: str, remote: bool, by_sentence: bool,
-                   denominator: str) -> dict[str, object]:
-    """The settings that name a paper-variant score in its signature."""
+                   denominator: str, tokens: str = "edit", weights: str = "uniform") -> dict[str, object]:
+    """The settings that name a paper-variant score in its signature (the remedies only when
+    used, so that the paper's own signatures stay as they were)."""
     return {"variant": "paper", "dir": direction, "tie": tie_break, "labels": labels, "remote": remote,
-            "denom": denominator, "align": "sentence" if by_sentence else "passage"}
+            "denom": denominator, "align": "sentence" if by_sentence else "passage",
+            **({"tokens": tokens} if tokens != "edit" else {}),
+            **({"weights": weights} if weights != "uniform" else {})}
 
 
 def usim(g1: Graph, g2: Graph, *, direction: str = "both", tie_break: str = "coverage",
          labels: str = "labeled", remote: bool = True, by_sentence: bool = True,
-         denominator: str = "yield", version: str = "") -> Score:
+         denominator: str = "yield", tokens: str = "edit", edge_weights: str = "uniform",
+         version: str = "") -> Score:
     """USim (paper definition) of ``g1`` (the source) and ``g2`` (its correction)."""
     if direction not in DIRECTIONS:
         raise ValueError(f"unknown direction {direction!r}; choose from {', '.join(DIRECTIONS)}")
     if labels not in LABEL_MODES:
         raise ValueError(f"unknown label mode {labels!r}; choose from {', '.join(LABEL_MODES)}")
-    pairs = paper_token_pairs(g1, g2, by_sentence=by_sentence)
-    parts = usim_parts(g1, g2, pairs, direction, tie_break, labels, remote, denominator)
-    sig = signature("usim", {**paper_settings(direction, tie_break, labels, remote, by_sentence, denominator),
-                             "scheme": g1.scheme.name}, version)
+    pairs = paper_token_pairs(g1, g2, by_sentence=by_sentence, how=tokens)
+    parts = usim_parts(g1, g2, pairs, direction, tie_break, labels, remote, denominator, edge_weights)
+    sig = signature("usim", {**paper_settings(direction, tie_break, labels, remote, by_sentence, denominator,
+                                              tokens, edge_weights), "scheme": g1.scheme.name}, version)
     return Score(parts, sig)

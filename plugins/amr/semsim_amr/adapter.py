@@ -33,7 +33,10 @@ from typing import Any
 from semsim.graph import Edge, Graph, Token, Unit
 from semsim.scheme import Scheme
 
-AMR = Scheme("amr", label_groups={"ARGs": tuple(f"ARG{i}" for i in range(6))})
+#: Label weights (USim's ``edge_weights="scheme"``): a predicate's core roles (ARG0-ARG5) carry
+#: its meaning; non-core roles (:mod, :time, :op, ...) weigh 1.
+AMR = Scheme("amr", label_groups={"ARGs": tuple(f"ARG{i}" for i in range(6))},
+             label_weights={f"ARG{i}": 3 for i in range(6)})
 
 
 ANCHORS = ("concepts", "alignments")

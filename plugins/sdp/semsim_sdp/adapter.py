@@ -44,11 +44,15 @@ from semsim.formats.mrp import MrpGraph
 from semsim.graph import Edge, Graph, Token, Unit
 from semsim.scheme import Scheme
 
-#: The frameworks this plugin claims, with their schemes. Label groups are for DistSim.
+_DM_ARGS = ("ARG1", "ARG2", "ARG3", "ARG4")
+_PSD_ARGS = ("ACT-arg", "PAT-arg", "ADDR-arg", "EFF-arg", "ORIG-arg")
+_EDS_ARGS = ("ARG", "ARG1", "ARG2", "ARG3", "ARG4")
+#: The frameworks this plugin claims, with their schemes. Label groups are for DistSim; label
+#: weights (USim's ``edge_weights="scheme"``) put a predicate's arguments above its other edges.
 SCHEMES = {
-    "dm": Scheme("dm", label_groups={"ARGs": ("ARG1", "ARG2", "ARG3", "ARG4")}),
-    "psd": Scheme("psd", label_groups={"args": ("ACT-arg", "PAT-arg", "ADDR-arg", "EFF-arg", "ORIG-arg")}),
-    "eds": Scheme("eds", label_groups={"ARGs": ("ARG", "ARG1", "ARG2", "ARG3", "ARG4")}),
+    "dm": Scheme("dm", label_groups={"ARGs": _DM_ARGS}, label_weights=dict.fromkeys(_DM_ARGS, 3)),
+    "psd": Scheme("psd", label_groups={"args": _PSD_ARGS}, label_weights=dict.fromkeys(_PSD_ARGS, 3)),
+    "eds": Scheme("eds", label_groups={"ARGs": _EDS_ARGS}, label_weights=dict.fromkeys(_EDS_ARGS, 3)),
 }
 FRAMEWORKS = tuple(SCHEMES)
 TOP = "TOP"

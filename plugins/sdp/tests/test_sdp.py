@@ -211,3 +211,13 @@ def test_sample_pairs_in_two_file_orders_score_the_same(shared, fw):
     rev = [dict(d, nodes=d["nodes"][::-1], edges=d.get("edges", [])[::-1]) for d in ds]
     for a, b in itertools.pairwise(range(len(ds))):
         assert semsim.usim(graph(ds[a]), graph(ds[b])).f == semsim.usim(graph(rev[a]), graph(rev[b])).f
+
+
+@pytest.mark.parametrize("gold,system", [(DM_GOLD, DM_SYS), (EDS_GOLD, EDS_SYS)])
+def test_usim_remedies_work_on_sdp_graphs(gold, system):
+    """USim's lexical alignment and weighted edges use only what the DM/PSD/EDS scheme declares."""
+    g, s = graph(gold), graph(system)
+    assert g.scheme.label_weights  # arguments weigh more than other edges
+    for settings in ({"tokens": "lexical", "edge_weights": "scheme"}, {"tokens": "ordered", "edge_weights": "height"}):
+        assert semsim.usim(g, g, **settings).f == 1.0
+        assert 0.0 <= semsim.usim(g, s, **settings).f < 1.0

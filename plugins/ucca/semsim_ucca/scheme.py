@@ -8,13 +8,17 @@ from semsim.scheme import Scheme
 #: UCCA's foundational layer, as ``ucca.evaluation`` compares it: P~S, H~C, N~L, F~R are
 #: equivalent in weak labelled matching; punctuation (U) and linkage (LA, LR, LKG nodes)
 #: are not compared; DistSim's groups are the paper's Table 1 columns (Scenes counted by
-#: their main relation, P or S).
+#: their main relation, P or S). Label weights (USim's ``edge_weights="scheme"``) follow
+#: UCCA's own hierarchy: a scene (H), its main relation (P, S) and its participants (A)
+#: carry a text's meaning, adverbials (D) and centers (C) refine it, function words and
+#: relators (F, R) carry the least; elaborators, quantifiers and the rest weigh 1.
 UCCA = Scheme(
     name="ucca",
     equivalences=(frozenset("PS"), frozenset("HC"), frozenset("NL"), frozenset("FR")),
     ignored_labels=frozenset({"U", "LA", "LR", "Terminal"}),
     ignored_kinds=frozenset({"PNCT", "LKG"}),
     label_groups={"A+D": ("A", "D"), "Scene": ("P", "S")},
+    label_weights={"H": 3, "P": 3, "S": 3, "A": 3, "D": 2, "C": 2, "F": 0.5, "R": 0.5},
 )
 
 _SENTENCE_FINAL = frozenset(".?!")

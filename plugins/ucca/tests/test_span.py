@@ -89,6 +89,26 @@ def test_cky_finds_the_best_tree_and_forces_the_root():
     assert chosen == {(0, 3): 1, (1, 3): 2}
 
 
+def test_cky_prefers_a_likely_unit_to_confident_non_units():
+    """A tree is scored by its units: a span that is surely no unit (p(none) = 0.999) must
+    not outweigh a likely unit (p = 0.9). Scoring every span of the binarisation with its
+    own log-probability did, and left every unit under the root."""
+    from semsim_ucca.span.model import all_spans, cky
+    n = 4
+    starts, ends = all_spans(n)
+    labels = ["<none>", "ROOT", "H", "A"]
+    root_mask = np.array([lab == "ROOT" for lab in labels])
+    spans = list(zip(starts.tolist(), ends.tolist()))
+    logp = np.full((len(spans), len(labels)), np.log(0.0005))
+    logp[:, 0] = np.log(0.999)
+    units = {(0, 3): 2, (1, 3): 3, **{(i, i + 1): 3 for i in range(n)}}  # p(label) 0.9, p(none) 0.1
+    for unit, label in units.items():
+        logp[spans.index(unit)] = np.log(0.1 / (len(labels) - 1))
+        logp[spans.index(unit), 0], logp[spans.index(unit), label] = np.log(0.1), np.log(0.9)
+    logp[spans.index((0, n)), 1] = np.log(0.9)
+    assert cky(logp, n, root_mask) == {(0, 4): 1, **units}
+
+
 # -- training ------------------------------------------------------------------------------------
 @pytest.fixture(scope="module")
 def tiny_model(corpus, tmp_path_factory):
@@ -142,7 +162,7 @@ def test_model_file_carries_its_metadata_and_reloads(tiny_model):
     from semsim_ucca.span.parser import SpanParser
     parser = SpanParser.load(tiny_model)
     assert parser.info["train_sentences"] == 9 and parser.info["spacy_model"]
-    assert span.model_identity(str(tiny_model)) == sha256_file(tiny_model)
+    assert span.model_identity(str(tiny_model)) == f"{sha256_file(tiny_model)}+{span.DECODER}"
     trees = parser.parse([s.split() for s in FIGURE1] + [[]])
     assert [t.tokens for t in trees] == [s.split() for s in FIGURE1] + [[]]
 
@@ -228,20 +248,21 @@ def test_shipped_model_is_the_default_and_signed(tmp_path):
                "json")
     assert r.returncode == 0, r.stderr
     from semsim.models import sha256_file
+    from semsim_ucca import span
     from semsim_ucca.span.encoder import DEFAULT, PINNED
     record = json.loads((tmp_path / "o.jsonl").read_text().splitlines()[0])
     assert record["signature"].endswith(f"|parser:ucca-span|model:ucca-span-ewt-minilm@{sha256_file(shipped())[:12]}"
-                                        f"|encoder:{DEFAULT}@{PINNED[DEFAULT].sha256[:12]}")
+                                        f"|encoder:{DEFAULT}@{PINNED[DEFAULT].sha256[:12]}|decoder:{span.DECODER}")
     assert 0.0 < record["f"] < 1.0
 
 
 def test_the_model_without_an_encoder_stays_selectable_by_name():
     import semsim as api
     from semsim_ucca import span
-    path = span.resolve_model("ucca-span-ewt")
-    assert path == span.MODELS / "ucca-span-ewt.safetensors" and path.is_file()
-    assert span.model_name("ucca-span-ewt") == "ucca-span-ewt"  # no encoder in its signature
-    graphs = [api.plugins.to_graph(m) for m in span.parse(FIGURE1, "ucca-span-ewt")]
+    path = span.resolve_model("ucca-span-ewt-chars")
+    assert path == span.MODELS / "ucca-span-ewt-chars.safetensors" and path.is_file()
+    assert span.model_name("ucca-span-ewt-chars") == f"ucca-span-ewt-chars|decoder:{span.DECODER}"  # no encoder
+    graphs = [api.plugins.to_graph(m) for m in span.parse(FIGURE1, "ucca-span-ewt-chars")]
     assert all(any(e.labels == ("A",) for e in g.edges) for g in graphs)
 
 

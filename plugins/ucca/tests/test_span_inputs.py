@@ -201,14 +201,15 @@ def test_encoder_model_carries_name_and_hash_into_cache_key_and_signature(encode
     parser = SpanParser.load(encoder_model)
     assert parser.net.config.encoder == str(tiny_bert) and parser.encoder_sha256 == spec.sha256
     assert parser.net.vector_dim == 0 and parser.net.chars is not None
-    assert span.model_identity(str(encoder_model)) == f"{sha256_file(encoder_model)}+{spec.sha256}"
+    assert span.model_identity(str(encoder_model)) == f"{sha256_file(encoder_model)}+{spec.sha256}+{span.DECODER}"
     src = tmp_path / "s.txt"
     src.write_text("john gva an apple .\n")
     r = semsim("score", "--source", src, "--hyp", src, "--model", encoder_model, "-q", "--no-cache", "--format",
                "json", "-o", tmp_path / "o.jsonl")
     assert r.returncode == 0, r.stderr
     signature = json.loads((tmp_path / "o.jsonl").read_text().splitlines()[0])["signature"]
-    assert signature.endswith(f"|model:enc@{sha256_file(encoder_model)[:12]}|encoder:{tiny_bert}@{spec.sha256[:12]}")
+    assert signature.endswith(f"|model:enc@{sha256_file(encoder_model)[:12]}|encoder:{tiny_bert}@{spec.sha256[:12]}"
+                              f"|decoder:{span.DECODER}")
 
 
 def test_encoder_whose_weights_changed_is_refused_in_one_line(encoder_model, tiny_bert, tmp_path):

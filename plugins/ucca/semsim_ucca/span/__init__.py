@@ -23,11 +23,17 @@ MODELS = Path(__file__).resolve().parent.parent / "models"
 #: the default: characters and a frozen all-MiniLM-L6-v2, trained on the official EWT split
 DEFAULT_MODEL = MODELS / "ucca-span-ewt-minilm.safetensors"
 
+#: how trees are read off the network's span scores (:func:`.model.cky`): part of the parse
+#: cache's key and of signatures, since it changes parses without changing the model file.
+#: ``cky-2`` (2026-11-25) scores a tree by its units only; ``cky-1`` also scored the spans that
+#: are no unit, log p(none), which made nearly every parse flat (every unit under the root).
+DECODER = "cky-2"
+
 _loaded: dict[tuple[str, int, int], Any] = {}
 
 
 def resolve_model(model: str | os.PathLike[str] | None) -> Path:
-    """The model file: a path, or the name of a shipped model (``ucca-span-ewt``)."""
+    """The model file: a path, or the name of a shipped model (``ucca-span-ewt-chars``)."""
     path = Path(model or os.environ.get(ENV) or DEFAULT_MODEL)
     if not path.is_file() and path.name == str(path) and (MODELS / f"{path}.safetensors").is_file():
         path = MODELS / f"{path}.safetensors"
@@ -58,20 +64,21 @@ def _header_encoder(path: str, size: int, mtime_ns: int) -> tuple[str, str] | No
 
 
 def model_identity(model: str | None = None) -> str:
-    """The parse cache's key: the SHA-256 of the model file, and with a pretrained encoder
-    ``+`` the SHA-256 of its weights (hashed once per file version)."""
+    """The parse cache's key: the SHA-256 of the model file, with a pretrained encoder ``+``
+    the SHA-256 of its weights (hashed once per file version), and ``+`` the :data:`DECODER`."""
     from semsim.models import sha256_once
     path = resolve_model(model)
     encoder = _encoder(path)  # the file's header only
-    return sha256_once(path) + (f"+{encoder[1]}" if encoder else "")
+    return sha256_once(path) + (f"+{encoder[1]}" if encoder else "") + f"+{DECODER}"
 
 
 def model_name(model: str | None = None) -> str:
-    """The model's name in signatures: its file name without the suffix, and
-    ``|encoder:NAME@HASH12`` for a model that reads a pretrained encoder."""
+    """The model's name in signatures: its file name without the suffix,
+    ``|encoder:NAME@HASH12`` for a model that reads a pretrained encoder, and
+    ``|decoder:`` the :data:`DECODER`."""
     path = resolve_model(model)
     encoder = _encoder(path)
-    return path.stem + (f"|encoder:{encoder[0]}@{encoder[1][:12]}" if encoder else "")
+    return path.stem + (f"|encoder:{encoder[0]}@{encoder[1][:12]}" if encoder else "") + f"|decoder:{DECODER}"
 
 
 def load(model: str | None = None) -> Any:

@@ -356,7 +356,12 @@ def cky(label_logp: np.ndarray, n: int, root_mask: np.ndarray) -> dict[tuple[int
     best_label = inner.argmax(axis=1)
     best_label_score = inner[np.arange(len(best_label)), best_label]
     keep = best_label_score > label_logp[:, 0]
-    span_score = np.where(keep, best_label_score, label_logp[:, 0])
+    # A tree's log-probability is that of every span of the sentence: log p(label) for its
+    # units, log p(none) for all others. Up to the sum of every span's log p(none), which is
+    # the same for all trees, that is the sum over its units of log p(label) - log p(none);
+    # a span of the binarisation that is no unit adds 0. (Scoring such a span log p(none)
+    # instead rewards trees with more "none" spans: flat ones, every unit under the root.)
+    span_score = np.where(keep, best_label_score - label_logp[:, 0], 0.0)
     score = np.full((n + 1, n + 1), -np.inf)
     score[starts, ends] = span_score
     chart = np.full((n + 1, n + 1), -np.inf)

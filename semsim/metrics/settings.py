@@ -1,0 +1,135 @@
+"""USim's settings, once: the table that the API's validation, the CLI's options, the
+explanation's settings and the docs' option table are read from.
+
+Each :class:`Setting` says its choices and default, which variant uses it (a setting given
+to the other variant is an error, since the score's signature would not show it), its
+command-line option and its help. The signature itself is written by each variant's
+metric (:func:`semsim.metrics.usim.paper_settings`, :func:`semsim.metrics.legacy.legacy_settings`)
+in the order signatures have always had; a test checks that every setting here reaches it.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Mapping
+from dataclasses import dataclass, field
+from typing import Any
+
+from ..align.tokens import TOKEN_ALIGNMENTS
+from ..align.units import TIE_BREAKS
+from ..errors import SettingsError
+from .usim import DIRECTIONS, EDGE_WEIGHTS, LABEL_MODES
+
+VARIANTS = ("paper", "legacy")
+
+
+@dataclass(frozen=True)
+class Setting:
+    """One setting of USim.
+
+    Attributes:
+        name: the field of :class:`semsim.USim` (and of ``USimMetric.Config``).
+        default: its value when not given.
+        choices: the values it takes; empty for a yes/no setting.
+        variant: the only variant that uses it, or None for every variant.
+        option: the CLI option (a yes/no setting also has ``--no-`` form).
+        words: for a yes/no setting given as a choice on the command line, the word of
+            each value (``--align sentence`` is ``by_sentence=True``); also how the
+            explanation shows it, under ``key``.
+        key: its name in the explanation's settings (the field's name unless ``words``).
+        always_shown: False for the §4.4 remedies, shown (in explanations) only when used,
+            so that the paper's own outputs stay as they were.
+        help: the CLI's help.
+    """
+
+    name: str
+    default: Any
+    choices: tuple[str, ...] = ()
+    variant: str | None = "paper"
+    option: str = ""
+    words: Mapping[str, Any] = field(default_factory=dict)
+    key: str = ""
+    always_shown: bool = True
+    help: str = ""
+
+    def shown(self, value: Any) -> Any:
+        """The value as the explanation and the CLI write it."""
+        return next((w for w, v in self.words.items() if v == value), value)
+
+    def check(self, value: Any) -> None:
+        allowed = self.choices or ((True, False) if not self.words else tuple(self.words.values()))
+        if value not in allowed:
+            raise SettingsError(f"unknown {self.name} {value!r}; choose from {', '.join(map(str, allowed))}")
+
+
+SETTINGS: tuple[Setting, ...] = (
+    Setting("variant", "paper", VARIANTS, None, "--variant",
+            help="paper: §3 of the paper; legacy: what the authors' released code computes."),
+    Setting("direction", "both", DIRECTIONS, option="--direction",
+            help="Whose nodes are aligned onto the other's: both directions averaged (Table 1), or one."),
+    Setting("tie_break", "coverage", TIE_BREAKS, option="--tie-break",
+            help="How ties of the node weight w(v,u) are resolved (paper variant)."),
+    Setting("labels", "labeled", LABEL_MODES, option="--labels",
+            help="Edge label matching (weak: the scheme's equivalences)."),
+    Setting("remote", True, option="--remote", help="Count remote edges."),
+    Setting("by_sentence", True, option="--align", words={"sentence": True, "passage": False}, key="align",
+            help="Align tokens sentence by sentence or over the whole text."),
+    Setting("denominator", "yield", ("yield", "aligned"), option="--denominator",
+            help="|yield(u)| in w(v,u): all tokens, or only aligned ones."),
+    Setting("tokens", "edit", TOKEN_ALIGNMENTS, option="--tokens", always_shown=False,
+            help="Token alignment: edit (the paper's: any pair sharing a letter), lexical (only the same word "
+                 "up to a misspelling or inflection), ordered (lexical, and in order: catches swapped "
+                 "arguments). See docs/faithfulness.md."),
+    Setting("edge_weights", "uniform", EDGE_WEIGHTS, option="--edge-weights", always_shown=False,
+            help="What an edge counts: uniform (1, the paper's), height (1 + its child's height) or scheme "
+                 "(the representation's label weights). See docs/faithfulness.md."),
+    Setting("single_token_units", True, variant="legacy", option="--single-token-units",
+            help="Legacy variant: keep units of one token (the 2018 revision drops them)."),
+)
+BY_NAME = {s.name: s for s in SETTINGS}
+
+
+def check(values: Mapping[str, Any]) -> None:
+    """Refuse unknown values, and settings the chosen variant would ignore (restating a
+    default is not an error); :class:`SettingsError` names the ignored settings."""
+    for s in SETTINGS:
+        if s.name in values:
+            s.check(values[s.name])
+    variant = values.get("variant", "paper")
+    other = VARIANTS[1 - VARIANTS.index(variant)]
+    ignored = [s.name for s in SETTINGS if s.variant == other and values.get(s.name, s.default) != s.default]
+    if ignored:
+        it = "it" if len(ignored) == 1 else "them"
+        raise SettingsError(f"{', '.join(f'{k}={values[k]!r}' for k in ignored)}: the {variant} variant does not "
+                            f"use {it} (only the {other} variant does); leave {it} at the default", ignored)
+
+
+def flag(name: str, value: Any) -> str:
+    """How the command line gives ``name=value`` (``--tie-break all``, ``--no-remote``)."""
+    s = BY_NAME[name]
+    if not s.choices and not s.words:
+        return s.option if value else "--no-" + s.option[2:]
+    return f"{s.option} {s.shown(value)}"
+
+
+def shown(values: Mapping[str, Any]) -> dict[str, Any]:
+    """The settings an explanation lists for ``values``: the variant, then those it uses,
+    under their ``key`` (the remedies only when used)."""
+    variant = values.get("variant", "paper")
+    out: dict[str, Any] = {"variant": variant}
+    for s in SETTINGS:
+        if s.variant == variant and (s.always_shown or values[s.name] != s.default):
+            out[s.key or s.name] = s.shown(values[s.name])
+    return out
+
+
+def markdown_table() -> str:
+    """The docs' table of USim options (docs/usage.md quotes it; a test keeps it current)."""
+    rows = ["| option | Python (`semsim.USim`) | values (default first) | variant | what it does |",
+            "|---|---|---|---|---|"]
+    for s in SETTINGS:
+        words = list(s.choices or s.words) or ["yes", "no"]
+        default = s.shown(s.default) if (s.choices or s.words) else ("yes" if s.default else "no")
+        values = ", ".join(f"`{w}`" for w in [default, *(w for w in words if w != default)])
+        option = s.option if (s.choices or s.words) else f"{s.option} / --no-{s.option[2:]}"
+        rows.append(f"| `{option}` | `{s.name}` | {values} | {s.variant or 'both'} | {s.help.replace('|', '&#124;')} |")
+    return "\n".join(rows)

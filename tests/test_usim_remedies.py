@@ -1,0 +1,192 @@
+"""The §4.4 remedies as named USim options: lexically-aware token alignment (``tokens``) and
+top-weighted edges (``edge_weights``). The paper variant's own numbers are held elsewhere
+(test_usim_paper, the plugins' reference tests); here: what each option changes, that it
+refuses what it would ignore, and that explain and the signature show it."""
+
+from __future__ import annotations
+
+import json
+import subprocess
+import sys
+from pathlib import Path
+
+import pytest
+from figure1 import correction, source
+
+import semsim
+from semsim import Unit, USim, build_graph
+from semsim.align.tokens import align_tokens, related
+from semsim.errors import SettingsError
+from semsim.explain import explain
+from semsim.metrics.settings import SETTINGS
+from semsim.scheme import Scheme
+
+EXAMPLES = Path(__file__).resolve().parents[1] / "examples"
+SCHEME = Scheme("toy", label_weights={"A": 3, "P": 3, "F": 0.5})
+
+
+def scene(words: list[str], scheme: Scheme = SCHEME):
+    """[H [A w0] [P w1] [A [F w2] [C w3]]] (the object phrase optional)."""
+    units = [Unit("root"), Unit("scene"), Unit("a0", anchors=(0,)), Unit("p", anchors=(1,))]
+    edges = [(0, 1, "H"), (1, 2, "A"), (1, 3, "P")]
+    if len(words) == 3:
+        units.append(Unit("a1", anchors=(2,)))
+        edges.append((1, 4, "A"))
+    elif len(words) == 4:
+        units += [Unit("obj"), Unit("f", anchors=(2,)), Unit("c", anchors=(3,))]
+        edges += [(1, 4, "A"), (4, 5, "F"), (4, 6, "C")]
+    return build_graph(words, units, edges, scheme=scheme)
+
+
+def test_related_tokens_are_misspellings_and_inflections_not_other_words():
+    assert related("iede", "idea") and related("gva", "gave") and related("child", "children")
+    assert not related("idea", "iron") and not related("the", "a") and not related("is", "was")
+
+
+def test_lexical_alignment_keeps_misspellings_and_drops_unrelated_words():
+    src, fixed = ["He", "gva", "the", "iede"], ["He", "gave", "the", "idea"]
+    assert align_tokens(src, fixed, "lexical") == align_tokens(src, fixed) == [(0, 0), (1, 1), (2, 2), (3, 3)]
+    assert (1, 1) in align_tokens(["the", "idea"], ["the", "iron"])  # the paper's: they share an "i"
+    assert align_tokens(["the", "idea"], ["the", "iron"], "lexical") == [(0, 0)]
+
+
+def test_an_unrelated_replacement_is_unaligned_and_costs_its_edges():
+    a, b = scene(["He", "saw", "the", "idea"]), scene(["He", "saw", "the", "iron"])
+    assert semsim.usim(a, b).f == 1.0  # the paper's alignment pairs idea with iron
+    lexical = semsim.usim(a, b, tokens="lexical")
+    assert lexical.f < 1.0
+    doc = explain(a, b, USim(tokens="lexical"))
+    c_edge = doc["directions"]["s->r"]["edges"]["source"][5]
+    assert not c_edge["matched"] and c_edge["reason"] == "child unaligned (no token of its yield is aligned)"
+    assert doc["unaligned_tokens"]["source"] == [
+        {"token": 3, "text": "idea", "reason": "no lexically related token in the other sentence"}]
+
+
+def test_a_misspelling_fix_scores_as_with_the_paper_alignment():
+    for tokens in ("lexical", "ordered"):
+        fixed = semsim.usim(scene(["He", "gva", "the", "iede"]), scene(["He", "gave", "the", "idea"]), tokens=tokens)
+        assert fixed.f == 1.0
+    assert semsim.usim(source(), correction(), tokens="lexical").parts == semsim.usim(source(), correction()).parts
+
+
+def test_only_the_ordered_alignment_tells_swapped_arguments():
+    a, b = scene(["John", "saw", "Mary"]), scene(["Mary", "saw", "John"])
+    assert semsim.usim(a, b).f == semsim.usim(a, b, tokens="lexical").f == 1.0  # both are A: UCCA cannot tell
+    assert semsim.usim(a, b, tokens="ordered").f < 1.0
+    assert semsim.usim(a, a, tokens="ordered").f == 1.0
+
+
+@pytest.mark.parametrize("weights", ["height", "scheme"])
+def test_weighted_edges_make_a_lost_participant_cost_more_than_a_lost_function_word(weights):
+    full = scene(["He", "saw", "the", "idea"])
+    no_function_word = build_graph(["He", "saw", "idea"], [Unit("root"), Unit("scene"), Unit("a0", anchors=(0,)),
+                                                          Unit("p", anchors=(1,)), Unit("obj", anchors=(2,))],
+                                   [(0, 1, "H"), (1, 2, "A"), (1, 3, "P"), (1, 4, "A")], scheme=SCHEME)
+    no_object = scene(["He", "saw"])
+    for metric in (USim(), USim(edge_weights=weights)):
+        assert metric.sentence_score(full, full).f == 1.0
+
+    def share_of_the_objects_loss(metric: USim) -> float:
+        """What losing "the" costs the source side, as a share of what losing "the idea" does."""
+        lost = [1 - metric.sentence_score(full, b).parts["s->r"].precision for b in (no_function_word, no_object)]
+        return lost[0] / lost[1]
+    assert share_of_the_objects_loss(USim(edge_weights=weights)) < share_of_the_objects_loss(USim())
+
+
+def test_weighted_counts_are_sums_of_weights():
+    full, no_object = scene(["He", "saw", "the", "idea"]), scene(["He", "saw"])
+    counts = USim(edge_weights="scheme").sentence_score(full, no_object).parts["s->r"]
+    # source edges: H 1, A 3, P 3, A 3 (the object), F 0.5, C 1; the object's three are lost
+    assert (counts.matched1, counts.total1) == (7.0, 11.5)
+    height = USim(edge_weights="height").sentence_score(full, no_object).parts["s->r"]
+    assert (height.matched1, height.total1) == (1 + 2 + 1 + 1, 3 + 1 + 1 + 2 + 1 + 1)
+
+
+def test_scheme_weights_are_refused_for_a_scheme_without_them():
+    plain = scene(["He", "saw", "the", "idea"], Scheme("plain"))
+    with pytest.raises(SettingsError, match="declares no label weights"):
+        semsim.usim(plain, plain, edge_weights="scheme")
+    assert semsim.usim(plain, plain, edge_weights="height").f == 1.0
+
+
+@pytest.mark.parametrize("settings", [{"tokens": "lexical"}, {"edge_weights": "height"},
+                                      {"tokens": "ordered", "edge_weights": "scheme"}])
+def test_the_legacy_variant_refuses_the_remedies(settings):
+    with pytest.raises(SettingsError, match="the legacy variant does not use"):
+        USim(variant="legacy", **settings)
+
+
+@pytest.mark.parametrize("name,value", [("tokens", "semantic"), ("edge_weights", "depth")])
+def test_unknown_values_are_refused(name, value):
+    with pytest.raises(SettingsError, match=f"unknown {name}"):
+        USim(**{name: value})
+
+
+def test_signatures_name_the_remedies_only_when_used():
+    default = USim().get_signature("ucca")
+    assert "tokens" not in default and "weights" not in default
+    sig = USim(tokens="ordered", edge_weights="height").get_signature("ucca")
+    assert "|tokens:ordered|weights:height|scheme:ucca|" in sig
+    a = scene(["He", "saw", "the", "idea"])
+    assert semsim.usim(a, a, tokens="ordered", edge_weights="height").signature.startswith(sig.split("|scheme")[0])
+
+
+def test_explain_shows_what_each_edge_weighed_and_nothing_new_by_default():
+    a, b = scene(["He", "saw", "the", "idea"]), scene(["He", "saw"])
+    plain = explain(a, b)
+    assert "unaligned_tokens" not in plain and "tokens" not in plain["settings"]
+    assert all("weight" not in row for row in plain["directions"]["s->r"]["edges"]["source"])
+    doc = explain(a, b, USim(edge_weights="scheme", tokens="lexical"))
+    assert doc["settings"]["edge_weights"] == "scheme" and doc["settings"]["tokens"] == "lexical"
+    rows = doc["directions"]["s->r"]["edges"]["source"]
+    assert [r.get("weight") for r in rows] == [1.0, 3.0, 3.0, 3.0, 0.5, 1.0]
+    assert doc["directions"]["s->r"]["counts"]["total1"] == 11.5
+
+
+@pytest.mark.parametrize("pair", [(f"fig1-source.{x}", f"fig1-correction.{x}") for x in ("xml", "amr")])
+@pytest.mark.parametrize("tokens", ["lexical", "ordered"])
+@pytest.mark.parametrize("weights", ["height", "scheme"])
+def test_every_remedy_works_on_every_representation(pair, tokens, weights):
+    src, cor = (EXAMPLES / p for p in pair)
+    metric = USim(tokens=tokens, edge_weights=weights)
+    assert metric.sentence_score(src, src).f == 1.0
+    assert 0.0 < metric.sentence_score(src, cor).f < 1.0
+    explain(semsim.read(src), semsim.read(cor), metric)  # checks its own counts against the score's
+
+
+def test_cli_options_and_their_refusal():
+    run = [sys.executable, "-m", "semsim", "usim", *(str(EXAMPLES / f"fig1-{s}.xml") for s in ("source", "correction"))]
+    r = subprocess.run([*run, "--tokens", "ordered", "--edge-weights", "scheme", "--format", "json"],
+                       capture_output=True, text=True)
+    assert r.returncode == 0, r.stderr
+    assert "tokens:ordered|weights:scheme" in json.loads(r.stdout)["pairs"][0]["signature"]
+    r = subprocess.run([*run, "--variant", "legacy", "--tokens", "lexical"], capture_output=True, text=True)
+    assert r.returncode != 0 and r.stderr.strip().splitlines()[-1].endswith(
+        "--tokens lexical: --variant legacy ignores it (only --variant paper uses it)")
+
+
+def test_one_table_names_every_setting_of_usim_and_of_the_gec_metrics_config():
+    import dataclasses
+    assert [s.name for s in SETTINGS] == [f.name for f in dataclasses.fields(USim)]
+    from semsim.gec.metric import USimMetric
+    config = {f.name: f.default for f in dataclasses.fields(USimMetric.Config)}
+    assert {s.name: s.default for s in SETTINGS}.items() <= config.items()
+
+
+def test_the_docs_option_table_is_the_settings_table():
+    from semsim.metrics.settings import markdown_table
+    usage = (Path(__file__).resolve().parents[1] / "docs" / "usage.md").read_text(encoding="utf-8")
+    assert markdown_table() in usage
+
+
+@pytest.mark.parametrize("setting", [s for s in SETTINGS if s.name != "variant"], ids=lambda s: s.name)
+def test_every_setting_of_the_table_reaches_the_signature(setting):
+    """The signature is written by each variant's metric; no setting of the table may be
+    missing from it, or two different scores would share one signature."""
+    values = list(setting.choices) or ([False] if setting.default is True else [True])
+    base = USim(variant=setting.variant or "paper")
+    for value in values:
+        if value == setting.default:
+            continue
+        other = USim(**{"variant": setting.variant or "paper", setting.name: value})
+        assert other.get_signature() != base.get_signature(), (setting.name, value)

@@ -165,6 +165,8 @@ def usim_options(f: Callable[..., Any]) -> Callable[..., Any]:
     error naming the options (one restating its default is not)."""
     names = [s.name for s in SETTINGS]
 
+    # functools.wraps also copies f.__dict__, so the wrapper carries the click options that
+    # decorate f already (__click_params__); the table's are added to them below
     @functools.wraps(f)
     def command(*args: Any, **kwargs: Any) -> Any:
         given = {n: kwargs.pop(n) for n in names}

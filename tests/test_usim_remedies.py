@@ -190,3 +190,25 @@ def test_every_setting_of_the_table_reaches_the_signature(setting):
             continue
         other = USim(**{"variant": setting.variant or "paper", setting.name: value})
         assert other.get_signature() != base.get_signature(), (setting.name, value)
+
+
+def test_the_ordered_alignment_prefers_more_pairs_to_closer_ones():
+    """Five related pairs outweigh four equal ones that cross them."""
+    a = ["ab", "cd", "ef", "gh", "ij", "X1", "X2", "X3", "X4"]
+    b = ["X1", "X2", "X3", "X4", "ax", "cx", "ex", "gx", "ix"]
+    assert align_tokens(a, b, "ordered") == [(0, 4), (1, 5), (2, 6), (3, 7), (4, 8)]
+
+
+def test_the_lexical_alignment_minimises_the_distance_of_related_pairs_only():
+    """Unrelated pairs all cost the same, so their own distances cannot steer the choice."""
+    from rapidfuzz.distance import Levenshtein
+    a, b = ["ac", "d", "ddba"], ["adda", "cbac", "a"]
+    pairs = align_tokens(a, b, "lexical")
+    assert all(related(a[i].lower(), b[j].lower()) for i, j in pairs)
+    assert sum(Levenshtein.distance(a[i], b[j]) for i, j in pairs) == 3 and len(pairs) == 2
+
+
+@pytest.mark.parametrize("value", [0, 1, 1.0, "yes"])
+def test_yes_no_settings_take_booleans_only(value):
+    with pytest.raises(SettingsError, match="unknown remote"):
+        USim(remote=value)

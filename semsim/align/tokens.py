@@ -89,22 +89,25 @@ def align_tokens(a: Sequence[str], b: Sequence[str], how: str = "edit") -> list[
         rows, cols = linear_sum_assignment(cost)
         return [(int(i), int(j)) for i, j in zip(rows, cols) if dist[i, j] < max(len(la[i]), len(lb[j]))]
     related_pairs = dist <= MAX_RELATIVE_DISTANCE * np.maximum.outer([len(t) for t in la], [len(t) for t in lb])
-    # an unrelated pair costs more than any matching of related ones, so it never displaces one
-    rows, cols = linear_sum_assignment(np.where(related_pairs, cost, cost + 1.0 + dist.sum()))
+    # every unrelated pair costs the same, more than any matching of related ones: the most
+    # related pairs are aligned, at the least total distance, whatever the unrelated ones' distances
+    rows, cols = linear_sum_assignment(np.where(related_pairs, cost, dist.sum() + 2.0))
     return [(int(i), int(j)) for i, j in zip(rows, cols) if related_pairs[i, j]]
 
 
 def _ordered(a: list[str], b: list[str]) -> list[Pair]:
     """The heaviest alignment of related pairs in which no two pairs cross: a weighted
-    longest common subsequence, an equal pair weighing 1,000 and a related one less by its
-    relative edit distance (at least 750), so that the most pairs win, then the closest.
-    (A token-level diff is not enough: its edit script may substitute ``gva`` by an inserted
-    ``John`` and insert ``gave``, an equally short script that pairs the wrong words.)"""
+    longest common subsequence in which a pair weighs a base less its relative edit distance
+    (0 to 250 for related pairs), the base exceeding the largest sum of those, so that the
+    most pairs win, then the closest. (A token-level diff is not enough: its edit script may
+    substitute ``gva`` by an inserted ``John`` and insert ``gave``, an equally short script
+    that pairs the wrong words.)"""
     dist = edit_distances(a, b).astype(np.int64)
     longer = np.maximum.outer([len(t) for t in a], [len(t) for t in b])
     ok = dist <= MAX_RELATIVE_DISTANCE * longer
-    weight = np.where(ok, 1000 - (500 * dist) // np.maximum(longer, 1), 0)
     n, m = dist.shape
+    base = 251 * (min(n, m) + 1)
+    weight = np.where(ok, base - (500 * dist) // np.maximum(longer, 1), 0)
     best = np.zeros((n + 1, m + 1), dtype=np.int64)  # best[i, j]: over a[:i] and b[:j]
     for i in range(1, n + 1):
         matched = np.where(ok[i - 1], best[i - 1, :-1] + weight[i - 1], 0)

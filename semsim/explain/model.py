@@ -115,10 +115,11 @@ def _paper(g1: Graph, g2: Graph, metric: USim, score: Score) -> dict[str, Any]:
         if [(g.edges[i].child) for i in idx] != [child for child, _ in items]:
             raise SemsimError("internal error: the explainer's compared edges differ from the metric's")
     directions = {}
-    weights = [usim.weigh_edges(g, metric.edge_weights, metric.remote) for g in graphs]
+    weighed = metric.edge_weights != "uniform"
+    weights = [usim.weigh_edges(g, metric.edge_weights, metric.remote) if weighed else [] for g in graphs]
     for name, a in alignments.items():
         flags = usim.edge_matches(g1, g2, a, metric.labels, metric.remote)
-        if metric.edge_weights == "uniform":  # integers, as the score counts them
+        if not weighed:  # integers, as the score counts them
             counts = Counts(sum(flags[0]), len(flags[0]), sum(flags[1]), len(flags[1]))
         else:
             (m1, t1), (m2, t2) = ((sum(x for x, f in zip(w, fl) if f), sum(w)) for w, fl in zip(weights, flags))
@@ -126,7 +127,7 @@ def _paper(g1: Graph, g2: Graph, metric: USim, score: Score) -> dict[str, Any]:
         if counts != score.parts[name]:
             raise SemsimError(f"internal error: explained counts {counts} differ from the score's {score.parts[name]}")
         directions[name] = _paper_direction(name, graphs, a, overlap, sizes, compared, masks, flags, metric, counts)
-        if metric.edge_weights != "uniform":  # what each compared edge weighed
+        if weighed:  # what each compared edge weighed
             for k in (0, 1):
                 for row, w in zip((r for r in directions[name]["edges"][SIDES[k]] if r["compared"]), weights[k]):
                     row["weight"] = w
@@ -155,9 +156,10 @@ def unaligned_tokens(g1: Graph, g2: Graph, pairs: list[tuple[int, int]], metric:
                 if not near:
                     why = "no lexically related token in the other sentence"
                 elif metric.tokens == "ordered":
-                    why = f"related to {', '.join(near)}, but aligning it would cross the order of the other pairs"
+                    why = (f"related to {', '.join(near)}, but each is aligned to another token or would "
+                           "cross the order of the other pairs")
                 else:
-                    why = f"related to {', '.join(near)}, each aligned to a closer token"
+                    why = f"related to {', '.join(near)}, but each is aligned to another token"
                 out[SIDES[k]].append({"token": i, "text": g.tokens[i].text, "reason": why})
     return out
 

@@ -633,8 +633,13 @@ def _unmatched(doc: dict[str, Any], by_dir: dict[str, dict[str, list[Miss]]], ma
     for name, sides in by_dir.items():
         out.append(f'<div class="misses{" on" if name == first else ""}" data-dir="{_esc(name)}">')
         for side, items in sides.items():
-            total = doc["directions"][name]["counts"]["total1" if side == "source" else "total2"]
-            out.append(f'<h3>{_esc(name)}: {len(items)} of {total} {side} {kind} unmatched</h3>')
+            counts = doc["directions"][name]["counts"]
+            total, matched = (counts["total1"], counts["matched1"]) if side == "source" else (counts["total2"],
+                                                                                              counts["matched2"])
+            weighed = doc["settings"].get("edge_weights", "uniform") != "uniform"
+            of = f"weighing {total - matched:g} of {total:g}" if weighed else f"of {total}"
+            out.append(f'<h3>{_esc(name)}: {len(items)} {side} {kind} unmatched, {of}</h3>' if weighed else
+                       f'<h3>{_esc(name)}: {len(items)} {of} {side} {kind} unmatched</h3>')
             if not items:
                 continue
             out.append(f'<ol class="miss-list" data-side="{side}">')

@@ -57,7 +57,7 @@ class Setting:
 
     def check(self, value: Any) -> None:
         allowed = self.choices or ((True, False) if not self.words else tuple(self.words.values()))
-        if value not in allowed:
+        if value not in allowed or (not self.choices and not isinstance(value, bool)):  # 1 is not True here
             raise SettingsError(f"unknown {self.name} {value!r}; choose from {', '.join(map(str, allowed))}")
 
 

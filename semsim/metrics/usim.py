@@ -39,7 +39,7 @@ from __future__ import annotations
 
 import numpy as np
 
-from ..align.tokens import paper_token_pairs
+from ..align.tokens import TOKEN_ALIGNMENTS, paper_token_pairs
 from ..align.units import align_units, overlap_matrix
 from ..errors import SettingsError
 from ..graph import Graph
@@ -149,6 +149,9 @@ def usim(g1: Graph, g2: Graph, *, direction: str = "both", tie_break: str = "cov
         raise ValueError(f"unknown direction {direction!r}; choose from {', '.join(DIRECTIONS)}")
     if labels not in LABEL_MODES:
         raise ValueError(f"unknown label mode {labels!r}; choose from {', '.join(LABEL_MODES)}")
+    if tokens not in TOKEN_ALIGNMENTS or edge_weights not in EDGE_WEIGHTS:
+        raise ValueError(f"unknown tokens {tokens!r} or edge weights {edge_weights!r}; choose from "
+                         f"{', '.join(TOKEN_ALIGNMENTS)} and {', '.join(EDGE_WEIGHTS)}")
     pairs = paper_token_pairs(g1, g2, by_sentence=by_sentence, how=tokens)
     parts = usim_parts(g1, g2, pairs, direction, tie_break, labels, remote, denominator, edge_weights)
     sig = signature("usim", {**paper_settings(direction, tie_break, labels, remote, by_sentence, denominator,

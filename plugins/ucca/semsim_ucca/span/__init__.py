@@ -39,8 +39,9 @@ def resolve_model(model: str | os.PathLike[str] | None) -> Path:
         path = MODELS / f"{path}.safetensors"
     if not path.is_file():
         where = "--model" if model else f"${ENV}" if os.environ.get(ENV) else "the plugin's shipped model"
-        raise SemsimError(f"{path}: no span parser model there ({where}); train one with `semsim ucca train` "
-                          "or reinstall semsim-ucca")
+        shipped = ", ".join(sorted(p.stem for p in MODELS.glob("*.safetensors"))) or "none"
+        raise SemsimError(f"{path}: no span parser model there ({where}); the shipped ones are {shipped}; train "
+                          "one with `semsim ucca train` or reinstall semsim-ucca")
     return path
 
 

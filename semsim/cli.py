@@ -152,8 +152,8 @@ def parsing_options(f: Callable[..., Any]) -> Callable[..., Any]:
 def _usim_option(setting: Setting) -> Callable[[Callable[..., Any]], Callable[..., Any]]:
     """The click option of one row of :data:`semsim.metrics.settings.SETTINGS`."""
     shown = setting.shown(setting.default)
-    if setting.choices or setting.words:
-        return click.option(setting.option, setting.name, type=click.Choice(list(setting.choices or setting.words)),
+    if setting.cli_words:
+        return click.option(setting.option, setting.name, type=click.Choice(list(setting.cli_words)),
                             default=shown, show_default=True, help=setting.help or None)
     return click.option(f"{setting.option}/--no-{setting.option[2:]}", setting.name, default=setting.default,
                         show_default=True, help=setting.help or None)

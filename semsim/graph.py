@@ -215,6 +215,12 @@ class Graph:
         return tuple(i for i, e in enumerate(self.edges)
                      if not scheme.is_ignored_edge(e.labels, self.units[e.child].kind) and yields[e.child])
 
+    def compared_edges_of(self, remote: bool = True) -> tuple[int, ...]:
+        """:attr:`compared_edges`, without the remote ones unless ``remote``: the edges USim
+        counts, in the order of :meth:`label_masks` (and of its edge weights)."""
+        return self.memo(("compared_edges", remote), lambda: tuple(
+            i for i in self.compared_edges if remote or not self.edges[i].remote))
+
     def label_masks(self, labels: str = "labeled", remote: bool = True
                     ) -> tuple[tuple[tuple[int, int], ...], tuple[int, ...]]:
         """The compared edges as ``(child, label mask)`` and, per unit, the mask of its
@@ -224,12 +230,11 @@ class Graph:
             weak = labels == "weak"
             items = []
             incoming = [0] * len(self.units)
-            for i in self.compared_edges:
+            for i in self.compared_edges_of(remote):
                 e = self.edges[i]
-                if remote or not e.remote:
-                    m = 1 if labels == "unlabeled" else self.scheme.mask(e.labels, weak)
-                    items.append((e.child, m))
-                    incoming[e.child] |= m
+                m = 1 if labels == "unlabeled" else self.scheme.mask(e.labels, weak)
+                items.append((e.child, m))
+                incoming[e.child] |= m
             return tuple(items), tuple(incoming)
 
         return self.memo(("label_masks", labels, remote), build)

@@ -66,6 +66,13 @@ def edit_distances(a: Sequence[str], b: Sequence[str]) -> np.ndarray:
     return cdist(a, b, scorer=Levenshtein.distance, dtype=np.int32, workers=1)
 
 
+def _related_pairs(a: Sequence[str], b: Sequence[str], dist: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
+    """:func:`related` for every pair at once, given their edit distances: the boolean
+    matrix, and the longer token's length per pair (the denominator of the relation)."""
+    longer = np.maximum.outer([len(t) for t in a], [len(t) for t in b])
+    return dist <= MAX_RELATIVE_DISTANCE * longer, longer
+
+
 def align_tokens(a: Sequence[str], b: Sequence[str], how: str = "edit") -> list[Pair]:
     """One-to-one alignment of two token lists (0-based pairs), by minimum total edit
     distance (``how``: one of :data:`TOKEN_ALIGNMENTS`)."""
@@ -77,9 +84,10 @@ def align_tokens(a: Sequence[str], b: Sequence[str], how: str = "edit") -> list[
     check_cells(n, m, "token alignment")
     check_chars(sum(map(len, a)), sum(map(len, b)))
     la, lb = [t.lower() for t in a], [t.lower() for t in b]
+    dist = edit_distances(la, lb)
     if how == "ordered":
-        return _ordered(la, lb)
-    dist = edit_distances(la, lb).astype(np.float64)
+        return _ordered(dist, *_related_pairs(la, lb, dist))
+    dist = dist.astype(np.float64)
     # Tie-break toward similar relative positions; the sum of all penalties stays < 1,
     # so it can only choose among alignments of equal (integer) edit distance.
     ra = (np.arange(n) + 0.5) / n
@@ -88,26 +96,24 @@ def align_tokens(a: Sequence[str], b: Sequence[str], how: str = "edit") -> list[
     if how == "edit":  # the paper's: a pair sharing nothing is dropped after the matching
         rows, cols = linear_sum_assignment(cost)
         return [(int(i), int(j)) for i, j in zip(rows, cols) if dist[i, j] < max(len(la[i]), len(lb[j]))]
-    related_pairs = dist <= MAX_RELATIVE_DISTANCE * np.maximum.outer([len(t) for t in la], [len(t) for t in lb])
+    related_pairs, _ = _related_pairs(la, lb, dist)
     # every unrelated pair costs the same, more than any matching of related ones: the most
     # related pairs are aligned, at the least total distance, whatever the unrelated ones' distances
     rows, cols = linear_sum_assignment(np.where(related_pairs, cost, dist.sum() + 2.0))
     return [(int(i), int(j)) for i, j in zip(rows, cols) if related_pairs[i, j]]
 
 
-def _ordered(a: list[str], b: list[str]) -> list[Pair]:
+def _ordered(dist: np.ndarray, ok: np.ndarray, longer: np.ndarray) -> list[Pair]:
     """The heaviest alignment of related pairs in which no two pairs cross: a weighted
     longest common subsequence in which a pair weighs a base less its relative edit distance
     (0 to 250 for related pairs), the base exceeding the largest sum of those, so that the
     most pairs win, then the closest. (A token-level diff is not enough: its edit script may
     substitute ``gva`` by an inserted ``John`` and insert ``gave``, an equally short script
-    that pairs the wrong words.)"""
-    dist = edit_distances(a, b).astype(np.int64)
-    longer = np.maximum.outer([len(t) for t in a], [len(t) for t in b])
-    ok = dist <= MAX_RELATIVE_DISTANCE * longer
+    that pairs the wrong words.) ``dist``, ``ok`` and ``longer``: the edit distances, the
+    related pairs and the longer lengths (:func:`_related_pairs`)."""
     n, m = dist.shape
     base = 251 * (min(n, m) + 1)
-    weight = np.where(ok, base - (500 * dist) // np.maximum(longer, 1), 0)
+    weight = np.where(ok, base - (500 * dist.astype(np.int64)) // np.maximum(longer, 1), 0)
     best = np.zeros((n + 1, m + 1), dtype=np.int64)  # best[i, j]: over a[:i] and b[:j]
     for i in range(1, n + 1):
         matched = np.where(ok[i - 1], best[i - 1, :-1] + weight[i - 1], 0)

@@ -84,7 +84,7 @@ def sentences(g1: Graph, g2: Graph) -> list[dict[str, list[int]]]:
 # -- the paper variant ----------------------------------------------------------------------------
 def compared_edge_indices(g: Graph, remote: bool) -> list[int]:
     """Indices (into ``g.edges``) of the edges :meth:`Graph.label_masks` counts, in its order."""
-    return [i for i in g.compared_edges if remote or not g.edges[i].remote]
+    return list(g.compared_edges_of(remote))
 
 
 def not_compared_reason(g: Graph, i: int, remote: bool) -> str:

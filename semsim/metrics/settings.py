@@ -51,6 +51,11 @@ class Setting:
     always_shown: bool = True
     help: str = ""
 
+    @property
+    def cli_words(self) -> tuple[str, ...]:
+        """The words the command line takes for it; empty for a ``--x/--no-x`` flag."""
+        return self.choices or tuple(self.words)
+
     def shown(self, value: Any) -> Any:
         """The value as the explanation and the CLI write it."""
         return next((w for w, v in self.words.items() if v == value), value)
@@ -106,7 +111,7 @@ def check(values: Mapping[str, Any]) -> None:
 def flag(name: str, value: Any) -> str:
     """How the command line gives ``name=value`` (``--tie-break all``, ``--no-remote``)."""
     s = BY_NAME[name]
-    if not s.choices and not s.words:
+    if not s.cli_words:
         return s.option if value else "--no-" + s.option[2:]
     return f"{s.option} {s.shown(value)}"
 
@@ -127,9 +132,9 @@ def markdown_table() -> str:
     rows = ["| option | Python (`semsim.USim`) | values (default first) | variant | what it does |",
             "|---|---|---|---|---|"]
     for s in SETTINGS:
-        words = list(s.choices or s.words) or ["yes", "no"]
-        default = s.shown(s.default) if (s.choices or s.words) else ("yes" if s.default else "no")
+        words = list(s.cli_words) or ["yes", "no"]
+        default = s.shown(s.default) if s.cli_words else ("yes" if s.default else "no")
         values = ", ".join(f"`{w}`" for w in [default, *(w for w in words if w != default)])
-        option = s.option if (s.choices or s.words) else f"{s.option} / --no-{s.option[2:]}"
+        option = s.option if s.cli_words else f"{s.option} / --no-{s.option[2:]}"
         rows.append(f"| `{option}` | `{s.name}` | {values} | {s.variant or 'both'} | {s.help.replace('|', '&#124;')} |")
     return "\n".join(rows)

@@ -101,7 +101,7 @@ def weigh_edges(g: Graph, how: str = "uniform", remote: bool = True) -> list[flo
                             f"(use 'height', which needs none)", ["edge_weights"])
 
     def build() -> list[float]:
-        edges = [g.edges[i] for i in g.compared_edges if remote or not g.edges[i].remote]
+        edges = [g.edges[i] for i in g.compared_edges_of(remote)]
         if how == "height":
             return [1.0 + g.heights[e.child] for e in edges]
         if how == "scheme":

@@ -58,30 +58,31 @@ def warm_cluster(texts: list[str], batch_size: int) -> tuple[float, float]:
 
 def overhead(n: int) -> dict[str, tuple[float, float]]:
     """Seconds per empty batch (round trip one at a time, and at full throughput), per pool."""
-    from semsim.executors import DaskPool, executor_spec
-    from semsim.pipeline import _parse_batch, find_parser, model_key_of
+    from semsim.cache import model_key
+    from semsim.executors import Dask, executor_spec, parse_batch
+    from semsim.pipeline import find_parser
     parser = find_parser(None, "ucca")
-    key = model_key_of(parser, None)
+    key = model_key(parser, None)
     out = {}
     with ProcessPoolExecutor(2, mp_context=get_context("spawn")) as pool:
-        for f in [pool.submit(_parse_batch, parser.name, None, []) for _ in range(2)]:
+        for f in [pool.submit(parse_batch, parser.name, None, []) for _ in range(2)]:
             f.result()  # workers started, model loaded
         t = time.perf_counter()
         for _ in range(n):
-            pool.submit(_parse_batch, parser.name, None, []).result()
+            pool.submit(parse_batch, parser.name, None, []).result()
         one = (time.perf_counter() - t) / n
         t = time.perf_counter()
-        for f in [pool.submit(_parse_batch, parser.name, None, []) for _ in range(n)]:
+        for f in [pool.submit(parse_batch, parser.name, None, []) for _ in range(n)]:
             f.result()
         out["--jobs 2 (processes)"] = (one, (time.perf_counter() - t) / n)
     t = time.perf_counter()
-    with DaskPool(executor_spec("dask"), 2, None) as dask:
+    with Dask(parser.name, None, key, executor_spec("dask"), 2, None) as dask:
         started = time.perf_counter() - t
         for _ in range(4):
-            dask.run(parser.name, None, key, [])
+            dask.run([])
         t = time.perf_counter()
         for _ in range(n):
-            dask.run(parser.name, None, key, [])
+            dask.run([])
         one = (time.perf_counter() - t) / n
         t = time.perf_counter()
         for _ in dask.imap(parser.name, None, key, [[] for _ in range(n)]):

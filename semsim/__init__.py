@@ -12,13 +12,12 @@ The functions here are the public API::
 
 from __future__ import annotations
 
-__version__ = "0.1.0"
-
 from .api import USim, dag_f, distsim, read, read_all, usim
 from .errors import GraphError, InputError, PluginError, SemsimError
 from .graph import Edge, Graph, Token, Unit, build_graph
 from .scheme import Scheme
 from .stats import CorpusScore, Counts, Score, corpus_score
+from .version import __version__
 
 __all__ = [
     "CorpusScore", "Counts", "Edge", "Graph", "GraphError", "InputError", "PluginError", "Scheme", "Score",

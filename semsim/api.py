@@ -19,7 +19,7 @@ from .metrics.usim import usim as _usim_paper
 from .plugins import to_graph
 from .stats import CorpusScore, Score, corpus_score, signature
 
-__all__ = ["USim", "dag_f", "distsim", "read", "read_all", "usim"]
+__all__ = ["Parses", "USim", "dag_f", "distsim", "parse", "read", "read_all", "usim"]
 
 VARIANTS = _settings.VARIANTS
 GraphLike = Graph | str | os.PathLike[str] | Any
@@ -70,7 +70,7 @@ def _corpus_pairs(sources: Iterable[Any], corrections: Iterable[Any] | None) -> 
 
 
 def _version() -> str:
-    from . import __version__
+    from .version import __version__
     return __version__
 
 
@@ -179,3 +179,50 @@ def distsim(pairs: Iterable[tuple[GraphLike, GraphLike]], labels: Sequence[str] 
             by_sentence: bool = False) -> dict[str, float]:
     """DistSim per label and label group (lower = more similar) over source/correction pairs."""
     return _distsim((_pair(a, b) for a, b in pairs), labels, by_sentence)
+
+
+@dataclass(frozen=True)
+class Parses:
+    """What :func:`parse` returns: the graph of every text that parsed (:meth:`get` looks one
+    up by the text as given), why each of the others did not, and the signature of the parser
+    and model (``parser:NAME|model:MODEL@HASH...``) that a score from these graphs carries."""
+
+    graphs: dict[str, Graph]
+    failed: dict[str, str]
+    parser: str
+    signature: str
+
+    def get(self, text: str) -> Graph | None:
+        from .cache import normalise
+        return self.graphs.get(normalise(text))
+
+    def failure(self, text: str) -> str | None:
+        from .cache import normalise
+        return self.failed.get(normalise(text))
+
+    def failures_among(self, texts: Iterable[str]) -> int:
+        """How many distinct sentences of ``texts`` could not be parsed."""
+        from .cache import normalise
+        return len({normalise(t) for t in texts} & set(self.failed))
+
+
+def parse(texts: Sequence[str], representation: str | None = None, parser: str | None = None,
+          model: str | None = None, *, cache: str | os.PathLike[str] | bool = True, batch_size: int = 32,
+          jobs: int = 1, progress: bool = False) -> Parses:
+    """Parse whitespace-tokenised sentences, each distinct one once, through the parse cache
+    (``cache``: True for the default file, a path, or False for none) in ``jobs`` processes.
+
+    ``parser`` names a registered parser, else the default one of ``representation``; a
+    parser of another representation is an error. A sentence the parser fails on is recorded
+    in :attr:`Parses.failed`, and the others are kept.
+    """
+    from .cache import ParseCache
+    from .errors import SemsimError
+    from .pipeline import find_parser, parse_sentences, parser_signature
+    found = find_parser(parser, representation)
+    if representation is not None and found.representation != representation:
+        raise SemsimError(f"parser {found.name!r} parses into {found.representation}, not {representation}")
+    store = None if cache is False else ParseCache(None if cache is True else os.fspath(cache))
+    failed: dict[str, str] = {}
+    graphs = parse_sentences(list(texts), found, model, store, batch_size, jobs, progress=progress, failed=failed)
+    return Parses(graphs, failed, found.name, parser_signature(found, model))

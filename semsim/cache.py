@@ -22,18 +22,20 @@ from pathlib import Path
 from typing import Any
 
 from .errors import SemsimError
+from .files import cache_dir
 from .graph import Graph
-from .io import graph_from_dict, graph_to_dict
+from .graph_json import GRAPH_FORMAT, graph_from_dict, graph_to_dict
+from .plugins import plugin_version
+from .records import Parser
 
 SCHEMA = 1
 
 
-def cache_dir() -> Path:
-    """``$SEMSIM_CACHE_DIR``, else ``$XDG_CACHE_HOME/semsim``, else ``~/.cache/semsim``."""
-    if os.environ.get("SEMSIM_CACHE_DIR"):
-        return Path(os.environ["SEMSIM_CACHE_DIR"])
-    base = os.environ.get("XDG_CACHE_HOME") or Path.home() / ".cache"
-    return Path(base) / "semsim"
+def model_key(parser: Parser, model: str | None) -> str:
+    """The cache's model key: the model's content and the code that turned its output into
+    graphs (a Dask worker checks that its own is the driver's)."""
+    return (f"{parser.model_identity(model) if parser.model_identity else model}"
+            f"|{parser.plugin}-{plugin_version(parser.plugin)}|graph-{GRAPH_FORMAT}")
 
 
 def normalise(text: str) -> str:

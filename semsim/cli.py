@@ -17,10 +17,10 @@ from typing import Any
 
 import click
 
-from . import __version__
 from .api import USim
 from .errors import SemsimError, SettingsError
 from .metrics.settings import BY_NAME, SETTINGS, Setting, flag
+from .version import __version__
 
 FORMATS = ("text", "json", "jsonl", "tsv")
 

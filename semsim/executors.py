@@ -1,6 +1,9 @@
-"""Where batches of sentences are parsed: here and in local worker processes (``--jobs``), or
-on a Dask cluster (``--executor dask`` starts one on this machine, ``dask://HOST:PORT`` uses
-a running one; docs/scale.md).
+"""Where batches of sentences are parsed, behind one interface (:class:`Executor`): in this
+process (:class:`Serial`), in local worker processes (``--jobs``, :class:`Processes`), or on a
+Dask cluster (:class:`Dask`: ``--executor dask`` starts one on this machine,
+``dask://HOST:PORT`` uses a running one; docs/scale.md). Each runs :func:`parse_batch`, the
+unit of work, wherever it runs; :func:`semsim.pipeline.parse_sentences` only dedupes, looks
+up the cache, hands batches to an executor and stores what comes back.
 
 Dask (its ``distributed`` scheduler), not Ray: a pure-Python install of a few MB (Ray's
 wheel is about 80 MB, with its own object store and raylet processes); ``Client.submit``
@@ -25,11 +28,20 @@ import os
 import threading
 import time
 from collections.abc import Callable, Iterator, Sequence
-from concurrent.futures import CancelledError
+from concurrent.futures import CancelledError, ProcessPoolExecutor, as_completed
 from dataclasses import dataclass
+from multiprocessing import get_context
 from typing import Any
 
+from . import threads
+from .cache import model_key
 from .errors import ParseError, PluginError, SemsimError, SettingsError
+from .graph_json import graph_to_dict
+from .plugins import parsers, to_graph
+
+#: What a parsed batch is: per sentence, the parser's serialised native parse (or None) and
+#: the graph as JSON (:mod:`semsim.graph_json`), which is what crosses process boundaries.
+Parsed = list[tuple[str | None, dict[str, Any]]]
 
 #: What ``--executor`` takes (besides ``local``), for messages.
 EXECUTORS = "local, dask (a cluster on this machine) or dask://HOST:PORT (a running scheduler)"
@@ -66,14 +78,31 @@ def executor_spec(value: str | None) -> ExecutorSpec:
     raise SettingsError(f"--executor {value}: unknown executor; use {EXECUTORS}")
 
 
+def parse_batch(parser_name: str, model: str | None, texts: list[str]) -> Parsed:
+    """Parse one batch, in whichever process runs it (the unit of work of every executor)."""
+    threads.limit()  # wherever it runs, a parse never spins more threads than it was given
+    parser = parsers()[parser_name]
+    natives = parser.parse(texts, model)
+    if len(natives) != len(texts):
+        raise PluginError(f"parser {parser_name!r} returned {len(natives)} parses for {len(texts)} sentences")
+    out = []
+    for text, native in zip(texts, natives):
+        try:
+            graph = to_graph(native)
+        except SemsimError as exc:  # a parse that is no valid graph is that sentence's failure
+            raise ParseError(f"parser {parser_name!r} gave {text!r} a graph semsim cannot use: {exc}", [text]) from None
+        out.append((parser.serialize(native) if parser.serialize else None, graph_to_dict(graph)))
+    return out
+
+
 #: (parser, model, the driver's model key) this worker process has checked its own against:
 #: hashing a model (33 MB for TUPA, GBs for amrlib) once per worker, not once per batch. The
 #: worker keeps the model it loaded for the first batch, so that is the one the check is about.
 _verified: set[tuple[str, str | None, str]] = set()
 
 
-def parse_on_worker(parser_name: str, model: str | None, model_key: str, texts: list[str],
-                    timeout: float | None) -> list[tuple[str | None, dict[str, Any]]]:
+def parse_on_worker(parser_name: str, model: str | None, driver_key: str, texts: list[str],
+                    timeout: float | None) -> Parsed:
     """One batch, parsed on a Dask worker (the task every batch runs).
 
     The worker checks, once per parser and model, that its parser and model are the
@@ -84,9 +113,6 @@ def parse_on_worker(parser_name: str, model: str | None, model_key: str, texts: 
     batch whose worker crashed (retried elsewhere, a bounded number of times); the worker's
     nanny starts a fresh worker in its place.
     """
-    from .pipeline import _parse_batch, model_key_of
-    from .plugins import parsers
-
     watchdog = threading.Timer(timeout, os._exit, (TIMEOUT_EXIT,)) if timeout else None
     if watchdog is not None:
         watchdog.daemon = True
@@ -96,23 +122,92 @@ def parse_on_worker(parser_name: str, model: str | None, model_key: str, texts: 
         if parser is None:
             raise PluginError(f"a Dask worker has no parser {parser_name!r}: install its plugin on every worker "
                               "(docs/scale.md)")
-        if (parser_name, model, model_key) not in _verified:
-            if (theirs := model_key_of(parser, model)) != model_key:
+        if (parser_name, model, driver_key) not in _verified:
+            if (theirs := model_key(parser, model)) != driver_key:
                 raise PluginError(f"a Dask worker's model or plugin for parser {parser_name!r} differs from this "
-                                  f"machine's ({theirs} != {model_key}): give every worker the same files "
+                                  f"machine's ({theirs} != {driver_key}): give every worker the same files "
                                   "(docs/scale.md)")
-            _verified.add((parser_name, model, model_key))
-        return _parse_batch(parser_name, model, texts)
+            _verified.add((parser_name, model, driver_key))
+        return parse_batch(parser_name, model, texts)
     finally:
         if watchdog is not None:
             watchdog.cancel()
 
 
-class DaskPool:
-    """A Dask client (and, for ``--executor dask``, the local cluster it started), used as a
-    context manager: leaving it, by an error or Ctrl-C too, cancels what is still queued."""
+class Executor:
+    """Where a run's batches are parsed: a context manager (leaving it, by an error or Ctrl-C
+    too, stops what is still queued) over one parser and model.
 
-    def __init__(self, spec: ExecutorSpec, workers: int, timeout: float | None):
+    :meth:`imap` gives every batch's outcome as it finishes: a call that returns the parsed
+    batch or raises what went wrong, so that the caller decides, batch by batch, what to keep.
+    :meth:`run` parses one batch and waits (the sentence-by-sentence retries of a failed
+    batch); :meth:`cancel` hands out no further batch (the ones running still arrive).
+    """
+
+    def __init__(self, parser_name: str, model: str | None, key: str) -> None:
+        self.parser_name, self.model, self.key = parser_name, model, key
+        self.cancelled = False
+
+    def __enter__(self) -> Executor:
+        return self
+
+    def __exit__(self, kind: type[BaseException] | None, *_: object) -> None:
+        self.close(quick=kind is not None)
+
+    def close(self, quick: bool = False) -> None:
+        """Release what the executor holds (quickly after an error: nothing more is wanted)."""
+
+    def imap(self, batches: Sequence[list[str]]) -> Iterator[tuple[int, Callable[[], Parsed]]]:
+        raise NotImplementedError
+
+    def run(self, texts: list[str]) -> Parsed:
+        return parse_batch(self.parser_name, self.model, texts)
+
+    def cancel(self) -> None:
+        self.cancelled = True
+
+
+class Serial(Executor):
+    """Every batch in this process, in order, each parsed when its outcome is asked for."""
+
+    def imap(self, batches: Sequence[list[str]]) -> Iterator[tuple[int, Callable[[], Parsed]]]:
+        for k, batch in enumerate(batches):
+            if self.cancelled:
+                return
+            yield k, lambda batch=batch: self.run(batch)
+
+
+class Processes(Executor):
+    """Batches in ``jobs`` local worker processes (spawned: a fork would share torch's thread
+    pools and locks), each limited to its share of threads (:mod:`semsim.threads`); a failed
+    batch's retries run in this process."""
+
+    def __init__(self, parser_name: str, model: str | None, key: str, jobs: int) -> None:
+        super().__init__(parser_name, model, key)
+        self.pool = ProcessPoolExecutor(max_workers=jobs, mp_context=get_context("spawn"), initializer=threads.limit)
+
+    def close(self, quick: bool = False) -> None:
+        self.pool.shutdown(wait=not quick, cancel_futures=True)
+
+    def imap(self, batches: Sequence[list[str]]) -> Iterator[tuple[int, Callable[[], Parsed]]]:
+        futures = {self.pool.submit(parse_batch, self.parser_name, self.model, b): k for k, b in enumerate(batches)}
+        for future in as_completed(futures):
+            if not future.cancelled():
+                yield futures[future], future.result
+
+    def cancel(self) -> None:
+        super().cancel()
+        self.pool.shutdown(wait=False, cancel_futures=True)
+
+
+class Dask(Executor):
+    """Batches on a Dask cluster, through a client (and, for ``--executor dask``, the local
+    cluster it started); leaving it, by an error or Ctrl-C too, cancels what is still queued.
+    Workers check that their parser and model are this machine's (:func:`parse_on_worker`)."""
+
+    def __init__(self, parser_name: str, model: str | None, key: str, spec: ExecutorSpec, workers: int,
+                 timeout: float | None) -> None:
+        super().__init__(parser_name, model, key)
         try:
             import distributed
         except ImportError:
@@ -141,12 +236,6 @@ class DaskPool:
             where = f"reach a Dask scheduler at {spec.address}" if spec.address else "start a local Dask cluster"
             raise SemsimError(f"--executor: cannot {where}: {exc}") from None
 
-    def __enter__(self) -> DaskPool:
-        return self
-
-    def __exit__(self, kind: type[BaseException] | None, *_: object) -> None:
-        self.close(quick=kind is not None)
-
     def close(self, quick: bool = False) -> None:
         """Disconnect, and stop a cluster this pool started. After an error or Ctrl-C, a
         worker may be stuck in a parse: its processes are given a few seconds, not Dask's
@@ -168,11 +257,12 @@ class DaskPool:
                 self._threads, self._asked = max(1, sum(self.client.nthreads().values())), now
         return self._threads
 
-    def _submit(self, args: tuple[Any, ...], texts: list[str]) -> Any:
+    def _submit(self, texts: list[str]) -> Any:
         # pure=False: a batch sent again (sentence by sentence) is a new task, never a cached result
-        return self.client.submit(parse_on_worker, *args, texts, self.timeout, pure=False)
+        return self.client.submit(parse_on_worker, self.parser_name, self.model, self.key, texts, self.timeout,
+                                  pure=False)
 
-    def _outcome(self, parser_name: str, texts: Sequence[str], future: Any) -> Callable[[], Any]:
+    def _outcome(self, texts: Sequence[str], future: Any) -> Callable[[], Parsed]:
         """A call that returns the batch's result or raises what semsim makes of its failure."""
         def result() -> Any:
             try:
@@ -180,19 +270,17 @@ class DaskPool:
             except self._distributed.KilledWorker:
                 what = f"the batch starting {texts[0]!r}" if len(texts) > 1 else repr(texts[0])
                 timeout = f" or ran past --batch-timeout {self.timeout:g}s" if self.timeout else ""
-                raise ParseError(f"parser {parser_name!r}: a Dask worker died{timeout} on {what} each time "
+                raise ParseError(f"parser {self.parser_name!r}: a Dask worker died{timeout} on {what} each time "
                                  "the scheduler tried it", [] if len(texts) > 1 else list(texts)) from None
             except (OSError, CancelledError) as exc:  # Dask's FutureCancelledError too
                 first = str(exc).partition("\n")[0]
                 raise PluginError(f"lost the Dask cluster while parsing: {type(exc).__name__}: {first}") from None
         return result
 
-    def imap(self, parser_name: str, model: str | None, model_key: str,
-             batches: Sequence[list[str]]) -> Iterator[tuple[int, Callable[[], Any]]]:
+    def imap(self, batches: Sequence[list[str]]) -> Iterator[tuple[int, Callable[[], Parsed]]]:
         """(index, outcome) of every batch, in the order they finish. At most two batches per
         worker thread are out at a time, so that a corpus of millions is not shipped to the
         scheduler at once while every worker has its next batch waiting."""
-        args = (parser_name, model, model_key)
         pending = iter(enumerate(batches))
         index: dict[Any, int] = {}
         done = self._distributed.as_completed(loop=self.client.loop)
@@ -203,16 +291,28 @@ class DaskPool:
                 k, batch = next(pending, (None, None))
                 if batch is None:
                     return
-                future = self._submit(args, batch)
+                future = self._submit(batch)
                 index[future] = k
                 done.add(future)
         refill()
         for future in done:
+            if self.cancelled:  # an error about the run: the pool cancels the rest on leaving
+                return
             k = index.pop(future)
-            yield k, self._outcome(parser_name, batches[k], future)
+            yield k, self._outcome(batches[k], future)
             refill()
 
-    def run(self, parser_name: str, model: str | None, model_key: str, texts: list[str]) -> Any:
+    def run(self, texts: list[str]) -> Parsed:
         """One batch on the cluster, waiting for it (sentence-by-sentence retries)."""
-        future = self._submit((parser_name, model, model_key), texts)
-        return self._outcome(parser_name, texts, future)()
+        return self._outcome(texts, self._submit(texts))()
+
+
+def open_executor(spec: ExecutorSpec, jobs: int, timeout: float | None, parser_name: str, model: str | None,
+                  key: str, batches: int) -> Executor:
+    """The executor ``spec`` names, for ``batches`` batches: Dask when asked for, worker
+    processes for ``jobs`` > 1 and more than one batch, else this process."""
+    if spec.distributed and batches:
+        return Dask(parser_name, model, key, spec, jobs, timeout)
+    if jobs > 1 and batches > 1:
+        return Processes(parser_name, model, key, jobs)
+    return Serial(parser_name, model, key)

@@ -7,8 +7,10 @@ hooks below; it is found through the ``semsim`` entry-point group::
     ucca = "semsim_ucca"
 
 Registration hooks receive a ``register`` callback, as in ``llm``, so a plugin body is a
-few lines. The conversion hook is ``firstresult``, as in ``pytest``: the first plugin that
-recognises an object converts it.
+few lines; what they register are the records of :mod:`semsim.records`. The conversion
+hook is ``firstresult``, as in ``pytest``: the first plugin that recognises an object
+converts it. This module and the records are part of the kernel: a plugin imports them, never
+the plugin manager (:mod:`semsim.plugins`).
 """
 
 from __future__ import annotations
@@ -23,8 +25,7 @@ if TYPE_CHECKING:
     import click
 
     from .graph import Graph
-    from .models import ModelSpec
-    from .plugins import Metric, Parser, Reader, Writer
+    from .records import Download, MetricSpec, Parser, Reader, Writer
 
 hookspec = pluggy.HookspecMarker("semsim")
 hookimpl = pluggy.HookimplMarker("semsim")
@@ -32,60 +33,80 @@ hookimpl = pluggy.HookimplMarker("semsim")
 
 @hookspec
 def register_readers(register: Callable[[Reader], None]) -> None:
-    """Register file readers: ``register(Reader(name, suffixes, read, sniff))``.
+    """Register file readers: ``register(Reader(name, suffixes, read, sniff, description))``.
 
-    ``read(path)`` yields graphs, native or :class:`~semsim.graph.Graph` (a file may hold
-    several). For a graph it cannot read it yields an :class:`~semsim.errors.InputError`
-    naming the file and line, in that graph's place, and goes on with the next, so one bad
-    graph costs only itself; it raises the error when the file as a whole is unusable.
-    ``sniff(path, head)`` says, from the first bytes, whether the file is in this format;
-    it picks between readers that share a suffix (e.g. UCCA XML vs. other XML).
+    ``read(path)`` yields graphs, semsim graphs (:class:`~semsim.graph.Graph`) or native
+    objects that :func:`to_graph` converts (a file may hold several). For a graph it cannot read it
+    yields an :class:`~semsim.errors.InputError` naming the file and line, in that graph's
+    place, and goes on, so one bad graph costs only its own pair (the CLI scores the others
+    and prints one line naming the file and line); it raises the error when the file as a
+    whole is unusable. It never lets another exception escape, nor returns a graph for
+    input that is not what the file says. ``sniff(path, head)`` gets the first 4 KiB and
+    says whether the file is in this format; it is asked only when several readers share a
+    suffix (e.g. UCCA XML vs. other XML).
     """
 
 
 @hookspec
 def register_parsers(register: Callable[[Parser], None]) -> None:
-    """Register parsers from text to native graphs: ``register(Parser(name, representation, parse, ...))``.
+    """Register parsers from text to native graphs:
+    ``register(Parser(name, representation, parse, description, model_identity, serialize, model_name, default))``.
 
-    ``parse(texts, model)`` takes a batch of sentences and returns one native graph per text,
-    in order; the native graphs are converted with :func:`to_graph`. ``model_identity(model)``
-    returns a content hash of the model (the parse cache's key). Loading models must happen
-    on the first call, never at import or registration time. ``default=True`` makes a
-    parser the one used for its representation when the user names none.
+    ``parse(texts, model)`` takes a batch of sentences and returns one native graph per
+    text, in order, converted with :func:`to_graph`; ``model`` is what the user passed
+    (``--model``), or None for the parser's default. ``model_identity(model)`` returns a
+    content hash of the model (part of the parse cache's key; without it the cache is keyed
+    by the ``--model`` string alone) and raises :class:`~semsim.errors.SemsimError` saying
+    what to do when the model is missing or unusable; ``serialize(native)`` returns a text
+    form of a parse kept in the cache; ``model_name(model)`` names the model for people:
+    scores computed from text carry ``parser:NAME|model:MODEL_NAME@HASH12`` in their
+    signature. ``default=True`` makes the parser the one used for its representation when
+    the user names none (with several parsers and no default, the user must choose with
+    ``--parser``). Loading models must happen on the first call, never at import or
+    registration time.
     """
 
 
 @hookspec
 def register_writers(register: Callable[[Writer], None]) -> None:
-    """Register writers of graphs to native files: ``register(Writer(name, scheme, suffix, write))``.
+    """Register writers of graphs to native files:
+    ``register(Writer(name, representation, suffix, write, description))``.
 
-    ``write(graph, path)`` writes one graph of the scheme named ``scheme`` to one file (e.g.
-    a UCCA XML passage); ``semsim parse --format NAME`` uses it.
+    ``write(graph, path)`` writes one graph whose scheme is named ``representation`` to one
+    file (the UCCA plugin's ``xml`` writes UCCA XML passages); ``semsim parse --format NAME``
+    uses it. MRP JSON Lines (``--format mrp``) is built in for every representation.
     """
 
 
 @hookspec
 def register_commands(cli: click.Group) -> None:
-    """Add commands to the ``semsim`` command line, as ``llm`` plugins do: decorate
-    functions with ``@cli.command()`` or ``@cli.group()`` inside this hook."""
+    """Add commands to the ``semsim`` command line, as ``llm`` plugins do: inside the hook,
+    decorate functions with ``@cli.command()`` / ``@cli.group()`` or call
+    ``cli.add_command(...)``. Keep the module light (import heavy libraries inside the
+    command): the hook runs whenever the command line lists its commands. A command may use
+    the public API (:mod:`semsim.api`) besides the kernel (docs/architecture.md)."""
 
 
 @hookspec
-def register_models(register: Callable[[ModelSpec], None]) -> None:
-    """Register downloadable models: ``register(ModelSpec(name, url, parser, sha256, ...))``.
+def register_downloads(register: Callable[[Download], None]) -> None:
+    """Register downloadable models: ``register(Download(name, url, parser, sha256, description, subpath))``.
 
-    ``semsim models download NAME`` fetches, verifies and unpacks them into the per-user
-    model directory; ``subpath`` says what to pass to the parser inside the unpacked files.
+    ``semsim models download NAME`` fetches the archive (http, https or file URL; an
+    interrupted http download resumes), checks the SHA-256 (when ``sha256`` is None, the one
+    computed is recorded and reported: trust on first use), unpacks it into the per-user
+    model directory atomically, and ``semsim models path NAME`` prints ``<dir>/<subpath>``,
+    what to pass as ``--model``.
     """
 
 
 @hookspec
-def register_metrics(register: Callable[[Metric], None]) -> None:
-    """Register further measures on pairs of graphs of one representation, reported beside
-    USim (e.g. Smatch for AMR): ``register(Metric(name, scheme, score, description))``.
+def register_metrics(register: Callable[[MetricSpec], None]) -> None:
+    """Register further measures on two graphs of one representation, reported beside USim:
+    ``register(MetricSpec(name, representation, score, description))``.
 
-    ``score(g1, g2)`` returns a :class:`~semsim.stats.Score` for graphs whose scheme is named
-    ``scheme``; ``semsim compare`` reports it next to USim for that representation.
+    ``score(g1, g2)`` returns a :class:`~semsim.stats.Score` (counts per part and a
+    signature) for graphs whose scheme is named ``representation``; ``semsim compare``
+    reports it next to USim for that representation (the AMR plugin registers Smatch so).
     """
 
 

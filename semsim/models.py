@@ -1,10 +1,10 @@
-"""Model management: known model archives, downloaded on request into a per-user cache.
+"""Models on disk: where installed models live, and what names a model's content.
 
-Plugins declare the models they know with the ``register_models`` hook; ``semsim models
-download NAME`` fetches one (http, https or file URLs) with a progress bar, resumes an
-interrupted http download from its ``.part`` file, verifies the SHA-256, unpacks into a
-temporary directory and renames it into place, so a model directory is either complete or
-absent. Nothing is downloaded at import time or implicitly.
+A parser's model identity (the parse cache's key, the hash in every signature) is the
+SHA-256 of its files; hashing hundreds of MB on every batch would dominate a parse, so
+:func:`sha256_once` hashes once per file version (path, size, modification time) and
+process. Fetching models is the application's (:mod:`semsim.downloads`); this module is
+what a plugin's parser stands on.
 """
 
 from __future__ import annotations
@@ -12,43 +12,19 @@ from __future__ import annotations
 import hashlib
 import json
 import os
-import shutil
-import sys
-import tarfile
-import urllib.error
-import urllib.parse
-import urllib.request
-import zipfile
-from dataclasses import dataclass, field
+from collections.abc import Callable, Sequence
 from pathlib import Path
+from typing import Any
 
-from .cache import cache_dir
 from .errors import SemsimError
+from .files import cache_dir
 
 MARKER = ".semsim-model.json"
-
-
-@dataclass(frozen=True)
-class ModelSpec:
-    """A downloadable model. ``sha256`` None: no published checksum (trust on first use)."""
-
-    name: str
-    url: str
-    parser: str
-    sha256: str | None = None
-    description: str = ""
-    subpath: str = ""  # what to pass to the parser, relative to the unpacked directory
-    plugin: str = field(default="", compare=False)
 
 
 def models_dir() -> Path:
     """``$SEMSIM_MODELS_DIR``, else ``<cache dir>/models``."""
     return Path(os.environ.get("SEMSIM_MODELS_DIR") or cache_dir() / "models")
-
-
-def known_models() -> dict[str, ModelSpec]:
-    from .plugins import models
-    return models()
 
 
 def installed(name: str) -> Path | None:
@@ -93,96 +69,47 @@ def sha256_once(path: str | os.PathLike[str]) -> str:
     return _hashes[key]
 
 
-def _fetch(url: str, part: Path, progress: bool) -> None:
-    """Download ``url`` into ``part``, resuming from its current size when the server allows."""
-    from .progress import bar as progress_bar
-    have = part.stat().st_size if part.exists() else 0
-    request = urllib.request.Request(url, headers={"Range": f"bytes={have}-"} if have else {})
-    try:
-        response = urllib.request.urlopen(request, timeout=60)
-    except urllib.error.HTTPError as exc:
-        if exc.code == 416 and have:  # the part file already holds everything
-            return
-        raise
-    with response:
-        resumed = have and getattr(response, "status", 200) == 206
-        if not resumed:
-            have = 0
-        length = response.headers.get("Content-Length")
-        total = have + int(length) if length and length.isdigit() else None
-        with open(part, "ab" if resumed else "wb") as out, progress_bar(
-                total=total, initial=have, unit="B", unit_scale=True, desc=part.name.strip(".").removesuffix(".part"),
-                quiet=not progress, leave=True) as bar:
-            for block in iter(lambda: response.read(1 << 16), b""):
-                out.write(block)
-                bar.update(len(block))
-    if total is not None and part.stat().st_size < total:
-        raise OSError(f"connection closed after {part.stat().st_size} of {total} bytes")
+def requested_model(model: str | os.PathLike[str] | None, env: str, exists: Callable[[Path], bool], *,
+                    default: Path | None = None, named: Callable[[str], Path | None] | None = None,
+                    missing: str = "") -> Path:
+    """Where the model a parser is asked for is: ``model`` (``--model``), else ``$env``, else
+    ``default``. A bare name that ``exists`` does not accept as a model is looked up as one
+    the plugin ships (``named``), then as an installed download (``semsim models download``).
+    What comes back may still be no model: the plugin checks, and says what it expected.
+    Nothing asked for and no default: :class:`SemsimError` with ``missing``.
+    """
+    value = os.fspath(model) if model else os.environ.get(env)
+    if not value:
+        if default is None:
+            raise SemsimError(missing)
+        return default
+    path = Path(value)
+    if not exists(path) and path.name == value:
+        shipped = named(value) if named else None
+        if shipped is not None and exists(shipped):
+            return shipped
+        if installed(value):
+            return model_path(value)
+    return path
 
 
-def _unpack(archive: Path, into: Path, name: str) -> None:
-    if tarfile.is_tarfile(archive):
-        with tarfile.open(archive) as tar:
-            tar.extractall(into, filter="data")
-    elif zipfile.is_zipfile(archive):
-        with zipfile.ZipFile(archive) as z:
-            for member in z.namelist():
-                if Path(member).is_absolute() or ".." in Path(member).parts:
-                    raise SemsimError(f"{archive.name}: unsafe path {member!r} in archive")
-            z.extractall(into)
-    else:  # a single-file model, named as in its URL
-        shutil.copy(archive, into / name)
+_digests: dict[tuple[Any, ...], str] = {}
 
 
-def download(spec: ModelSpec, url: str | None = None, sha256: str | None = None,
-             progress: bool = True) -> Path:
-    """Download, verify and unpack a model; returns its directory (a no-op if installed)."""
-    done = installed(spec.name)
-    if done is not None:
-        return done
-    root = models_dir()
-    root.mkdir(parents=True, exist_ok=True)
-    url = url or spec.url
-    expected = (sha256 or spec.sha256 or "").lower() or None
-    part = root / f".{spec.name}.part"
-    try:
-        _fetch(url, part, progress)
-    except (urllib.error.URLError, OSError, ValueError) as exc:
-        kept = part.exists() and part.stat().st_size > 0
-        if not kept:
-            part.unlink(missing_ok=True)
-        resume = f"run the command again to resume ({part} keeps what arrived)" if kept else "nothing was kept"
-        raise SemsimError(f"download of model {spec.name!r} from {url} failed: {exc}; {resume}") from None
-    actual = sha256_file(part)
-    if expected is not None and actual != expected:
-        part.unlink()
-        raise SemsimError(f"model {spec.name!r}: SHA-256 mismatch (expected {expected}, got {actual}); "
-                          "the download was deleted")
-    if expected is None:
-        print(f"semsim: no published SHA-256 for {spec.name!r}; recorded {actual} (pass --sha256 to enforce one)",
-              file=sys.stderr)
-    tmp = root / f".{spec.name}.tmp-{os.getpid()}"
-    shutil.rmtree(tmp, ignore_errors=True)
-    tmp.mkdir()
-    try:
-        _unpack(part, tmp, Path(urllib.parse.urlparse(url).path).name or spec.name)
-        (tmp / MARKER).write_text(json.dumps({"name": spec.name, "url": url, "sha256": actual,
-                                              "verified": expected is not None, "subpath": spec.subpath},
-                                             indent=2), encoding="utf-8")
-        os.replace(tmp, root / spec.name)
-    except (tarfile.TarError, zipfile.BadZipFile, EOFError, OSError, SemsimError) as exc:
-        part.unlink(missing_ok=True)  # a broken or unsafe archive is not resumable: start afresh next time
-        why = str(exc) if isinstance(exc, SemsimError) else f"{type(exc).__name__}: {exc}"
-        raise SemsimError(f"model {spec.name!r}: cannot unpack {url}: {why}; the download was deleted") from None
-    finally:
-        shutil.rmtree(tmp, ignore_errors=True)
-    part.unlink()
-    return root / spec.name
-
-
-def remove(name: str) -> bool:
-    d = installed(name)
-    if d is None:
-        return False
-    shutil.rmtree(d)
-    return True
+def hash_files(entries: Sequence[tuple[str, Path | None]], sep: bytes = b"\0") -> str:
+    """The SHA-256 of a model made of several files: for each entry its name and ``sep``,
+    then the file's content and ``sep`` (an entry without a file is a marker: its name and
+    ``sep`` only). Like :func:`sha256_once`, computed once per version of the files and
+    process, so that a parser asked for its identity on every batch reads its model once."""
+    key = (sep, tuple((name, file_version(path) if path else None) for name, path in entries))
+    if key not in _digests:
+        h = hashlib.sha256()
+        for name, path in entries:
+            h.update(name.encode() + sep)
+            if path is not None:
+                with open(path, "rb") as f:
+                    for block in iter(lambda f=f: f.read(1 << 20), b""):
+                        h.update(block)
+                h.update(sep)
+        _digests[key] = h.hexdigest()
+    return _digests[key]

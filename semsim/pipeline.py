@@ -1,6 +1,6 @@
 """Text in, scores out: read sentence files, parse each unique sentence once, score.
 
-Parsing goes through a registered :class:`~semsim.plugins.Parser` and the parse cache;
+Parsing goes through a registered :class:`~semsim.records.Parser` and the parse cache;
 each batch is stored as soon as it is parsed, so an interrupted run loses at most the
 batch in flight. ``jobs > 1`` parses batches in worker processes, ``executor="dask"`` (or a
 scheduler's address) on a Dask cluster (:mod:`semsim.executors`); results are keyed by text,
@@ -12,27 +12,27 @@ from __future__ import annotations
 import contextlib
 import os
 from collections.abc import Callable, Collection, Iterator, Sequence
-from concurrent.futures import ProcessPoolExecutor, as_completed
 from concurrent.futures.process import BrokenProcessPool
 from dataclasses import dataclass
-from multiprocessing import get_context
 from pathlib import Path
 from typing import Any
 
 from . import threads
-from .cache import ParseCache, normalise
+from .cache import ParseCache, model_key, normalise
 from .errors import InputError, ParseError, PluginError, SemsimError, SettingsError
-from .executors import DaskPool, ExecutorSpec, executor_spec
+from .executors import Parsed, executor_spec, open_executor
+from .files import is_stdin, read_text, shown
 from .graph import Graph
-from .io import GRAPH_FORMAT, graph_from_dict, graph_to_dict, is_stdin, read_text, shown
+from .graph_json import graph_from_dict
 from .limits import LimitError, check_pair
-from .plugins import Parser, parsers, plugin_version, to_graph
+from .plugins import parsers
+from .records import Parser
 from .stats import Score
 
 
 def read_lines(path: str | os.PathLike[str]) -> list[str]:
     """Sentences of a text file, one per line (empty lines kept, they are scored specially;
-    encodings and line ends as :func:`~semsim.io.read_text` accepts them, which leaves only LF)."""
+    encodings and line ends as :func:`~semsim.files.read_text` accepts them, which leaves only LF)."""
     lines = read_text(path).split("\n")
     if lines and lines[-1] == "":
         lines.pop()
@@ -78,30 +78,6 @@ def signed(score: Callable[[Graph, Graph], Score], parsed_by: str) -> Callable[[
 
 
 # -- parsing ----------------------------------------------------------------------------------------
-def _parse_batch(parser_name: str, model: str | None, texts: list[str]) -> list[tuple[str | None, dict[str, Any]]]:
-    """Parse one batch (in this process or a worker): serialised native parse + graph dict."""
-    threads.limit()  # wherever it runs, a parse never spins more threads than it was given
-    parser = parsers()[parser_name]
-    natives = parser.parse(texts, model)
-    if len(natives) != len(texts):
-        raise PluginError(f"parser {parser_name!r} returned {len(natives)} parses for {len(texts)} sentences")
-    out = []
-    for text, native in zip(texts, natives):
-        try:
-            graph = to_graph(native)
-        except SemsimError as exc:  # a parse that is no valid graph is that sentence's failure
-            raise ParseError(f"parser {parser_name!r} gave {text!r} a graph semsim cannot use: {exc}", [text]) from None
-        out.append((parser.serialize(native) if parser.serialize else None, graph_to_dict(graph)))
-    return out
-
-
-def model_key_of(parser: Parser, model: str | None) -> str:
-    """The cache's model key: the model's content and the code that turned its output into
-    graphs (a Dask worker checks that its own is the driver's)."""
-    return (f"{parser.model_identity(model) if parser.model_identity else model}"
-            f"|{parser.plugin}-{plugin_version(parser.plugin)}|graph-{GRAPH_FORMAT}")
-
-
 def parse_sentences(texts: Sequence[str], parser: Parser, model: str | None = None,
                     cache: ParseCache | None = None, batch_size: int = 32, jobs: int = 1,
                     progress: bool = True, failed: dict[str, str] | None = None, *,
@@ -126,20 +102,22 @@ def parse_sentences(texts: Sequence[str], parser: Parser, model: str | None = No
     if batch_timeout is not None and not spec.distributed:  # rather than a timeout that never fires
         raise SettingsError("--batch-timeout needs --executor dask or dask://HOST:PORT (docs/scale.md)")
     # the cache key names the model's content and the code that turned its output into graphs
-    model_id = model_key_of(parser, model)
+    model_id = model_key(parser, model)
     unique = list(dict.fromkeys(normalise(t) for t in texts if t.strip()))
     graphs: dict[str, Graph] = {}
     if cache is not None:
         graphs.update({t: e.graph for t, e in cache.get_many(parser.representation, parser.name, model_id,
                                                             unique).items()})
-    todo = [t for t in unique if t not in graphs]
+    # longest first: a batch holds sentences of about one length, so a parser pads little,
+    # and with several workers the short batches fill the gaps at the end
+    todo = sorted((t for t in unique if t not in graphs), key=lambda t: -len(t.split()))
     batches = [todo[i:i + batch_size] for i in range(0, len(todo), batch_size)]
     from .progress import bar as progress_bar
     bar = progress_bar(total=len(todo), desc=f"parsing with {parser.name}", unit="sent", quiet=not progress or not todo)
 
     stored = 0  # sentences parsed in this run: none, and a whole batch failing is the parser's fault
 
-    def store(batch: list[str], results: list[tuple[str | None, dict[str, Any]]]) -> None:
+    def store(batch: list[str], results: Parsed) -> None:
         nonlocal stored
         parsed = [(text, native, graph_from_dict(g)) for text, (native, g) in zip(batch, results)]
         if cache is not None:
@@ -148,11 +126,7 @@ def parse_sentences(texts: Sequence[str], parser: Parser, model: str | None = No
         stored += len(batch)
         bar.update(len(batch))
 
-    def parse(batch: list[str]) -> list[tuple[str | None, dict[str, Any]]]:
-        return _guarded(parser.name, batch, _parse_batch, parser.name, model, batch)
-
-    def one_by_one(batch: list[str], error: ParseError,
-                   parse: Callable[[list[str]], list[tuple[str | None, dict[str, Any]]]] = parse) -> None:
+    def one_by_one(batch: list[str], error: ParseError, parse: Callable[[list[str]], Parsed]) -> None:
         """A failed batch again, in this process (or, on Dask, on the cluster: a sentence can
         kill its worker): the sentences the parser named alone (the others as one batch), or,
         if it named none, every sentence alone; keep what parses."""
@@ -175,55 +149,25 @@ def parse_sentences(texts: Sequence[str], parser: Parser, model: str | None = No
         if failed is not None:
             failed.update({t: str(e) for t, e in errors.items()})
 
-    try:
-        if spec.distributed and batches:
-            _parse_on_dask(spec, jobs, batch_timeout, parser.name, model, model_id, batches, store, one_by_one)
-        elif jobs <= 1 or len(batches) <= 1:
-            for batch in batches:
-                try:
-                    store(batch, parse(batch))
+    with open_executor(spec, jobs, batch_timeout, parser.name, model, model_id, len(batches)) as pool:
+        retry: dict[int, ParseError] = {}
+        failure: SemsimError | None = None
+        try:
+            for k, outcome in pool.imap(batches):
+                try:  # keep every batch that finishes, hand out no more after an error about the run
+                    store(batches[k], _guarded(parser.name, batches[k], outcome))
                 except ParseError as exc:
-                    one_by_one(batch, exc)
-        else:
-            retry: dict[int, ParseError] = {}
-            with ProcessPoolExecutor(max_workers=jobs, mp_context=get_context("spawn"),
-                                     initializer=threads.limit) as pool:
-                futures = {pool.submit(_parse_batch, parser.name, model, b): k for k, b in enumerate(batches)}
-                failure: SemsimError | None = None
-                for future in as_completed(futures):
-                    batch = batches[futures[future]]
-                    try:  # keep every finished batch, stop submitting after an error about the run
-                        store(batch, _guarded(parser.name, batch, future.result))
-                    except ParseError as exc:
-                        retry[futures[future]] = exc
-                    except SemsimError as exc:
-                        failure = failure or exc
-                        pool.shutdown(wait=False, cancel_futures=True)
-                if failure is not None:
-                    raise failure
-            for k in sorted(retry):  # in text order, whatever the workers' timing
-                one_by_one(batches[k], retry[k])
-    finally:
-        bar.close()
+                    retry[k] = exc
+                except SemsimError as exc:
+                    failure = failure or exc
+                    pool.cancel()
+            if failure is not None:
+                raise failure
+            for k in sorted(retry):  # in batch order, whatever the workers' timing
+                one_by_one(batches[k], retry[k], lambda b: _guarded(parser.name, b, pool.run, b))
+        finally:
+            bar.close()
     return graphs
-
-
-def _parse_on_dask(spec: ExecutorSpec, workers: int, timeout: float | None, parser_name: str, model: str | None,
-                   model_key: str, batches: list[list[str]], store: Callable[..., None],
-                   one_by_one: Callable[..., None]) -> None:
-    """:func:`parse_sentences`' batches on a Dask cluster; this process stores them as they
-    finish, and sends the failed ones back sentence by sentence, in text order."""
-    retry: dict[int, ParseError] = {}
-    with DaskPool(spec, workers, timeout) as pool:
-        for k, outcome in pool.imap(parser_name, model, model_key, batches):
-            batch = batches[k]
-            try:  # an error about the run (a missing model) leaves the loop: the pool cancels the rest
-                store(batch, _guarded(parser_name, batch, outcome))
-            except ParseError as exc:
-                retry[k] = exc
-        for k in sorted(retry):
-            one_by_one(batches[k], retry[k], lambda b: _guarded(parser_name, b, pool.run, parser_name, model,
-                                                                 model_key, b))
 
 
 def _guarded(parser_name: str, batch: list[str], fn: Callable[..., Any], *args: Any) -> Any:

@@ -14,15 +14,13 @@ Environment variables:
     If set (non-empty), every hook call and result is printed to stderr.
 ``SEMSIM_VERBOSE``
     If set (non-empty; ``semsim -v`` sets it), plugins show what their libraries report
-    while loading models and parsing (see :func:`verbose`); worker processes inherit it.
+    while loading models and parsing (see :func:`semsim.progress.verbose`); worker processes inherit it.
 """
 
 from __future__ import annotations
 
 import os
 import sys
-from collections.abc import Callable, Iterator, Sequence
-from dataclasses import dataclass, field
 from importlib.metadata import entry_points
 from pathlib import Path
 from typing import Any
@@ -31,70 +29,13 @@ import pluggy
 
 from . import hookspecs
 from .errors import PluginError
+from .records import Download, MetricSpec, Parser, Reader, Writer
+
+#: the registration record of a metric under its earlier name (plugins written for semsim 0.1)
+Metric = MetricSpec
 
 GROUP = "semsim"
 BUILTIN = ("mrp",)  # plugins that ship with the core and are always registered
-
-
-@dataclass(frozen=True)
-class Reader:
-    """A file format: ``read(path)`` yields graphs; ``sniff(path, head)`` recognises content."""
-
-    name: str
-    suffixes: tuple[str, ...]
-    read: Callable[[Path], Iterator[Any]]
-    sniff: Callable[[Path, bytes], bool] | None = None
-    description: str = ""
-    plugin: str = field(default="", compare=False)
-
-
-@dataclass(frozen=True)
-class Parser:
-    """Text to native graphs, in batches.
-
-    ``parse(texts, model)`` returns one native graph per text (``model``: a path or name the
-    parser understands, or None for its default, e.g. from an environment variable).
-    ``model_identity(model)`` names the model's content (a hash) for the parse cache and
-    raises :class:`~semsim.errors.SemsimError` with advice when the model is missing.
-    ``serialize(native)`` gives a text form of a parse to keep in the cache (optional).
-    ``model_name(model)`` names the model for people, in score signatures (optional); it
-    may end in ``|key:value`` fields naming what else the model depends on (a pretrained
-    encoder, say), which the signature puts after the model's hash.
-    """
-
-    name: str
-    representation: str
-    parse: Callable[[Sequence[str], str | None], list[Any]]
-    description: str = ""
-    model_identity: Callable[[str | None], str] | None = None
-    serialize: Callable[[Any], str] | None = None
-    model_name: Callable[[str | None], str] | None = None
-    default: bool = False
-    plugin: str = field(default="", compare=False)
-
-
-@dataclass(frozen=True)
-class Writer:
-    """Graphs of the scheme named ``scheme`` to native files: ``write(graph, path)`` writes one
-    graph to one file named with ``suffix``."""
-
-    name: str
-    scheme: str
-    suffix: str
-    write: Callable[[Any, Path], None]
-    description: str = ""
-    plugin: str = field(default="", compare=False)
-
-
-@dataclass(frozen=True)
-class Metric:
-    """A measure on two graphs of the representation whose scheme is named ``scheme``."""
-
-    name: str
-    scheme: str
-    score: Callable[[Any, Any], Any]
-    description: str = ""
-    plugin: str = field(default="", compare=False)
 
 
 _pm: pluggy.PluginManager | None = None
@@ -156,16 +97,6 @@ def _load_module(spec: str) -> Any:
         raise PluginError(f"SEMSIM_PLUGINS: cannot load {spec!r}: {exc}") from None
 
 
-def verbose() -> bool:
-    """Whether the user asked to see what a plugin's libraries print (``semsim -v``).
-
-    Parsers wrap libraries that talk (TUPA announces every file it loads, DyNet its memory
-    pool, from C++): by default a plugin keeps that off the user's terminal, which belongs
-    to semsim's progress bar and one-line errors, and shows it only when this is true (or
-    when loading fails, where it helps to find out why)."""
-    return bool(os.environ.get("SEMSIM_VERBOSE"))
-
-
 def _tracing() -> bool:
     return bool(os.environ.get("SEMSIM_TRACE_PLUGINS"))
 
@@ -220,14 +151,14 @@ def add_plugin_commands(cli: Any) -> None:
     get_plugin_manager().hook.register_commands(cli=cli)
 
 
-def metrics() -> dict[str, Metric]:
-    """Every registered plugin :class:`Metric` by name."""
+def metrics() -> dict[str, MetricSpec]:
+    """Every registered :class:`~semsim.records.MetricSpec` by name."""
     return _unique(_collect("register_metrics"), "metric")
 
 
-def models() -> dict[str, Any]:
-    """Every registered :class:`~semsim.models.ModelSpec` by name."""
-    return _unique(_collect("register_models"), "model")
+def downloads() -> dict[str, Download]:
+    """Every registered :class:`~semsim.records.Download` by name."""
+    return _unique(_collect("register_downloads"), "model")
 
 
 def _unique(items: list[Any], what: str) -> dict[str, Any]:

@@ -45,3 +45,14 @@ def bar(iterable: Iterable[Any] | None = None, *, total: int | None = None, desc
     interval = float(os.environ.get("SEMSIM_PROGRESS_INTERVAL") or 30)
     return tqdm(iterable, total=total, desc=desc, unit=unit, file=_Lines(sys.stderr, interval), mininterval=interval,
                 maxinterval=interval, ascii=True, bar_format=LOG_FORMAT, **{**kwargs, "leave": True})
+
+
+def verbose() -> bool:
+    """Whether the user asked to see what a plugin's libraries print (``semsim -v``, which
+    sets ``SEMSIM_VERBOSE``; worker processes inherit it).
+
+    Parsers wrap libraries that talk (TUPA announces every file it loads, DyNet its memory
+    pool, from C++): by default a plugin keeps that off the user's terminal, which belongs
+    to semsim's progress bar and one-line errors, and shows it only when this is true (or
+    when loading fails, where it helps to find out why)."""
+    return bool(os.environ.get("SEMSIM_VERBOSE"))

@@ -85,11 +85,11 @@ def test_dask_missing_is_one_clear_error(toy_env, monkeypatch):
 def test_a_worker_checks_its_parser_and_model(toy_env):
     """What a worker runs, here: a worker whose model (or plugin) is not the driver's refuses
     to parse, rather than fill the cache under the driver's key."""
+    from semsim.cache import model_key
     from semsim.errors import PluginError
     from semsim.executors import parse_on_worker
-    from semsim.pipeline import model_key_of
     plugins.reset_plugin_manager()
-    key = model_key_of(find_parser("toy-parser", None), None)
+    key = model_key(find_parser("toy-parser", None), None)
     [(native, graph)] = parse_on_worker("toy-parser", None, key, ["A b"], 0.5)  # its watchdog is cancelled
     assert json.loads(native) == ["Big", "Small"] and graph
     time.sleep(0.8)  # (else it would have ended this process by now)

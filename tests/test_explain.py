@@ -11,6 +11,8 @@ import random
 import re
 import shutil
 import struct
+import types
+import typing
 from pathlib import Path
 
 import pytest
@@ -19,7 +21,7 @@ from click.testing import CliRunner
 import semsim
 from semsim.api import USim
 from semsim.cli import cli
-from semsim.explain import explain, render_html, summary
+from semsim.explain import ExplanationDoc, explain, render_html, summary
 from semsim.graph import concat
 from semsim.stats import Counts
 
@@ -106,6 +108,61 @@ def test_matches_name_real_partner_edges():
             for j in row.get("matches", []):
                 assert set(g.edges[i].labels) & set(other.edges[j].labels)
                 assert other.edges[j].child in d["units"][side][g.edges[i].child]["aligned"]
+
+
+def conforms(value: object, tp: object, where: str = "doc") -> None:
+    """Assert that ``value`` has the shape that ``tp``, a type of :mod:`semsim.explain.schema`, says."""
+    origin, args = typing.get_origin(tp), typing.get_args(tp)
+    if typing.is_typeddict(tp):
+        assert isinstance(value, dict), where
+        hints = typing.get_type_hints(tp)
+        assert tp.__required_keys__ <= set(value) <= set(hints), f"{where}: keys {sorted(value)}"
+        for key, v in value.items():
+            conforms(v, hints[key], f"{where}.{key}")
+    elif origin is list:
+        assert isinstance(value, list), where
+        for i, v in enumerate(value):
+            conforms(v, args[0], f"{where}[{i}]")
+    elif origin is dict:
+        assert isinstance(value, dict), where
+        for key, v in value.items():
+            conforms(key, args[0], f"{where} key {key!r}")
+            conforms(v, args[1], f"{where}.{key}")
+    elif origin is typing.Literal:
+        assert value in args, f"{where}: {value!r} not in {args}"
+    elif origin in (typing.Union, types.UnionType):
+        fits = []
+        for alternative in args:
+            try:
+                conforms(value, alternative, where)
+                fits.append(alternative)
+            except AssertionError:
+                pass
+        assert fits, f"{where}: {value!r} is none of {args}"
+    elif tp is typing.Any:
+        pass
+    elif tp is float:  # an int is a float here, a bool is not
+        assert isinstance(value, (int, float)) and not isinstance(value, bool), f"{where}: {value!r}"
+    elif tp is int:
+        assert isinstance(value, int) and not isinstance(value, bool), f"{where}: {value!r}"
+    elif tp is type(None):
+        assert value is None, where
+    else:
+        assert isinstance(value, tp), f"{where}: {value!r} is not {tp}"
+
+
+@pytest.mark.parametrize("kind", [0, 1], ids=["ucca", "amr"])
+@pytest.mark.parametrize("settings", [{}, {"variant": "legacy"}, {"variant": "legacy", "single_token_units": False},
+                                      {"tokens": "ordered", "edge_weights": "height"},
+                                      {"tokens": "lexical", "edge_weights": "scheme", "direction": "r->s"},
+                                      {"remote": False, "by_sentence": False}],
+                         ids=lambda s: ",".join(f"{k}={v}" for k, v in s.items()) or "default")
+def test_document_has_the_shape_of_its_schema(kind, settings):
+    """The types of semsim/explain/schema.py, which the builder and the renderers are
+    annotated with, say what the document really holds: every key, none missing."""
+    doc = explain(*fig1(kind), USim(**settings))
+    conforms(doc, ExplanationDoc)
+    conforms(json.loads(json.dumps(doc)), ExplanationDoc)  # and so does what --json writes
 
 
 def test_output_is_deterministic():

@@ -15,8 +15,10 @@ from click.testing import CliRunner
 
 import semsim.plugins as plugins
 from semsim.cli import cli
+from semsim.downloads import download
 from semsim.errors import SemsimError
-from semsim.models import ModelSpec, download, installed, model_path
+from semsim.models import installed, model_path
+from semsim.records import Download
 
 
 def make_archive(path: Path) -> str:
@@ -78,7 +80,7 @@ def test_missing_model_and_bad_url_are_clear(models_env, tmp_path):
 
 def test_without_known_checksum_the_computed_one_is_recorded(models_env, capsys):
     archive, digest = models_env
-    spec = ModelSpec("nosum", archive.as_uri(), "toy-parser", None, subpath="toy")
+    spec = Download("nosum", archive.as_uri(), "toy-parser", None, subpath="toy")
     path = download(spec, progress=False)
     assert digest in capsys.readouterr().err
     assert '"verified": false' in (path / ".semsim-model.json").read_text()
@@ -115,7 +117,7 @@ def test_interrupted_http_download_resumes(models_env, tmp_path):
         root.mkdir()
         half = len(_RangeHandler.payload) // 2
         (root / ".toy-model.part").write_bytes(_RangeHandler.payload[:half])  # what a broken run left
-        spec = plugins.models()["toy-model"]
+        spec = plugins.downloads()["toy-model"]
         path = download(spec, url=f"http://127.0.0.1:{server.server_port}/toy.tgz", progress=False)
     finally:
         server.shutdown()
@@ -128,7 +130,7 @@ def test_truncated_archive_is_a_clear_error_and_not_kept(models_env, tmp_path):
     archive, _ = models_env
     cut = tmp_path / "cut.tar.gz"
     cut.write_bytes(archive.read_bytes()[: archive.stat().st_size // 2])
-    spec = ModelSpec("cut", cut.as_uri(), "toy-parser", None)
+    spec = Download("cut", cut.as_uri(), "toy-parser", None)
     with pytest.raises(SemsimError, match=r"cannot unpack .*; the download was deleted"):
         download(spec, progress=False)
     assert not any((tmp_path / "models").iterdir())
@@ -137,5 +139,5 @@ def test_truncated_archive_is_a_clear_error_and_not_kept(models_env, tmp_path):
 def test_single_file_model_keeps_its_name(models_env, tmp_path):
     weights = tmp_path / "weights.bin"
     weights.write_bytes(b"w" * 100)
-    path = download(ModelSpec("one", weights.as_uri(), "toy-parser", None), progress=False)
+    path = download(Download("one", weights.as_uri(), "toy-parser", None), progress=False)
     assert (path / "weights.bin").read_bytes() == b"w" * 100

@@ -255,8 +255,19 @@ def test_only_the_sentences_a_parser_names_are_parsed_again(toy_plugin, monkeypa
     failed: dict[str, str] = {}
     graphs = parse_sentences(["a", "bad one", "b", "c"], plugins.parsers()["toy-parser"], progress=False,
                              failed=failed)
-    assert calls == [["a", "bad one", "b", "c"], ["a", "b", "c"], ["bad one"]]
+    assert calls == [["bad one", "a", "b", "c"], ["a", "b", "c"], ["bad one"]]  # longest first
     assert set(graphs) == {"a", "b", "c"} and failed == {"bad one": "cannot parse ['bad one']"}
+
+
+def test_batches_hold_sentences_of_one_length_longest_first(toy_plugin, monkeypatch):
+    """A batch pads to its longest sentence: batching by length (ties in text order) is what
+    makes a neural parser fast, and the order never depends on anything but the texts."""
+    calls = []
+    real = toy_plugin.toy_parse
+    monkeypatch.setattr(toy_plugin, "toy_parse", lambda texts, model=None: calls.append(list(texts)) or real(texts))
+    texts = ["a b", "c", "d e f", "g h", "i", "j k l"]
+    parse_sentences(texts, plugins.parsers()["toy-parser"], batch_size=2, progress=False)
+    assert calls == [["d e f", "j k l"], ["a b", "g h"], ["c", "i"]]
 
 
 def test_no_table_of_conventions_alone_when_every_real_line_failed(toy_env):

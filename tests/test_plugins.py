@@ -110,5 +110,5 @@ def test_every_hook_is_exercised_by_the_toy_plugin():
     import toy_plugin
     specs = {n for n, f in inspect.getmembers(hookspecs, inspect.isfunction) if hasattr(f, "semsim_spec")}
     impls = {n for n, f in inspect.getmembers(toy_plugin, inspect.isfunction) if hasattr(f, "semsim_impl")}
-    assert specs == impls == {"register_readers", "register_parsers", "register_models", "register_metrics",
+    assert specs == impls == {"register_readers", "register_parsers", "register_downloads", "register_metrics",
                               "register_writers", "register_commands", "to_graph"}

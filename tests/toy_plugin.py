@@ -14,8 +14,7 @@ from dataclasses import dataclass
 from semsim.errors import InputError
 from semsim.graph import Edge, Graph, Token, Unit
 from semsim.hookspecs import hookimpl
-from semsim.models import ModelSpec
-from semsim.plugins import Metric, Parser, Reader, Writer
+from semsim.records import Download, MetricSpec, Parser, Reader, Writer
 from semsim.scheme import Scheme
 
 TOY = Scheme("toy", equivalences=(frozenset({"Big", "Large"}),), ignored_labels=frozenset({"Punct"}),
@@ -115,8 +114,8 @@ def register_commands(cli):
 
 
 @hookimpl
-def register_models(register):
-    register(ModelSpec("toy-model", os.environ.get("TOY_MODEL_URL", "file:///nonexistent/toy-model.tar.gz"),
+def register_downloads(register):
+    register(Download("toy-model", os.environ.get("TOY_MODEL_URL", "file:///nonexistent/toy-model.tar.gz"),
                        "toy-parser", os.environ.get("TOY_MODEL_SHA256"), "a toy model archive", subpath="toy"))
 
 
@@ -132,7 +131,7 @@ def same_labels(g1, g2):
 
 @hookimpl
 def register_metrics(register):
-    register(Metric("toy-labels", "toy", same_labels, "shared edge labels"))
+    register(MetricSpec("toy-labels", "toy", same_labels, "shared edge labels"))
 
 
 @hookimpl

@@ -13,9 +13,10 @@ from typing import IO, Any
 import click
 
 from ..errors import GraphError, InputError, SemsimError
-from ..io import GraphPair, fail_if_unread, open_output, read_pairs, readable_pairs, write_jsonl, write_tsv
+from ..io import write_jsonl, write_tsv
 from ..limits import LimitError
 from ..stats import Score, corpus_score
+from .inputs import GraphPair, fail_if_unread, open_output, read_pairs, readable_pairs
 
 _NOT_IN_TABLES = ("name", "source", "correction", "detail", "signature")
 

@@ -23,9 +23,10 @@ from ..api import USim
 from ..cli import parsing_options, quiet_option, usim_options
 from ..errors import InputError, SemsimError
 from ..graph import Graph
-from ..io import check_writable, fail_if_unread, open_output, pair_inputs, read_pairs, readable_pairs, write_jsonl
+from ..io import write_jsonl
 from ..stats import Score, corpus_score
 from .common import fail_if_unparsed
+from .inputs import check_writable, fail_if_unread, open_output, pair_inputs, read_pairs, readable_pairs
 
 
 @dataclass(frozen=True)
@@ -47,7 +48,7 @@ def columns_for(rep: str, pairs: list[tuple[Graph, Graph]], usim: USim,
     from ..plugins import metrics
     schemes = {g.scheme.name for pair in pairs for g in pair}
     fns: list[tuple[str, Callable[[Graph, Graph], Score]]] = [("usim", usim.sentence_score)]
-    fns += [(m.name, m.score) for m in sorted(metrics().values(), key=lambda m: m.name) if m.scheme in schemes]
+    fns += [(m.name, m.score) for m in sorted(metrics().values(), key=lambda m: m.name) if m.representation in schemes]
     columns = []
     for name, fn in fns:
         scores = []

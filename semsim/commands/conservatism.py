@@ -15,14 +15,15 @@ from typing import IO, Any
 
 import click
 
-from .. import __version__
 from ..cli import quiet_option, systems_inputs
 from ..errors import InputError, SemsimError
 from ..gec import conservatism as measures
 from ..gec.conservatism import SentenceConservatism, SystemSummary
-from ..io import open_output, write_jsonl, write_tsv
+from ..io import write_jsonl, write_tsv
 from ..stats import signature
+from ..version import __version__
 from .common import system_names
+from .inputs import open_output
 
 #: Columns of the text table's WordChange distribution: 0 .. TEXT_BINS-1, then ">=TEXT_BINS".
 TEXT_BINS = 10

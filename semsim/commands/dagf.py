@@ -5,8 +5,8 @@ from __future__ import annotations
 import click
 
 from ..cli import output_options
-from ..io import pair_inputs
 from .common import score_pairs
+from .inputs import pair_inputs
 
 
 @click.command()

@@ -6,13 +6,13 @@ import json
 
 import click
 
-from .. import __version__
 from ..cli import quiet_option
 from ..errors import GraphError
-from ..io import pair_inputs, read_pairs, readable_pairs
 from ..limits import LimitError
 from ..stats import signature
+from ..version import __version__
 from .common import report_unscored, unscored_pair
+from .inputs import pair_inputs, read_pairs, readable_pairs
 
 
 @click.command()

@@ -17,8 +17,9 @@ import click
 from ..api import USim
 from ..cli import quiet_option, usim_options
 from ..errors import GraphError, SemsimError
-from ..io import GraphPair, atomic_write, pair_inputs, read_pairs
+from ..files import atomic_write
 from ..limits import LimitError
+from .inputs import GraphPair, pair_inputs, read_pairs
 
 
 def write_atomic(path: str, text: str) -> None:

@@ -25,8 +25,9 @@ def models_list(fmt: str, quiet: bool) -> None:
     semsim models list
     semsim models list --format json | jq '.models[] | select(.installed) | .name'
     """
-    from ..models import installed, known_models, model_path, models_dir
-    known = known_models()
+    from ..downloads import known as known_downloads
+    from ..models import installed, model_path, models_dir
+    known = known_downloads()
     if fmt == "json":
         click.echo(json.dumps({"directory": str(models_dir()), "models": [
             {"name": name, "parser": spec.parser, "installed": bool(installed(name)),
@@ -48,8 +49,10 @@ def models_list(fmt: str, quiet: bool) -> None:
 @quiet_option
 def models_download(name: str, url: str | None, sha256: str | None, quiet: bool) -> None:
     """Download, verify and unpack model NAME."""
-    from ..models import download, known_models, model_path
-    known = known_models()
+    from ..downloads import download
+    from ..downloads import known as known_downloads
+    from ..models import model_path
+    known = known_downloads()
     if name not in known:
         raise SemsimError(f"unknown model {name!r} (known: {', '.join(sorted(known)) or 'none'})")
     download(known[name], url=url, sha256=sha256, progress=not quiet)
@@ -70,6 +73,6 @@ def models_path(name: str, quiet: bool) -> None:
 @quiet_option
 def models_remove(name: str, quiet: bool) -> None:
     """Delete an installed model."""
-    from ..models import remove
+    from ..downloads import remove
     click.echo(f"removed {name}" if remove(name) else f"{name} is not installed")
 

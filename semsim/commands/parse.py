@@ -39,10 +39,12 @@ def parse(inputs: tuple[Path, ...], representation: str | None, parser_name: str
     semsim parse --format xml --passage essay1.txt essay2.txt -o parsed/
     """
     from ..cache import ParseCache, normalise
-    from ..io import check_writable, open_output, shown, write_jsonl
+    from ..files import shown
+    from ..io import write_jsonl
     from ..pipeline import find_parser, parse_sentences, read_lines, unparsed_lines
     from ..plugins import writers
     from .common import fail_if_unparsed
+    from .inputs import check_writable, open_output
 
     parser = find_parser(parser_name, representation)
     writer = None
@@ -51,8 +53,8 @@ def parse(inputs: tuple[Path, ...], representation: str | None, parser_name: str
         if fmt not in available:
             raise SemsimError(f"no writer {fmt!r} (available: mrp, {', '.join(sorted(available)) or 'none'})")
         writer = available[fmt]
-        if writer.scheme != parser.representation:
-            raise SemsimError(f"writer {fmt!r} writes {writer.scheme} graphs; parser {parser.name!r} "
+        if writer.representation != parser.representation:
+            raise SemsimError(f"writer {fmt!r} writes {writer.representation} graphs; parser {parser.name!r} "
                               f"parses into {parser.representation}")
         if not output:
             raise SemsimError(f"--format {fmt} writes one file per graph: give a directory with -o")

@@ -24,7 +24,7 @@ def plugins(fmt: str, quiet: bool) -> None:
                                "parsers": {n: {"plugin": p.plugin, "representation": p.representation,
                                                "default": p.default, "description": p.description}
                                            for n, p in ps.items()},
-                               "metrics": {n: {"plugin": m.plugin, "scheme": m.scheme,
+                               "metrics": {n: {"plugin": m.plugin, "scheme": m.representation,
                                                "description": m.description} for n, m in ms.items()}},
                               indent=2))
         return
@@ -38,5 +38,5 @@ def plugins(fmt: str, quiet: bool) -> None:
         default = ", default" if p.default else ""
         click.echo(f"  parser {n} [{p.representation}{default}] from {p.plugin}: {p.description}")
     for n, m in sorted(ms.items()):
-        click.echo(f"  metric {n} [{m.scheme}] from {m.plugin}: {m.description}")
+        click.echo(f"  metric {n} [{m.representation}] from {m.plugin}: {m.description}")
 

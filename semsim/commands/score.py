@@ -9,9 +9,10 @@ import click
 from ..api import USim
 from ..cli import parsing_options, quiet_option, systems_inputs, usim_options
 from ..errors import SemsimError
-from ..io import check_writable, open_output, write_jsonl
+from ..io import write_jsonl
 from ..stats import Score
 from .common import fail_if_unparsed, system_names
+from .inputs import check_writable, open_output
 
 
 @click.command()

@@ -21,8 +21,9 @@ from ..errors import InputError, SemsimError
 from ..gec.m2 import read_m2
 from ..gec.sensitivity import ANCHORS, Chain, TypeSummary, build_chains, by_type, chain_texts, edit_deltas
 from ..graph import Graph
-from ..io import check_writable, open_output, write_jsonl
+from ..io import write_jsonl
 from ..limits import LimitError, check_pair
+from .inputs import check_writable, open_output
 
 
 def _annotator(value: str, path: Path, known: set[int]) -> int | None:

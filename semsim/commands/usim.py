@@ -6,8 +6,8 @@ import click
 
 from ..api import USim
 from ..cli import output_options, usim_options
-from ..io import pair_inputs
 from .common import score_pairs
+from .inputs import pair_inputs
 
 
 @click.command()

@@ -18,11 +18,12 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
+from ..adapt import is_punct
 from ..errors import InputError
+from ..files import lone_surrogate, printable, read_text, shown
 from ..graph import Edge, Graph, Token, Unit
 from ..hookspecs import hookimpl
-from ..io import lone_surrogate, printable, read_text, shown
-from ..plugins import Reader
+from ..records import Reader
 from ..scheme import PLAIN, Scheme
 
 
@@ -205,7 +206,7 @@ def mrp_to_graph(m: MrpGraph, scheme: Scheme = PLAIN, kinds: dict[int, str] | No
         raise InputError(f"graph {m.id}: no tokens: no node is anchored to the input, and semsim compares "
                          f"{m.framework} graphs through their tokens", m.source or None, m.line or None)
     token_of = {s: i for i, s in enumerate(spans)}
-    tokens = tuple(Token(text[a:b], punct=not any(c.isalnum() for c in text[a:b])) for a, b in spans)
+    tokens = tuple(Token(text[a:b], punct=is_punct(text[a:b])) for a, b in spans)
     index = {n["id"]: i for i, n in enumerate(nodes)}
     parents = {e["source"] for e in d.get("edges", ())}  # nodes with outgoing edges
     units = tuple(Unit(str(n["id"]), (kinds or {}).get(n["id"], ""),

@@ -53,7 +53,7 @@ import numpy as np
 
 from ..align.tokens import align_tokens
 from ..errors import InputError, SemsimError
-from ..io import atomic_write
+from ..files import atomic_write
 from ..limits import LimitError
 
 #: Thresholds at which :class:`SystemSummary` reports the ρ CDF (Figure 1, bottom).

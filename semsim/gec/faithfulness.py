@@ -42,6 +42,7 @@ from typing import Any
 import numpy as np
 from rapidfuzz.distance import Levenshtein
 
+from ..adapt import is_punct
 from ..stats import percentile_interval
 
 #: The edit kinds, in the order of the table. The position of a kind here is part of its
@@ -98,10 +99,6 @@ def _pick(rng: np.random.Generator, items: Sequence[Any]) -> Any:
     return items[int(rng.integers(len(items)))]
 
 
-def _is_punct(token: str) -> bool:
-    return not any(ch.isalnum() for ch in token)
-
-
 def _changed(sent: Tagged, out: list[str] | None) -> list[str] | None:
     """The contract of every generator: a non-empty token list that differs from the input."""
     return out if out and out != list(sent.tokens) else None
@@ -156,7 +153,7 @@ def delete_phrase(sent: Tagged, rng: np.random.Generator) -> list[str] | None:
     """
     if not sent.analysed:
         return None
-    words = sum(not _is_punct(t) for t in sent.tokens)
+    words = sum(not is_punct(t) for t in sent.tokens)
     multi, single = [], []
     for i, d in enumerate(sent.dep):
         if d not in DELETABLE or sent.head[i] == i:
@@ -167,7 +164,7 @@ def delete_phrase(sent: Tagged, rng: np.random.Generator) -> list[str] | None:
         lo, hi = span[0], span[-1] + 1
         if d == "conj" and lo > 0 and (sent.dep[lo - 1] == "cc" or sent.tokens[lo - 1] == ","):
             lo -= 1
-        content = sum(not _is_punct(t) for t in sent.tokens[lo:hi])
+        content = sum(not is_punct(t) for t in sent.tokens[lo:hi])
         if content == 0 or content >= words:
             continue
         if 2 <= content <= max(2, words // 2):
@@ -286,13 +283,13 @@ def truncate(sent: Tagged, rng: np.random.Generator) -> list[str] | None:
     clause), enough is kept that the output is not trivially short. Needs at least four
     words, so that the cut removes a word."""
     toks = list(sent.tokens)
-    final = toks[-1] if toks and _is_punct(toks[-1]) else None
+    final = toks[-1] if toks and is_punct(toks[-1]) else None
     body = toks[:-1] if final else toks
-    if sum(not _is_punct(t) for t in body) < 4:
+    if sum(not is_punct(t) for t in body) < 4:
         return None
     lo, hi = math.ceil(0.5 * len(body)), max(math.ceil(0.5 * len(body)), math.floor(0.7 * len(body)))
     keep = body[:int(rng.integers(lo, hi + 1))]
-    while keep and (_is_punct(keep[-1]) or keep[-1].lower() in DANGLING):
+    while keep and (is_punct(keep[-1]) or keep[-1].lower() in DANGLING):
         keep.pop()
     if not keep or len(keep) == len(body):
         return None

@@ -31,7 +31,7 @@ from collections.abc import Iterable, Sequence
 from dataclasses import dataclass
 
 from ..errors import InputError
-from ..io import read_text, shown
+from ..files import read_text, shown
 
 #: The correction field's marker for "no correction text" (also used by noop edits).
 NONE = "-NONE-"

@@ -26,10 +26,11 @@ See ``docs/amr.md`` for what this means for USim on AMR.
 
 from __future__ import annotations
 
-from collections import defaultdict, deque
+from collections import defaultdict
 from functools import cache
 from typing import Any
 
+from semsim.adapt import depths, is_punct, primary_edges
 from semsim.graph import Edge, Graph, Token, Unit
 from semsim.scheme import Scheme
 
@@ -78,35 +79,14 @@ def amr_to_graph(amr: Any, graph_id: str | None = None, anchors: str = "concepts
         return label[n], below
 
     top = amr.top if amr.top in label else next(iter(label), None)
-    depth: dict[str, int] = {}
     sources = [top] if top is not None else []
     sources += sorted((n for n in label if n != top and not incoming[n] and kind[n] == "concept"), key=key)
-    queue: deque[str] = deque()
-
-    def start(n: str) -> None:
-        depth[n] = 1
-        queue.append(n)
-
-    for n in sources:
-        start(n)
-    while True:
-        while queue:
-            n = queue.popleft()
-            for _, c in out[n]:
-                if c not in depth:
-                    depth[c] = depth[n] + 1
-                    queue.append(c)
-        rest = [n for n in label if n not in depth]
-        if not rest:
-            break
-        start(min(rest, key=key))  # a cycle no edge leads into: enter it at its smallest concept
-        sources.append(min(rest, key=key))
-
-    primary: dict[str, tuple[str, str]] = {}  # child -> (role, parent)
-    for c, parents in incoming.items():
-        above = [(r, p) for r, p in parents if depth[p] == depth[c] - 1]
-        if above:
-            primary[c] = min(above, key=lambda rp: (rp[0], key(rp[1])))
+    # a cycle no edge leads into is entered at its smallest concept
+    depth, entered = depths(list(label), lambda n: [c for _, c in out[n]], dict.fromkeys(sources, 1),
+                            lambda left, _: min(left, key=key))
+    sources += entered
+    primary: dict[str, tuple[str, str]] = primary_edges(  # child -> (role, parent)
+        incoming, depth, parent=lambda rp: rp[1], order=lambda rp: (rp[0], key(rp[1])))
     children: dict[str, list[tuple[str, str]]] = defaultdict(list)
     for c, (r, p) in primary.items():
         children[p].append((r, c))
@@ -124,7 +104,7 @@ def amr_to_graph(amr: Any, graph_id: str | None = None, anchors: str = "concepts
     else:
         from penman import surface
         words = str(amr.metadata.get("tok") or amr.metadata.get("snt") or "").split()
-        tokens = [Token(w, punct=not any(c.isalnum() for c in w)) for w in words]
+        tokens = [Token(w, punct=is_punct(w)) for w in words]
         aligned = surface.alignments(amr)
         anchored = {n: tuple(sorted(aligned[triple[n]].indices)) if triple.get(n) in aligned else ()
                     for n in order}

@@ -23,7 +23,6 @@ Three things differ from calling amrlib directly:
 
 from __future__ import annotations
 
-import hashlib
 import logging
 import os
 from collections.abc import Sequence
@@ -34,12 +33,21 @@ from semsim.errors import ParseError, SemsimError
 
 MODEL_ENV = "SEMSIM_AMRLIB_MODEL"
 TOKENIZER_ENV = "SEMSIM_AMRLIB_TOKENIZER"
-DEFAULT_MODEL = "amrlib-parse-xfm-bart-large-0.1.0"  # registered in semsim_amr/__init__.py
+DEFAULT_MODEL = "amrlib-parse-xfm-bart-large-0.1.0"  # one of RELEASES
 META = "amrlib_meta.json"
 #: Files a saved transformers tokenizer consists of (any one of the first four suffices for
 #: AutoTokenizer, given the model's config.json; BPE tokenizers need vocab.json + merges.txt).
 TOKENIZER_FILES = ("tokenizer.json", "tokenizer_config.json", "spiece.model", "sentencepiece.bpe.model",
                    "vocab.json", "merges.txt", "vocab.txt", "special_tokens_map.json", "added_tokens.json")
+#: amrlib's released parse models (scores and sizes as amrlib lists them): name, release tag, archive stem
+#: (also the directory the archive unpacks into), description.
+RELEASE_URL = "https://github.com/bjascob/amrlib-models/releases/download"
+RELEASES = (
+    ("amrlib-parse-xfm-bart-large-0.1.0", "parse_xfm_bart_large-v0_1_0", "model_parse_xfm_bart_large-v0_1_0",
+     "amrlib's BART-large parser (83.7 Smatch on AMR 3.0, 1.4 GB; needs the facebook/bart-large tokenizer)"),
+    ("amrlib-parse-xfm-bart-base-0.1.0", "parse_xfm_bart_base-v0_1_0", "model_parse_xfm_bart_base-v0_1_0",
+     "amrlib's BART-base parser (82.3 Smatch on AMR 3.0, 492 MB; needs the facebook/bart-base tokenizer)"),
+)
 _loaded: dict[tuple[str, str], Any] = {}
 
 
@@ -55,17 +63,12 @@ class ParseFailure(ParseError):
 # -- the model -----------------------------------------------------------------------------------
 def resolve_model(model: str | None) -> Path:
     """The model directory from ``--model`` (a directory or an installed model's name) or the environment."""
-    value = model or os.environ.get(MODEL_ENV)
-    if not value:
-        raise SemsimError(f"no amrlib model: pass --model DIR (an amrlib model directory), set {MODEL_ENV}, "
-                          f"or install one with `semsim models download {DEFAULT_MODEL}`")
-    path = Path(value)
-    if not (path / META).is_file():
-        from semsim.models import installed, known_models, model_path
-        if installed(value):
-            path = model_path(value)
-        elif value in known_models():
-            raise SemsimError(f"amrlib model {value!r} is not installed: `semsim models download {value}`")
+    from semsim.models import requested_model
+    path = requested_model(model, MODEL_ENV, lambda p: (p / META).is_file(), missing=(
+        f"no amrlib model: pass --model DIR (an amrlib model directory), set {MODEL_ENV}, "
+        f"or install one with `semsim models download {DEFAULT_MODEL}`"))
+    if not path.exists() and str(path) in {name for name, *_ in RELEASES}:
+        raise SemsimError(f"amrlib model {str(path)!r} is not installed: `semsim models download {path}`")
     if not path.is_dir():
         raise SemsimError(f"not an amrlib model: {path} is not a directory (pass the directory holding "
                           f"{META}, config.json and the weights)")
@@ -81,29 +84,17 @@ def _model_files(root: Path) -> list[Path]:
                   if f.is_file() and not any(p.startswith(".") for p in f.relative_to(root).parts))
 
 
-def _hash_files(h: Any, root: Path, files: Sequence[Path]) -> None:
-    for f in files:
-        h.update(f.relative_to(root).as_posix().encode() + b"\0")
-        with open(f, "rb") as stream:
-            for block in iter(lambda: stream.read(1 << 20), b""):
-                h.update(block)
-        h.update(b"\0")
-
-
 def model_identity(model: str | None) -> str:
     """SHA-256 over the model directory's files (names and contents), and over the tokenizer's
-    files when they come from elsewhere: both decide what the parses are. (A released model
-    takes a few seconds to hash, once per run; remembering digests by size and modification
-    time would miss a same-size file rewritten within the file system's clock tick.)
-    """
+    files when they come from elsewhere: both decide what the parses are (once per version of
+    the files: a released model takes seconds to hash)."""
+    from semsim.models import hash_files
     root = resolve_model(model)
-    h = hashlib.sha256()
-    _hash_files(h, root, _model_files(root))
+    entries: list[tuple[str, Path | None]] = [(f.relative_to(root).as_posix(), f) for f in _model_files(root)]
     tokenizer = _tokenizer_dir(root, required=False)
     if tokenizer is not None and tokenizer != root:
-        h.update(b"tokenizer\0")
-        _hash_files(h, tokenizer, [tokenizer / n for n in TOKENIZER_FILES if (tokenizer / n).is_file()])
-    return h.hexdigest()
+        entries += [("tokenizer", None), *((n, tokenizer / n) for n in TOKENIZER_FILES if (tokenizer / n).is_file())]
+    return hash_files(entries)
 
 
 # -- the tokenizer -------------------------------------------------------------------------------

@@ -9,7 +9,7 @@ from pathlib import Path
 from typing import Any
 
 from semsim.errors import InputError
-from semsim.io import read_text, shown
+from semsim.files import read_text, shown
 from semsim.limits import LimitError, check_depth, recursion_for_depth
 
 

@@ -67,7 +67,7 @@ def fake_model_dir(d: Path, weights: bytes = b"weights") -> Path:
 
 # -- without torch -----------------------------------------------------------------------------
 def test_registering_the_parser_imports_neither_torch_nor_amrlib():
-    code = ("import sys, semsim.plugins as p; ps, ms = p.parsers(), p.models(); "
+    code = ("import sys, semsim.plugins as p; ps, ms = p.parsers(), p.downloads(); "
             "assert ps['amrlib'].representation == 'amr'; "
             "assert ms['amrlib-parse-xfm-bart-large-0.1.0'].parser == 'amrlib'; "
             "print(sorted(m for m in ('torch', 'transformers', 'amrlib') if m in sys.modules))")

@@ -11,16 +11,16 @@ from __future__ import annotations
 from typing import Any
 
 from semsim.hookspecs import hookimpl
-from semsim.plugins import Metric
+from semsim.records import MetricSpec
 
 
 @hookimpl
 def register_metrics(register):
     from .metrics import edm_graphs, sdp_graphs
     for fw in ("dm", "psd"):
-        register(Metric(f"sdp-{fw}", fw, sdp_graphs,
+        register(MetricSpec(f"sdp-{fw}", fw, sdp_graphs,
                         "SDP 2014/2015 labelled dependency F1 (tops as virtual edges), deterministic"))
-    register(Metric("edm", "eds", edm_graphs, "EDM (Dridan & Oepen 2011): names, arguments, properties, tops"))
+    register(MetricSpec("edm", "eds", edm_graphs, "EDM (Dridan & Oepen 2011): names, arguments, properties, tops"))
 
 
 @hookimpl

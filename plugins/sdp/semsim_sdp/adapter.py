@@ -35,10 +35,11 @@ from __future__ import annotations
 import itertools
 import json
 import re
-from collections import defaultdict, deque
+from collections import defaultdict
 from collections.abc import Sequence
 from typing import Any
 
+from semsim.adapt import depths, is_punct, primary_edges
 from semsim.errors import InputError
 from semsim.formats.mrp import MrpGraph
 from semsim.graph import Edge, Graph, Token, Unit
@@ -91,7 +92,7 @@ def mrp_framework_to_graph(m: MrpGraph) -> Graph:
         if not n.get("anchors"):
             raise _fail(m, f"node {n['id']} has no anchors (every {fw.upper()} node is anchored to the input)")
     spans = segment(text, [x for n in nodes for a in n["anchors"] for x in (a["from"], a["to"])])
-    tokens = tuple(Token(text[a:b], punct=not any(c.isalnum() for c in text[a:b])) for a, b in spans)
+    tokens = tuple(Token(text[a:b], punct=is_punct(text[a:b])) for a, b in spans)
     index = {n["id"]: i + 1 for i, n in enumerate(nodes)}
     units = [Unit("ROOT", "ROOT")]
     for n in nodes:
@@ -127,36 +128,17 @@ def _spanning_forest(n_units: int, labels: dict[tuple[int, int], list[str]]) -> 
     (parent, child); the root's ``TOP`` edges lead to the tops. Unit indices follow the
     nodes' anchors, so "first" is a property of the graph, not of the file."""
     out: dict[int, list[int]] = defaultdict(list)
-    into: dict[int, list[int]] = defaultdict(list)
+    into: dict[int, list[tuple[int, int]]] = defaultdict(list)
     for p, c in sorted(labels):
         if p != c:  # a self-loop can never be primary
             out[p].append(c)
-            into[c].append(p)
-    depth = {0: 0}
-    queue: deque[int] = deque()
-    starts = [u for u in range(1, n_units) if not into[u]]
-    for u in [0, *starts]:
-        depth[u] = 0 if u == 0 else 1
-        queue.append(u)
-    while True:
-        while queue:
-            p = queue.popleft()
-            for c in out[p]:
-                if c not in depth:
-                    depth[c] = depth[p] + 1
-                    queue.append(c)
-        rest = [u for u in range(1, n_units) if u not in depth]
-        if not rest:
-            break
-        entry = max(rest, key=lambda u: (len(_reach(u, out, depth)), -u))  # a cycle nothing leads into:
-        depth[entry] = 1  # enter it where most of what is left can be reached (then the first such node)
-        queue.append(entry)
-    primary = {}
-    for c, parents in into.items():
-        above = [p for p in parents if depth[p] == depth[c] - 1]
-        if above:
-            primary[c] = min(above, key=lambda p: (labels[(p, c)], p))
-    return primary
+            into[c].append((p, c))
+    starts = {0: 0, **{u: 1 for u in range(1, n_units) if not into[u]}}
+    # a cycle nothing leads into: entered where most of what is left can be reached (then the first such node)
+    depth, _ = depths(range(1, n_units), out.__getitem__, starts,
+                      lambda left, depth: max(left, key=lambda u: (len(_reach(u, out, depth)), -u)))
+    primary = primary_edges(into, depth, parent=lambda e: e[0], order=lambda e: (labels[e], e[0]))
+    return {c: p for c, (p, _) in primary.items()}
 
 
 def _reach(u: int, out: dict[int, list[int]], done: dict[int, int]) -> set[int]:

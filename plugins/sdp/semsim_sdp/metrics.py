@@ -112,7 +112,7 @@ def _edm(a: dict[str, frozenset[Any]], b: dict[str, frozenset[Any]], explode_spa
 
 
 def _version() -> str:
-    from semsim import __version__
+    from semsim.version import __version__
     return __version__
 
 

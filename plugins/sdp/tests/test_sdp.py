@@ -84,7 +84,7 @@ def test_edm_parts_and_pooled_score():
 
 
 def test_metrics_are_registered_per_scheme():
-    found = {m.name: m.scheme for m in metrics().values()}
+    found = {m.name: m.representation for m in metrics().values()}
     assert (found["sdp-dm"], found["sdp-psd"], found["edm"]) == ("dm", "psd", "eds")
     assert metrics()["sdp-dm"].score(graph(DM_SYS), graph(DM_GOLD)).f == sdp_score(DM_SYS, DM_GOLD).f
 

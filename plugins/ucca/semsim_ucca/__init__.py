@@ -6,8 +6,7 @@ import sys
 from typing import Any
 
 from semsim.hookspecs import hookimpl
-from semsim.models import ModelSpec
-from semsim.plugins import Parser, Reader, Writer
+from semsim.records import Download, Parser, Reader, Writer
 
 from .reader import read_pickle, read_xml, sniff_xml
 
@@ -44,10 +43,10 @@ def register_commands(cli):
 
 
 @hookimpl
-def register_models(register):
+def register_downloads(register):
     # TUPA's published English model (BiLSTM, trained on the UCCA Wiki corpus). No SHA-256
     # is published for it: the one computed on first download is recorded and reported.
-    register(ModelSpec("tupa-ucca-bilstm-1.3.10",
+    register(Download("tupa-ucca-bilstm-1.3.10",
                        "https://github.com/huji-nlp/tupa/releases/download/v1.3.10/ucca-bilstm-1.3.10.tar.gz",
                        "tupa", None, "TUPA's pretrained English UCCA model (BiLSTM, ~1 GB unpacked)",
                        subpath="models/ucca-bilstm"))

@@ -138,30 +138,26 @@ def evaluate(gold: tuple[str, ...], ids: str | None, conllu: str | None, parser_
     parsed (through the parse cache) and scored with ucca's evaluator, micro-averaged. A
     sentence the parser fails on counts as a parse without units.
     """
-    from semsim.cache import ParseCache, normalise
-    from semsim.pipeline import find_parser, parse_sentences, parser_signature
+    from semsim.api import parse
 
     from .passage import graph_to_passage
     from .span import data
     from .span.evaluation import evaluate as score
-    parser = find_parser(parser_name, "ucca")
-    if parser.representation != "ucca":
-        raise SemsimError(f"parser {parser.name!r} parses into {parser.representation}, not ucca")
     sentences = data.sentences(gold, data.read_ids(ids), conllu)
     texts = [" ".join(t.text for t in sorted(p.layer("0").all, key=lambda t: t.position)) for p in sentences]
-    cache = None if no_cache else ParseCache(cache_path)
-    failed: dict[str, str] = {}
-    graphs = parse_sentences(texts, parser, model, cache, batch_size, jobs, progress=not quiet, failed=failed)
+    parses = parse(texts, "ucca", parser_name, model, cache=False if no_cache else (cache_path or True),
+                   batch_size=batch_size, jobs=jobs, progress=not quiet)
 
     def guessed(text: str, gold_passage):
-        if normalise(text) in failed:
+        graph = parses.get(text)
+        if graph is None:  # not parsed: a parse without units
             from .span.tree import ROOT, Node, Tree, tree_to_passage
             return tree_to_passage(Tree(text.split(), [Node(ROOT)]), str(gold_passage.ID))
-        return graph_to_passage(graphs[normalise(text)].with_(id=str(gold_passage.ID)))
+        return graph_to_passage(graph.with_(id=str(gold_passage.ID)))
 
     result = score((guessed(t, p), p) for t, p in zip(texts, sentences))
-    report = {**result.as_dict(), "failed": len({normalise(t) for t in texts} & set(failed)),
-              "gold": list(gold), "ids": ids, "signature": f"ucca.evaluation|{parser_signature(parser, model)}"}
+    report = {**result.as_dict(), "failed": parses.failures_among(texts),
+              "gold": list(gold), "ids": ids, "signature": f"ucca.evaluation|{parses.signature}"}
     if fmt == "json":
         click.echo(json.dumps(report, indent=2))
     else:

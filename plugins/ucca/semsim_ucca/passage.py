@@ -6,15 +6,14 @@ from typing import Any
 
 from semsim.graph import Edge, Graph, Token, Unit
 
-from .reader import _id_key
-from .scheme import finish
+from .scheme import finish, node_order
 
 
 def passage_to_graph(passage: Any) -> Graph:
     """The semsim graph of a ucca Passage: the same graph the direct XML reader yields."""
     terminals = sorted(passage.layer("0").all, key=lambda t: t.position)
     tokens = tuple(Token(t.text, punct=t.punct, paragraph=t.paragraph, para_pos=t.para_pos) for t in terminals)
-    nodes = sorted(passage.layer("1").all, key=lambda n: _id_key(n.ID))
+    nodes = sorted(passage.layer("1").all, key=lambda n: node_order(n.ID))
     index = {n.ID: i for i, n in enumerate(nodes)}
     units, edges = [], []
     for node in nodes:

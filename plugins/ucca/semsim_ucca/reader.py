@@ -19,7 +19,7 @@ from xml.parsers import expat
 from semsim.errors import InputError
 from semsim.graph import Edge, Graph, Token, Unit
 
-from .scheme import finish
+from .scheme import finish, node_order
 
 
 def sniff_xml(path: Path, head: bytes) -> bool:
@@ -126,7 +126,7 @@ class _Builder:
                              f"the passage's {len(positions)} terminals", self.path, self.tokens[beyond][1])
         if not self.units:
             raise InputError("not a UCCA XML passage: no layer 1 units", self.path)
-        units = sorted(self.units, key=lambda u: _id_key(u[0]))
+        units = sorted(self.units, key=lambda u: node_order(u[0]))
         index = {uid: i for i, (uid, _, _) in enumerate(units)}
         anchors: dict[str, list[int]] = {}
         edges = []
@@ -195,13 +195,6 @@ class _Builder:
             raise InputError(f"remote edge {p!r} -> {c!r} closes a cycle {' -> '.join(cycle[:6])}"
                              f"{' ...' if len(cycle) > 6 else ''} (a UCCA graph, remote edges included, is acyclic)",
                              self.path, lines.get((p, c))) from None
-
-
-def _id_key(node_id: str) -> tuple[int, ...]:
-    try:
-        return tuple(int(p) for p in node_id.split("."))
-    except ValueError:
-        return (1 << 30,)
 
 
 def read_xml(path: Path):

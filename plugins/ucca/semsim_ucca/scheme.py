@@ -66,3 +66,13 @@ def finish(g: Graph) -> Graph:
     """Attach the UCCA scheme and sentence ends to a freshly converted graph."""
     g = g.with_(scheme=UCCA)
     return g.with_(sentence_ends=sentence_ends(g))
+
+
+def node_order(node_id: str) -> tuple[int, ...]:
+    """A UCCA node ID (``1.12``) as a sort key: layer, then number, numerically (``1.9``
+    before ``1.10``), so that units come out in the order the annotators created them;
+    an ID of another form sorts last."""
+    try:
+        return tuple(int(p) for p in node_id.split("."))
+    except ValueError:
+        return (1 << 30,)

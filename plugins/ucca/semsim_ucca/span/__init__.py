@@ -34,9 +34,9 @@ _loaded: dict[tuple[str, int, int], Any] = {}
 
 def resolve_model(model: str | os.PathLike[str] | None) -> Path:
     """The model file: a path, or the name of a shipped model (``ucca-span-ewt-chars``)."""
-    path = Path(model or os.environ.get(ENV) or DEFAULT_MODEL)
-    if not path.is_file() and path.name == str(path) and (MODELS / f"{path}.safetensors").is_file():
-        path = MODELS / f"{path}.safetensors"
+    from semsim.models import requested_model
+    path = requested_model(model, ENV, Path.is_file, default=DEFAULT_MODEL,
+                           named=lambda name: MODELS / f"{name}.safetensors")
     if not path.is_file():
         where = "--model" if model else f"${ENV}" if os.environ.get(ENV) else "the plugin's shipped model"
         shipped = ", ".join(sorted(p.stem for p in MODELS.glob("*.safetensors"))) or "none"

@@ -134,7 +134,7 @@ class Encoder:
                               "or bash scripts/setup.sh)") from None
         from transformers.utils import logging as hf_logging
 
-        from semsim.plugins import verbose
+        from semsim.progress import verbose
         if not verbose():  # transformers' loading bar and notes: only with semsim -v
             hf_logging.set_verbosity_error()
             hf_logging.disable_progress_bar()

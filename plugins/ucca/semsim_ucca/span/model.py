@@ -60,6 +60,9 @@ class Config:
     #: its top layers fine-tuned with the parser (0: all frozen); their weights are in the model file
     encoder_tune: int = 0
     encoder_lr: float = 0.05  # the fine-tuned layers' learning rate, as a fraction of the parser's
+    #: only the encoder's first K layers, frozen (0: all): a parse runs K of them, so fewer
+    #: layers parse faster (MiniLM's middle layers carry most of what UCCA needs)
+    encoder_layers: int = 0
     #: weight of the auxiliary task in training: gold UD tags, heads and relations (0: none);
     #: its layers serve training only and are not in the model file
     ud_weight: float = 0.0

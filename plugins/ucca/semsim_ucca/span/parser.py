@@ -19,7 +19,7 @@ from typing import Any
 import numpy as np
 
 from semsim.errors import SemsimError
-from semsim.io import atomic_write
+from semsim.files import atomic_write
 from semsim.models import sha256_file
 
 from .features import FIELDS, SPACY_MODEL, Features, featurize

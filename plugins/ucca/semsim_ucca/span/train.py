@@ -31,7 +31,7 @@ from typing import Any
 import numpy as np
 
 from semsim.errors import SemsimError
-from semsim.io import atomic_write
+from semsim.files import atomic_write
 
 from . import data
 from .encoder import load as encoder_load
@@ -254,13 +254,19 @@ def train(settings: Settings, model: str | os.PathLike[str], work_dir: str | os.
     torch.manual_seed(settings.seed)
     config = settings.config
     pretrained = encoder_load(config.encoder, device=str(dev_name)) if config.encoder else None
+    if config.encoder_layers and (config.encoder_tune or not pretrained or config.encoder_layers >= pretrained.layers):
+        raise SemsimError(f"--set encoder_layers={config.encoder_layers} needs a frozen encoder (no encoder_tune) "
+                          "with more layers than that")
     train_ex = _inputs(prepare(settings.train, work, progress, encoder=pretrained), config)
     dev_ex = _inputs(prepare(settings.dev, work, progress, keep_gold=True, encoder=pretrained), config)
     vocabs, labels, remote_labels = build_vocabs(train_ex, config.fields(), chars=config.char_dim > 0)
     attach_targets(train_ex, labels, remote_labels)
     vector_dim = train_ex[0].features.vectors.shape[1]
-    # the frozen layers the parser reads (all but the fine-tuned ones, which it runs itself)
-    encoder_shape = (pretrained.layers - config.encoder_tune, pretrained.dim) if pretrained else (0, 0)
+    # the frozen layers the parser reads: the first K (with the embeddings), or all but the fine-tuned ones
+    encoder_shape = (0, 0)
+    if pretrained:
+        frozen = config.encoder_layers + 1 if config.encoder_layers else pretrained.layers - config.encoder_tune
+        encoder_shape = (frozen, pretrained.dim)
     tuned = pretrained.top_layers(config.encoder_tune) if config.encoder_tune else None
     syntax = ud_vocabs(train_ex) if config.ud_weight else None
     if config.ud_weight and syntax is None:
@@ -367,6 +373,8 @@ def _inputs(examples: list[Example], config: Config) -> list[Example]:
             ex.features.vectors = ex.features.vectors[:, :0]
         if not config.encoder:
             ex.features.layers = None
+        elif config.encoder_layers and ex.features.layers is not None:  # the embeddings and the first K
+            ex.features.layers = ex.features.layers[:, : config.encoder_layers + 1]
         elif config.encoder_tune and ex.features.layers is not None:  # the parser runs the top ones
             ex.features.layers = ex.features.layers[:, : ex.features.layers.shape[1] - config.encoder_tune]
     return examples

@@ -6,14 +6,14 @@ the per-edge match flags are the very values the score is counted from, so an ex
 cannot drift from the score. :func:`explain` also checks that the flags it reports add up
 to the counts of :meth:`semsim.USim.sentence_score`, and raises if they ever do not.
 
-The document (schema in ``docs/explain.md``) names units and edges by their index in the
-graph's ``units`` and ``edges`` lists, which are also given, so a program needs nothing
-but the JSON.
+The document (``docs/explain.md``; its types in :mod:`.schema`) names units and edges by
+their index in the graph's ``units`` and ``edges`` lists, which are also given, so a program
+needs nothing but the JSON.
 """
 
 from __future__ import annotations
 
-from typing import Any
+from typing import Any, cast
 
 import numpy as np
 
@@ -23,19 +23,36 @@ from ..errors import SemsimError
 from ..graph import Graph
 from ..metrics import legacy, settings, usim
 from ..stats import Counts, Score
+from .schema import (
+    SIDES,
+    CountsDoc,
+    DetailDoc,
+    DirectionDoc,
+    EdgeVerdictDoc,
+    ExplanationDoc,
+    GraphDoc,
+    HeadDoc,
+    SentenceDoc,
+    Side,
+    UnalignedTokenDoc,
+    UnitPairDoc,
+    UnitVerdictDoc,
+)
 
 #: Version of the JSON layout (bumped when a field changes meaning or disappears).
 FORMAT = 1
-SIDES = ("source", "correction")
+#: What :meth:`Graph.label_masks` gives: the compared edges as ``(child, label mask)``, and
+#: per unit the mask of its compared incoming edges.
+Masks = tuple[tuple[tuple[int, int], ...], tuple[int, ...]]
 
 
-def explain(g1: Graph, g2: Graph, metric: USim | None = None) -> dict[str, Any]:
+def explain(g1: Graph, g2: Graph, metric: USim | None = None) -> ExplanationDoc:
     """The explanation of ``metric`` (default: paper USim, default settings) on the source
     ``g1`` and its correction ``g2``."""
-    from .. import __version__
+    from ..version import __version__
     metric = metric or USim()
     score = metric.sentence_score(g1, g2)
-    doc: dict[str, Any] = {
+    head: HeadDoc = {
         "format": FORMAT,
         "version": __version__,
         "settings": _settings(metric),
@@ -45,18 +62,21 @@ def explain(g1: Graph, g2: Graph, metric: USim | None = None) -> dict[str, Any]:
         "graphs": {"source": graph_data(g1), "correction": graph_data(g2)},
         "sentences": sentences(g1, g2),
     }
-    if metric.variant == "legacy":
-        doc.update(_legacy(g1, g2, metric, score))
-    else:
-        doc.update(_paper(g1, g2, metric, score))
-    return doc
+    detail = _legacy(g1, g2, metric, score) if metric.variant == "legacy" else _paper(g1, g2, metric, score)
+    return {**head, **detail}
 
 
 def _settings(metric: USim) -> dict[str, Any]:
     return settings.shown(metric.settings())
 
 
-def graph_data(g: Graph) -> dict[str, Any]:
+def _counts(counts: Counts) -> CountsDoc:
+    """A direction's counts as the document gives them: :meth:`Counts.as_dict`, whose keys
+    are those of :class:`CountsDoc`."""
+    return cast(CountsDoc, counts.as_dict())
+
+
+def graph_data(g: Graph) -> GraphDoc:
     """Tokens, units and edges of a graph, with what the renderer and a reader need."""
     return {
         "id": g.id,
@@ -72,7 +92,7 @@ def graph_data(g: Graph) -> dict[str, Any]:
     }
 
 
-def sentences(g1: Graph, g2: Graph) -> list[dict[str, list[int]]]:
+def sentences(g1: Graph, g2: Graph) -> list[SentenceDoc]:
     """The synchronised sentences, as 0-based ``[start, stop)`` token ranges per side: the
     spans ``--align sentence`` aligns tokens within, and the page's unit of navigation (an
     essay is read sentence by sentence, not as one 30,000-pixel drawing). Given under every
@@ -103,7 +123,9 @@ def not_compared_reason(g: Graph, i: int, remote: bool) -> str:
     return "edge not compared"
 
 
-def _paper(g1: Graph, g2: Graph, metric: USim, score: Score) -> dict[str, Any]:
+def _paper(g1: Graph, g2: Graph, metric: USim, score: Score) -> DetailDoc:
+    """The paper's USim: the leaf alignment, and per direction the node alignment and every
+    edge's verdict, checked against the score's counts."""
     graphs = (g1, g2)
     pairs = usim.paper_token_pairs(g1, g2, by_sentence=metric.by_sentence, how=metric.tokens)
     alignments = usim.unit_alignments(g1, g2, pairs, metric.direction, metric.tie_break, metric.denominator)
@@ -114,7 +136,7 @@ def _paper(g1: Graph, g2: Graph, metric: USim, score: Score) -> dict[str, Any]:
     for g, idx, (items, _) in zip(graphs, compared, masks):
         if [(g.edges[i].child) for i in idx] != [child for child, _ in items]:
             raise SemsimError("internal error: the explainer's compared edges differ from the metric's")
-    directions = {}
+    directions: dict[str, DirectionDoc] = {}
     weighed = metric.edge_weights != "uniform"
     weights = [usim.weigh_edges(g, metric.edge_weights, metric.remote) if weighed else [] for g in graphs]
     for name, a in alignments.items():
@@ -131,19 +153,20 @@ def _paper(g1: Graph, g2: Graph, metric: USim, score: Score) -> dict[str, Any]:
             for k in (0, 1):
                 for row, w in zip((r for r in directions[name]["edges"][SIDES[k]] if r["compared"]), weights[k]):
                     row["weight"] = w
-    doc = {"detail": "paper", "token_alignment": [list(p) for p in sorted(pairs)], "directions": directions}
+    doc: DetailDoc = {"detail": "paper", "token_alignment": [list(p) for p in sorted(pairs)], "directions": directions}
     if metric.tokens != "edit":
         doc["unaligned_tokens"] = unaligned_tokens(g1, g2, pairs, metric)
     return doc
 
 
-def unaligned_tokens(g1: Graph, g2: Graph, pairs: list[tuple[int, int]], metric: USim) -> dict[str, list[Any]]:
+def unaligned_tokens(g1: Graph, g2: Graph, pairs: list[tuple[int, int]], metric: USim
+                     ) -> dict[Side, list[UnalignedTokenDoc]]:
     """Per side, each content token the leaf alignment left out and why: nothing in the
     other sentence is lexically related to it, or what is went elsewhere (or, with
     ``tokens="ordered"``, would cross the order of the pairs)."""
     aligned = ({a for a, _ in pairs}, {b for _, b in pairs})
     graphs = (g1, g2)
-    out: dict[str, list[Any]] = {SIDES[0]: [], SIDES[1]: []}
+    out: dict[Side, list[UnalignedTokenDoc]] = {SIDES[0]: [], SIDES[1]: []}
     for spans in synchronised_spans(g1, g2, metric.by_sentence):
         for k in (0, 1):
             g, other = graphs[k], graphs[1 - k]
@@ -166,40 +189,40 @@ def unaligned_tokens(g1: Graph, g2: Graph, pairs: list[tuple[int, int]], metric:
 
 def _paper_direction(name: str, graphs: tuple[Graph, Graph], a: np.ndarray, overlap: np.ndarray,
                      sizes: tuple[np.ndarray, np.ndarray], compared: list[list[int]],
-                     masks: list[Any], flags: tuple[list[bool], list[bool]], metric: USim,
-                     counts: Counts) -> dict[str, Any]:
+                     masks: list[Masks], flags: tuple[list[bool], list[bool]], metric: USim,
+                     counts: Counts) -> DirectionDoc:
     """One direction: the node alignment with its weights, and every edge's fate."""
     frm = 0 if name == "s->r" else 1  # the side whose nodes are aligned onto the other
     rel = (a, a.T)  # rel[k][x, y]: unit x of side k is aligned with unit y of the other side
     ov = (overlap, overlap.T)
-    pair_rows = []
+    pair_rows: list[UnitPairDoc] = []
     for v, u in zip(*np.nonzero(a)):
         x, y = (v, u) if frm == 0 else (u, v)  # x aligned onto y: w(x, y) = O / |yield(y)|
         o = float(ov[frm][x, y])
         pair_rows.append({"source": int(v), "correction": int(u), "w": o / float(sizes[1 - frm][y]),
                           "coverage": o / float(sizes[frm][x])})
-    units: dict[str, list[dict[str, Any]]] = {}
+    units: dict[Side, list[UnitVerdictDoc]] = {}
     for k, g in enumerate(graphs):
-        rows = []
+        rows: list[UnitVerdictDoc] = []
         for x in range(len(g.units)):
             aligned = [int(y) for y in np.nonzero(rel[k][x])[0]]
-            row: dict[str, Any] = {"aligned": aligned}
+            row: UnitVerdictDoc = {"aligned": aligned}
             if not aligned:
                 row["reason"] = _unaligned_reason(g, x, ov[k][x], k == frm, SIDES[1 - k])
             rows.append(row)
         units[SIDES[k]] = rows
-    edges: dict[str, list[dict[str, Any]]] = {}
+    edges: dict[Side, list[EdgeVerdictDoc]] = {}
     for k, g in enumerate(graphs):
         other = graphs[1 - k]
         _, incoming_other = masks[1 - k]
         position = {i: n for n, i in enumerate(compared[k])}
         other_mask = {i: masks[1 - k][0][n][1] for n, i in enumerate(compared[1 - k])}
         items = masks[k][0]
-        rows = []
+        verdicts: list[EdgeVerdictDoc] = []
         for i, e in enumerate(g.edges):
             if i not in position:
-                rows.append({"compared": False, "matched": False,
-                             "reason": not_compared_reason(g, i, metric.remote)})
+                verdicts.append({"compared": False, "matched": False,
+                                 "reason": not_compared_reason(g, i, metric.remote)})
                 continue
             child, mask = items[position[i]]
             matched = flags[k][position[i]]
@@ -207,13 +230,13 @@ def _paper_direction(name: str, graphs: tuple[Graph, Graph], a: np.ndarray, over
             matches = [j for y in counterparts for j in other.incoming[y] if other_mask.get(j, 0) & mask]
             if matched != bool(matches):
                 raise SemsimError("internal error: the explainer's edge matches differ from the metric's")
-            row = {"compared": True, "matched": matched, "matches": sorted(matches)}
+            verdict: EdgeVerdictDoc = {"compared": True, "matched": matched, "matches": sorted(matches)}
             if not matched:
-                row["reason"] = _unmatched_reason(e.labels, counterparts, incoming_other,
-                                                  units[SIDES[k]][child].get("reason"))
-            rows.append(row)
-        edges[SIDES[k]] = rows
-    return {"from": SIDES[frm], "to": SIDES[1 - frm], "counts": counts.as_dict(),
+                verdict["reason"] = _unmatched_reason(e.labels, counterparts, incoming_other,
+                                                      units[SIDES[k]][child].get("reason"))
+            verdicts.append(verdict)
+        edges[SIDES[k]] = verdicts
+    return {"from": SIDES[frm], "to": SIDES[1 - frm], "counts": _counts(counts),
             "unit_alignment": pair_rows, "units": units, "edges": edges}
 
 
@@ -239,7 +262,7 @@ def _unmatched_reason(labels: tuple[str, ...], counterparts: list[int], incoming
 
 
 # -- the legacy variant ---------------------------------------------------------------------------
-def _legacy(g1: Graph, g2: Graph, metric: USim, score: Score) -> dict[str, Any]:
+def _legacy(g1: Graph, g2: Graph, metric: USim, score: Score) -> DetailDoc:
     """The authors' code compares units, not edges: per unit, its best-similarity partners
     and whether one of them carries a compatible label."""
     pairs = legacy.legacy_token_pairs(g1, g2)
@@ -250,10 +273,10 @@ def _legacy(g1: Graph, g2: Graph, metric: USim, score: Score) -> dict[str, Any]:
         raise SemsimError(f"internal error: explained counts {counts} differ from the score's {score.parts['legacy']}")
     ns, sims = (n1, n2), (sim, sim.T)
     row_of = ({u: x for x, u in enumerate(n1)}, {u: y for y, u in enumerate(n2)})
-    units: dict[str, list[dict[str, Any]]] = {}
-    links = set()
+    units: dict[Side, list[UnitVerdictDoc]] = {}
+    links: set[tuple[int, int]] = set()
     for k, g in enumerate((g1, g2)):
-        rows: list[dict[str, Any]] = [{"compared": False, "matched": False, "aligned": [],
+        rows: list[UnitVerdictDoc] = [{"compared": False, "matched": False, "aligned": [],
                                        "reason": "unit not compared (no primary parent, or an ignored kind)"}
                                       for _ in g.units]
         s = sims[k]
@@ -261,7 +284,7 @@ def _legacy(g1: Graph, g2: Graph, metric: USim, score: Score) -> dict[str, Any]:
             best = float(s[x].max()) if s.shape[1] else 0.0
             partners = [int(y) for y in np.nonzero(s[x] == best)[0]] if best > 0 else []
             other_units = [ns[1 - k][y] for y in partners]
-            row: dict[str, Any] = {"compared": True, "matched": bool(matched[k][x]), "aligned": other_units,
+            row: UnitVerdictDoc = {"compared": True, "matched": bool(matched[k][x]), "aligned": other_units,
                                    "similarity": best}
             if not partners:
                 row["reason"] = "no unit of the other graph shares an aligned token"
@@ -275,7 +298,7 @@ def _legacy(g1: Graph, g2: Graph, metric: USim, score: Score) -> dict[str, Any]:
     return {"detail": "legacy",
             "note": "the legacy variant compares units, not edges: per-edge detail is for the paper variant",
             "token_alignment": [list(p) for p in token_pairs],
-            "directions": {"legacy": {"from": "both", "to": "both", "counts": counts.as_dict(),
+            "directions": {"legacy": {"from": "both", "to": "both", "counts": _counts(counts),
                                       "unit_alignment": [{"source": v, "correction": u, "similarity": float(
                                           sim[row_of[0][v], row_of[1][u]])} for v, u in sorted(links)],
                                       "units": units}}}

@@ -1,0 +1,190 @@
+"""The CLI's inputs and outputs: SOURCE CORRECTION arguments paired into graph pairs (files,
+directories, ``@list`` files), read with per-pair errors kept, and result files written
+atomically (what a command computed before a failure is kept)."""
+
+from __future__ import annotations
+
+import os
+import sys
+from collections.abc import Iterator
+from contextlib import contextmanager
+from dataclasses import dataclass
+from pathlib import Path
+from typing import IO
+
+from ..errors import InputError, SemsimError
+from ..files import atomic_write, is_stdin, shown
+from ..graph import Graph
+from ..io import iter_graphs
+
+
+def _list_file(spec: str) -> list[Path]:
+    path = Path(spec[1:])
+    try:
+        lines = path.read_text(encoding="utf-8").splitlines()
+    except OSError as exc:
+        raise SemsimError(f"{path}: cannot read list: {exc.strerror or exc}") from None
+    except UnicodeDecodeError as exc:
+        raise SemsimError(f"{path}: not UTF-8 text ({exc.reason} at byte {exc.start})") from None
+    out = []
+    for n, line in enumerate(lines, 1):
+        if not line.strip():
+            raise SemsimError(f"{path}:{n}: empty line in file list")
+        p = Path(line.strip())
+        out.append(p if p.is_absolute() else path.parent / p)
+    return out
+
+
+def _files_in(directory: Path) -> dict[str, Path]:
+    return {str(p.relative_to(directory)): p for p in sorted(directory.rglob("*"))
+            if p.is_file() and not p.name.startswith(".")}
+
+
+def pair_inputs(first: str, second: str) -> list[tuple[Path, Path]]:
+    """Pairs of files from two files (one of them may be ``-``, standard input), two
+    directories (matched by relative name) or two ``@list`` files (matched by line)."""
+    if first.startswith("@") or second.startswith("@"):
+        if not (first.startswith("@") and second.startswith("@")):
+            raise SemsimError("give two @list files, or neither")
+        a, b = _list_file(first), _list_file(second)
+        if len(a) != len(b):
+            raise SemsimError(f"{first[1:]} lists {len(a)} files but {second[1:]} lists {len(b)}")
+        return list(zip(a, b))
+    p1, p2 = Path(first), Path(second)
+    if is_stdin(p1) and is_stdin(p2):
+        raise SemsimError("only one input can be '-' (standard input)")
+    if is_stdin(p1) or is_stdin(p2):
+        return [(p1, p2)]
+    for p in (p1, p2):
+        if not p.exists():
+            raise SemsimError(f"{p}: no such file or directory")
+    if p1.is_dir() != p2.is_dir():
+        raise SemsimError(f"{p1} and {p2}: give two files or two directories")
+    if not p1.is_dir():
+        return [(p1, p2)]
+    f1, f2 = _files_in(p1), _files_in(p2)
+    only1, only2 = sorted(f1.keys() - f2.keys()), sorted(f2.keys() - f1.keys())
+    if only1 or only2:
+        side, name, other = (p1, only1[0], p2) if only1 else (p2, only2[0], p1)
+        more = len(only1) + len(only2) - 1
+        raise SemsimError(f"{side / name}: no file of that name in {other}"
+                          + (f" (and {more} more unmatched)" if more else ""))
+    if not f1:
+        raise SemsimError(f"{p1}: no files")
+    return [(f1[k], f2[k]) for k in sorted(f1)]
+
+
+@dataclass(frozen=True)
+class GraphPair:
+    """Two graphs to compare, or why they could not be read (``error``, naming file and line)."""
+
+    name: str
+    source: str
+    correction: str
+    g1: Graph | None
+    g2: Graph | None
+    error: str | None = None
+
+
+def _graphs_of(path: Path, read_format: str | None) -> list[Graph | InputError] | InputError:
+    """A file's graphs, each a graph or the error that stands in its place; or the error that
+    makes the whole file unreadable."""
+    try:
+        return list(iter_graphs(path, read_format, errors="yield"))
+    except InputError as exc:
+        return exc
+
+
+def read_pairs(pairs: list[tuple[Path, Path]], read_format: str | None, quiet: bool) -> list[GraphPair]:
+    """Graph pairs from file pairs. Files holding several graphs (e.g. PENMAN) are paired
+    graph by graph, by position; their graph counts must agree. A graph (or file) that cannot
+    be read spoils only its own pairs, which carry the error; a single pair that cannot be
+    read is an error at once."""
+    from ..progress import bar
+    cache: dict[Path, list[Graph | InputError] | InputError] = {}
+    out = []
+    for a, b in bar(pairs, desc="reading", unit="pair", quiet=quiet or len(pairs) < 2):
+        for p in (a, b):
+            if p not in cache:
+                cache[p] = _graphs_of(p, read_format)
+        ga, gb = cache[a], cache[b]
+        if isinstance(ga, InputError) or isinstance(gb, InputError):
+            if len(pairs) == 1:
+                raise ga if isinstance(ga, InputError) else gb  # type: ignore[misc]
+            err = ga if isinstance(ga, InputError) else gb
+            out.append(GraphPair(pair_name(a.name, b.name), str(a), str(b), None, None, str(err)))
+            continue
+        if len(ga) != len(gb):
+            raise SemsimError(f"{a} holds {len(ga)} graphs but {b} holds {len(gb)}; graphs are paired by position")
+        if len(ga) == 1:
+            g1, g2 = ga[0], gb[0]
+            bad = next((g for g in (g1, g2) if isinstance(g, InputError)), None) or _mixed(g1, g2, a, b)
+            if bad is not None and len(pairs) == 1:
+                raise bad
+            name = pair_name(a.name, b.name)
+            out.append(GraphPair(name, str(a), str(b), None, None, str(bad)) if bad is not None
+                       else GraphPair(name, str(a), str(b), g1, g2))  # type: ignore[arg-type]
+            continue
+        for i, (g1, g2) in enumerate(zip(ga, gb), 1):
+            bad = next((g for g in (g1, g2) if isinstance(g, InputError)), None) or _mixed(g1, g2, a, b)
+            name = pair_name(getattr(g1, "id", "") or f"{a.name}#{i}", getattr(g2, "id", "") or f"{b.name}#{i}")
+            if bad is not None:
+                out.append(GraphPair(name, f"{a}#{i}", f"{b}#{i}", None, None, str(bad)))
+            else:
+                out.append(GraphPair(name, f"{a}#{i}", f"{b}#{i}", g1, g2))  # type: ignore[arg-type]
+    return out
+
+
+def _mixed(g1: Graph, g2: Graph, a: Path, b: Path) -> InputError | None:
+    """The error for two graphs of two representations (a UCCA passage and an AMR, a PSD
+    graph in a file of DM graphs), naming both files: no label of one can match the other."""
+    if g1.scheme.name == g2.scheme.name:
+        return None
+    return InputError(f"graph {g2.id or b.name} is {g2.scheme.name!r} but its pair, graph {g1.id or a.name} of "
+                      f"{shown(a)}, is {g1.scheme.name!r}: two representations cannot be compared", shown(b),
+                      g2.meta.get("line"))
+
+
+def readable_pairs(pairs: list[GraphPair]) -> list[GraphPair]:
+    """The pairs that could be read; each one that could not is reported on stderr, one line."""
+    for p in pairs:
+        if p.error is not None:
+            print(f"semsim: {p.error} (pair {p.name} not scored)", file=sys.stderr)
+    return [p for p in pairs if p.error is None]
+
+
+def fail_if_unread(pairs: list[GraphPair]) -> None:
+    """Exit status 1 after the readable pairs were scored and written, if any pair was not."""
+    bad = [p for p in pairs if p.error is not None]
+    if bad:
+        raise SemsimError(f"{len(bad)} of {len(pairs)} pairs not scored: {bad[0].error}"
+                          + (" (and more, see above)" if len(bad) > 1 else ""))
+
+
+
+@contextmanager
+def open_output(path: str | None) -> Iterator[IO[str]]:
+    """stdout, or ``path`` written via ``path.partial`` and renamed when complete; on failure
+    the partial file keeps every complete record written so far."""
+    if path is None or path == "-":
+        yield sys.stdout
+        return
+    with atomic_write(path, keep_partial=True) as f:
+        yield f
+
+
+def check_writable(*paths: str | None) -> None:
+    """Fail at the start, not after hours of parsing, when an output cannot be written."""
+    for path in paths:
+        if path and path != "-":
+            parent = Path(path).absolute().parent
+            if not parent.is_dir():
+                raise SemsimError(f"{path}: cannot write: no directory {parent}")
+            if not os.access(parent, os.W_OK):
+                raise SemsimError(f"{path}: cannot write: permission denied")
+
+
+
+def pair_name(a: str, b: str) -> str:
+    """A pair's name: the shared name of its two sides, or both joined by ``~``."""
+    return a if a == b else f"{a}~{b}"

@@ -1,0 +1,70 @@
+"""The explanation as a few lines for a terminal: what ``semsim explain`` prints when asked
+for no file. Short by design (at most ``limit`` misses per direction, the rest counted);
+the page and the JSON hold everything."""
+
+from __future__ import annotations
+
+import shutil
+import textwrap
+
+from .layout import blocks, first_sentences
+from .misses import misses
+from .schema import SIDES, DirectionDoc, ExplanationDoc
+
+TEXT_WIDTH = 100    # columns of the text summary when the terminal's are unknown
+
+
+def _share(counts: tuple[int, int], limit: int) -> tuple[int, int]:
+    """How many of each side's misses to print: ``limit`` in all, split evenly, a side with
+    fewer leaving the rest to the other, so that one side's misses never hide the other's."""
+    a = min(counts[0], max(limit // 2, limit - counts[1]))
+    return a, min(counts[1], limit - a)
+
+
+def _aligned_note(d: DirectionDoc) -> str:
+    """Which units choose in this direction: under ``r->s`` the correction's do, which the
+    reasons (``no source unit chose it``) only make sense with."""
+    if d["from"] not in SIDES:
+        return ""
+    return f"  ({d['from']} units aligned onto {d['to']} units)"
+
+
+def _wrap(line: str, width: int, indent: str) -> list[str]:
+    """``line`` broken at spaces to ``width`` columns, continuation lines indented; a token
+    longer than the width (a signature, a URL) stays whole on its own line."""
+    return textwrap.wrap(line, width, subsequent_indent=indent, break_long_words=False,
+                         break_on_hyphens=False, drop_whitespace=True) or [line]
+
+
+def summary(doc: ExplanationDoc, limit: int = 12, width: int | None = None) -> str:
+    """A few lines for a terminal: scores per direction and what did not match, wrapped to
+    ``width`` columns (default: the terminal's, else 100)."""
+    width = max(width or shutil.get_terminal_size((TEXT_WIDTH, 24)).columns, 40)
+    g1, g2 = doc["graphs"]["source"], doc["graphs"]["correction"]
+    blocks_ = blocks(doc)
+    many = len(blocks_) > 1
+    sentences = first_sentences(blocks_)
+    lines = _wrap(f"source:     {' '.join(t['text'] for t in g1['tokens'])}", width, " " * 12)
+    lines += _wrap(f"correction: {' '.join(t['text'] for t in g2['tokens'])}", width, " " * 12)
+    lines += _wrap("tokens aligned: " + (" ".join(f"{g1['tokens'][a]['text']}={g2['tokens'][b]['text']}"
+                                                   for a, b in doc["token_alignment"]) or "none"), width, " " * 16)
+    for name, d in doc["directions"].items():
+        c = d["counts"]
+        lines += _wrap(f"{name}: P {c['precision']:.4f} ({c['matched1']}/{c['total1']})  "
+                       f"R {c['recall']:.4f} ({c['matched2']}/{c['total2']})  F {c['f']:.4f}{_aligned_note(d)}",
+                       width, "  ")
+        sides = misses(doc, name, sentences)
+        kind = "edge" if "edges" in d else "unit"
+        shown = _share((len(sides["source"]), len(sides["correction"])), limit)
+        for (side, items), k in zip(sides.items(), shown):
+            for m in items[:k]:
+                where = f" (sentence {m.sentence + 1})" if many else ""
+                lines += _wrap(f"  unmatched {side} {kind} {m.name}{where}: {m.reason}", width, "      ")
+        left = [f"{len(items) - k} more unmatched {side} {kind}s" for (side, items), k in zip(sides.items(), shown)
+                if len(items) > k]
+        if left:
+            lines += _wrap(f"  ... and {', '.join(left)} (see --json or --html)", width, "      ")
+    if doc.get("note"):
+        lines += _wrap(f"note: {doc['note']}", width, "  ")
+    lines += _wrap(f"USim F {doc['score']['f']:.4f}  [{doc['signature']}]", width, "  ")
+    return "\n".join(lines)

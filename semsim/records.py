@@ -1,0 +1,90 @@
+"""What a plugin registers: the records its hooks hand to ``register`` (:mod:`semsim.hookspecs`).
+
+They are plain frozen data in the kernel, so that a plugin can build them without importing
+the plugin manager, and the application (:mod:`semsim.plugins`) can collect them without
+knowing any plugin. Each record names the representation it serves in one field,
+``representation`` (``ucca``, ``amr``, ``dm``...: the name of the graphs' scheme).
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable, Iterator, Sequence
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import Any
+
+
+@dataclass(frozen=True)
+class Reader:
+    """A file format: ``read(path)`` yields graphs; ``sniff(path, head)`` recognises content."""
+
+    name: str
+    suffixes: tuple[str, ...]
+    read: Callable[[Path], Iterator[Any]]
+    sniff: Callable[[Path, bytes], bool] | None = None
+    description: str = ""
+    plugin: str = field(default="", compare=False)
+
+
+@dataclass(frozen=True)
+class Parser:
+    """Text to native graphs, in batches.
+
+    ``parse(texts, model)`` returns one native graph per text (``model``: a path or name the
+    parser understands, or None for its default, e.g. from an environment variable).
+    ``model_identity(model)`` names the model's content (a hash) for the parse cache and
+    raises :class:`~semsim.errors.SemsimError` with advice when the model is missing.
+    ``serialize(native)`` gives a text form of a parse to keep in the cache (optional).
+    ``model_name(model)`` names the model for people, in score signatures (optional); it
+    may end in ``|key:value`` fields naming what else the model depends on (a pretrained
+    encoder, say), which the signature puts after the model's hash.
+    """
+
+    name: str
+    representation: str
+    parse: Callable[[Sequence[str], str | None], list[Any]]
+    description: str = ""
+    model_identity: Callable[[str | None], str] | None = None
+    serialize: Callable[[Any], str] | None = None
+    model_name: Callable[[str | None], str] | None = None
+    default: bool = False
+    plugin: str = field(default="", compare=False)
+
+
+@dataclass(frozen=True)
+class Writer:
+    """Graphs of ``representation`` to native files: ``write(graph, path)`` writes one graph
+    to one file named with ``suffix``."""
+
+    name: str
+    representation: str
+    suffix: str
+    write: Callable[[Any, Path], None]
+    description: str = ""
+    plugin: str = field(default="", compare=False)
+
+
+@dataclass(frozen=True)
+class MetricSpec:
+    """A measure on two graphs of ``representation`` offered beside USim (Smatch for AMR,
+    say); "spec" because the metric itself is ``score``, this is its registration."""
+
+    name: str
+    representation: str
+    score: Callable[[Any, Any], Any]
+    description: str = ""
+    plugin: str = field(default="", compare=False)
+
+
+@dataclass(frozen=True)
+class Download:
+    """A model archive ``semsim models download NAME`` can fetch (:mod:`semsim.downloads`).
+    ``sha256`` None: no published checksum (trust on first use)."""
+
+    name: str
+    url: str
+    parser: str
+    sha256: str | None = None
+    description: str = ""
+    subpath: str = ""  # what to pass to the parser, relative to the unpacked directory
+    plugin: str = field(default="", compare=False)

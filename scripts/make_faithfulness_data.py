@@ -20,7 +20,7 @@ import sys
 import time
 from pathlib import Path
 
-from semsim.cache import cache_dir
+from semsim.files import cache_dir
 from semsim.gec import faithfulness as fa
 
 ROOT = Path(__file__).resolve().parents[1]

@@ -224,5 +224,9 @@ def parse(texts: Sequence[str], representation: str | None = None, parser: str |
         raise SemsimError(f"parser {found.name!r} parses into {found.representation}, not {representation}")
     store = None if cache is False else ParseCache(None if cache is True else os.fspath(cache))
     failed: dict[str, str] = {}
-    graphs = parse_sentences(list(texts), found, model, store, batch_size, jobs, progress=progress, failed=failed)
+    try:
+        graphs = parse_sentences(list(texts), found, model, store, batch_size, jobs, progress=progress, failed=failed)
+    finally:
+        if store is not None:
+            store.close()
     return Parses(graphs, failed, found.name, parser_signature(found, model))

@@ -142,7 +142,11 @@ class Executor:
     batch or raises what went wrong, so that the caller decides, batch by batch, what to keep.
     :meth:`run` parses one batch and waits (the sentence-by-sentence retries of a failed
     batch); :meth:`cancel` hands out no further batch (the ones running still arrive).
+    ``in_order``: outcomes come one at a time in batch order, so a failed batch is best
+    retried at once (in this process, before the next batch is parsed).
     """
+
+    in_order = False
 
     def __init__(self, parser_name: str, model: str | None, key: str) -> None:
         self.parser_name, self.model, self.key = parser_name, model, key
@@ -170,6 +174,8 @@ class Executor:
 class Serial(Executor):
     """Every batch in this process, in order, each parsed when its outcome is asked for."""
 
+    in_order = True
+
     def imap(self, batches: Sequence[list[str]]) -> Iterator[tuple[int, Callable[[], Parsed]]]:
         for k, batch in enumerate(batches):
             if self.cancelled:
@@ -194,6 +200,11 @@ class Processes(Executor):
         for future in as_completed(futures):
             if not future.cancelled():
                 yield futures[future], future.result
+
+    def run(self, texts: list[str]) -> Parsed:
+        # the retries run here, once the pool has finished: its workers' models are freed first
+        self.pool.shutdown(wait=True)
+        return super().run(texts)
 
     def cancel(self) -> None:
         super().cancel()
@@ -287,7 +298,7 @@ class Dask(Executor):
 
         def refill() -> None:
             limit = 2 * self.threads()
-            while len(index) < limit:
+            while len(index) < limit and not self.cancelled:
                 k, batch = next(pending, (None, None))
                 if batch is None:
                     return
@@ -296,10 +307,10 @@ class Dask(Executor):
                 done.add(future)
         refill()
         for future in done:
-            if self.cancelled:  # an error about the run: the pool cancels the rest on leaving
-                return
             k = index.pop(future)
             yield k, self._outcome(batches[k], future)
+            if self.cancelled:  # an error about the run: the pool cancels the rest on leaving
+                return
             refill()
 
     def run(self, texts: list[str]) -> Parsed:

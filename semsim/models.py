@@ -84,12 +84,13 @@ def requested_model(model: str | os.PathLike[str] | None, env: str, exists: Call
             raise SemsimError(missing)
         return default
     path = Path(value)
-    if not exists(path) and path.name == value:
-        shipped = named(value) if named else None
+    if not exists(path) and path.name == str(path):  # a bare name (``name``, ``./name``, ``name/``)
+        name = str(path)
+        shipped = named(name) if named else None
         if shipped is not None and exists(shipped):
             return shipped
-        if installed(value):
-            return model_path(value)
+        if installed(name):
+            return model_path(name)
     return path
 
 
@@ -100,7 +101,9 @@ def hash_files(entries: Sequence[tuple[str, Path | None]], sep: bytes = b"\0") -
     """The SHA-256 of a model made of several files: for each entry its name and ``sep``,
     then the file's content and ``sep`` (an entry without a file is a marker: its name and
     ``sep`` only). Like :func:`sha256_once`, computed once per version of the files and
-    process, so that a parser asked for its identity on every batch reads its model once."""
+    process, so that a parser asked for its identity on every batch reads its model once (a
+    file rewritten within a run at the same size and nanosecond modification time would
+    keep its old digest until the next run)."""
     key = (sep, tuple((name, file_version(path) if path else None) for name, path in entries))
     if key not in _digests:
         h = hashlib.sha256()

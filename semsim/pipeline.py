@@ -95,7 +95,9 @@ def parse_sentences(texts: Sequence[str], parser: Parser, model: str | None = No
     pinned to its sentence and costs no other. With ``failed`` given, each sentence that
     cannot be parsed is recorded there (normalised text → one-line reason) and the run goes
     on; without it, the first one raises :class:`~semsim.errors.ParseError` once the rest
-    of its batch is stored. Errors about the run itself (a missing model) always raise.
+    of its batch is stored (in one process, before the next batch is parsed; with workers,
+    once every batch has come back, failed batches retried in batch order, longest
+    sentences first). Errors about the run itself (a missing model) always raise.
     """
     spec = executor_spec(executor)
     threads.check(jobs if not spec.distributed or spec.address is None else 1)
@@ -157,7 +159,10 @@ def parse_sentences(texts: Sequence[str], parser: Parser, model: str | None = No
                 try:  # keep every batch that finishes, hand out no more after an error about the run
                     store(batches[k], _guarded(parser.name, batches[k], outcome))
                 except ParseError as exc:
-                    retry[k] = exc
+                    if pool.in_order:  # nothing else is running: retry now, before the next batch
+                        one_by_one(batches[k], exc, lambda b: _guarded(parser.name, b, pool.run, b))
+                    else:
+                        retry[k] = exc
                 except SemsimError as exc:
                     failure = failure or exc
                     pool.cancel()

@@ -31,9 +31,6 @@ from . import hookspecs
 from .errors import PluginError
 from .records import Download, MetricSpec, Parser, Reader, Writer
 
-#: the registration record of a metric under its earlier name (plugins written for semsim 0.1)
-Metric = MetricSpec
-
 GROUP = "semsim"
 BUILTIN = ("mrp",)  # plugins that ship with the core and are always registered
 

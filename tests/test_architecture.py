@@ -7,9 +7,9 @@ Every import statement counts, wherever it stands (module level, inside a functi
 from __future__ import annotations
 
 import ast
+import graphlib
 from pathlib import Path
 
-import networkx as nx
 import pytest
 
 ROOT = Path(__file__).resolve().parents[1]
@@ -128,16 +128,39 @@ def test_plugins_stand_on_the_kernel_only():
     assert wrong == []
 
 
+def _private(module: str, imports: list[tuple[str, str, int]]) -> list[str]:
+    return [f"{module}:{line} imports {target}.{name}" for target, name, line in imports
+            if name.startswith("_") and not name.startswith("__") and target != module]
+
+
 def test_no_module_imports_another_modules_private_names():
-    wrong = [f"{m}:{line} imports {target}.{name}" for m in MODULES for target, name, line in IMPORTS[m]
-             if name.startswith("_") and not name.startswith("__") and target != m]
-    assert wrong == []
+    assert [w for m in MODULES for w in _private(m, IMPORTS[m])] == []
+
+
+def _cycle(imports: dict[str, list[tuple[str, str, int]]]) -> list[str]:
+    """One import cycle among the modules, or []."""
+    graph = {m: {t for t, _, _ in targets if t != m} for m, targets in imports.items()}
+    try:
+        graphlib.TopologicalSorter(graph).prepare()
+    except graphlib.CycleError as exc:
+        return exc.args[1]
+    return []
 
 
 def test_imports_form_no_cycle():
     """One direction within each layer too: a cycle hidden behind a deferred import is still a cycle."""
-    graph = nx.DiGraph((m, target) for m in MODULES for target, _, _ in IMPORTS[m] if target != m)
-    assert [sorted(c) for c in nx.strongly_connected_components(graph) if len(c) > 1] == []
+    assert _cycle(IMPORTS) == []
+
+
+def test_the_cycle_and_private_name_checks_can_fail():
+    assert _cycle({"a": [("b", "", 1)], "b": [("c", "", 3)], "c": [("a", "x", 2)]})
+    assert _cycle({"a": [("b", "", 1)], "b": []}) == []
+
+def test_the_private_name_check_can_fail(tmp_path):
+    path = tmp_path / "fake.py"
+    path.write_text("def f():\n    from semsim.pipeline import _guarded, find_parser\n", encoding="utf-8")
+    imports = [(_owner(m), n, line) for m, n, line in _imports("semsim.commands.fake", path)]
+    assert _private("semsim.commands.fake", imports) == ["semsim.commands.fake:2 imports semsim.pipeline._guarded"]
 
 
 @pytest.mark.parametrize("bad", ["from semsim.pipeline import parse_sentences", "import semsim.cli",

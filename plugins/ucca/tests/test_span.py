@@ -266,6 +266,17 @@ def test_the_model_without_an_encoder_stays_selectable_by_name():
     assert all(any(e.labels == ("A",) for e in g.edges) for g in graphs)
 
 
+def test_the_model_of_minilms_first_two_layers_runs_only_those():
+    import semsim as api
+    from semsim_ucca import span
+    from semsim_ucca.span.encoder import DEFAULT, PINNED
+    assert span.model_name("ucca-span-ewt-minilm-l2") == (f"ucca-span-ewt-minilm-l2|encoder:{DEFAULT}@"
+                                                        f"{PINNED[DEFAULT].sha256[:12]}|decoder:{span.DECODER}")
+    assert span.load("ucca-span-ewt-minilm-l2").encoder().depth == 2  # of MiniLM's 6
+    graphs = [api.plugins.to_graph(m) for m in span.parse(FIGURE1, "ucca-span-ewt-minilm-l2")]
+    assert all(any(e.labels == ("A",) for e in g.edges) for g in graphs)
+
+
 def test_graph_to_passage_round_trips_gold_xml(examples, tmp_path):
     import semsim as api
     from semsim_ucca.passage import write_xml

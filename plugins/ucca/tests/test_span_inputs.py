@@ -212,6 +212,29 @@ def test_encoder_model_carries_name_and_hash_into_cache_key_and_signature(encode
                               f"|decoder:{span.DECODER}")
 
 
+def test_a_model_of_the_encoders_first_layers_runs_only_those(encoder_model, tiny_bert, tmp_path):
+    """``--set encoder_layers=K``: the parser reads the embeddings and the first K layers, and a
+    parse runs only those (the same states as the whole encoder's, for those layers)."""
+    from semsim_ucca.span import encoder as encoders
+    from semsim_ucca.span.parser import SpanParser
+    d = encoder_model.parent
+    out = d / "first.safetensors"
+    r = semsim("ucca", "train", "--train", d / "train", "--dev", d / "dev", "-m", out, "--epochs", "1", "-q", *TINY,
+               "--set", f"encoder={tiny_bert}", "--set", "encoder_layers=1", "--set", "spacy_vectors=false",
+               "--set", "features=word,shape")
+    assert r.returncode == 0, r.stderr
+    parser = SpanParser.load(out)
+    assert parser.net.encoder_shape == (2, 16) and len(parser.net.mix.weights) == 2
+    first = parser.encoder()
+    assert first.depth == 1 and len(first.model.encoder.layer) == 1
+    words = [["john", "gva", "an", "apple", "."]]
+    assert (first(words)[0] == encoders.load(str(tiny_bert))(words)[0][:, :2]).all()
+    assert len(parser.parse(words)[0].tokens) == 5
+    r = semsim("ucca", "train", "--train", d / "train", "--dev", d / "dev", "-m", d / "bad.safetensors", "-q", *TINY,
+               "--set", f"encoder={tiny_bert}", "--set", "encoder_layers=2")
+    assert r.returncode == 1 and "needs a frozen encoder" in r.stderr and "Traceback" not in r.stderr
+
+
 def test_encoder_whose_weights_changed_is_refused_in_one_line(encoder_model, tiny_bert, tmp_path):
     import shutil
 

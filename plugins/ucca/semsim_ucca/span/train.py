@@ -254,7 +254,7 @@ def train(settings: Settings, model: str | os.PathLike[str], work_dir: str | os.
     torch.manual_seed(settings.seed)
     config = settings.config
     pretrained = encoder_load(config.encoder, device=str(dev_name)) if config.encoder else None
-    if config.encoder_layers and (config.encoder_tune or not pretrained or config.encoder_layers >= pretrained.layers):
+    if config.encoder_layers and (config.encoder_tune or not pretrained or config.encoder_layers >= pretrained.depth):
         raise SemsimError(f"--set encoder_layers={config.encoder_layers} needs a frozen encoder (no encoder_tune) "
                           "with more layers than that")
     train_ex = _inputs(prepare(settings.train, work, progress, encoder=pretrained), config)

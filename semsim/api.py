@@ -196,10 +196,6 @@ class Parses:
         from .cache import normalise
         return self.graphs.get(normalise(text))
 
-    def failure(self, text: str) -> str | None:
-        from .cache import normalise
-        return self.failed.get(normalise(text))
-
     def failures_among(self, texts: Iterable[str]) -> int:
         """How many distinct sentences of ``texts`` could not be parsed."""
         from .cache import normalise

@@ -42,12 +42,17 @@ def model_path(name: str) -> Path:
     return d / info.get("subpath", "")
 
 
-def sha256_file(path: str | os.PathLike[str]) -> str:
-    """The SHA-256 of a file's content, read in blocks (models are large)."""
-    h = hashlib.sha256()
+def _feed(h: Any, path: str | os.PathLike[str]) -> None:
+    """Add a file's content to hash ``h``, read in blocks (models are large)."""
     with open(path, "rb") as f:
         for block in iter(lambda: f.read(1 << 20), b""):
             h.update(block)
+
+
+def sha256_file(path: str | os.PathLike[str]) -> str:
+    """The SHA-256 of a file's content."""
+    h = hashlib.sha256()
+    _feed(h, path)
     return h.hexdigest()
 
 
@@ -110,9 +115,7 @@ def hash_files(entries: Sequence[tuple[str, Path | None]], sep: bytes = b"\0") -
         for name, path in entries:
             h.update(name.encode() + sep)
             if path is not None:
-                with open(path, "rb") as f:
-                    for block in iter(lambda f=f: f.read(1 << 20), b""):
-                        h.update(block)
+                _feed(h, path)
                 h.update(sep)
         _digests[key] = h.hexdigest()
     return _digests[key]

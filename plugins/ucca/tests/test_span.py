@@ -251,7 +251,8 @@ def test_shipped_model_is_the_default_and_signed(tmp_path):
     from semsim_ucca import span
     from semsim_ucca.span.encoder import DEFAULT, PINNED
     record = json.loads((tmp_path / "o.jsonl").read_text().splitlines()[0])
-    assert record["signature"].endswith(f"|parser:ucca-span|model:ucca-span-ewt-minilm@{sha256_file(shipped())[:12]}"
+    assert shipped().name == "ucca-span-ewt-minilm-l2.safetensors"
+    assert record["signature"].endswith(f"|parser:ucca-span|model:ucca-span-ewt-minilm-l2@{sha256_file(shipped())[:12]}"
                                         f"|encoder:{DEFAULT}@{PINNED[DEFAULT].sha256[:12]}|decoder:{span.DECODER}")
     assert 0.0 < record["f"] < 1.0
 
@@ -266,14 +267,16 @@ def test_the_model_without_an_encoder_stays_selectable_by_name():
     assert all(any(e.labels == ("A",) for e in g.edges) for g in graphs)
 
 
-def test_the_model_of_minilms_first_two_layers_runs_only_those():
+def test_the_default_runs_only_minilms_first_two_layers_and_all_six_stay_selectable():
     import semsim as api
     from semsim_ucca import span
     from semsim_ucca.span.encoder import DEFAULT, PINNED
-    assert span.model_name("ucca-span-ewt-minilm-l2") == (f"ucca-span-ewt-minilm-l2|encoder:{DEFAULT}@"
-                                                        f"{PINNED[DEFAULT].sha256[:12]}|decoder:{span.DECODER}")
-    assert span.load("ucca-span-ewt-minilm-l2").encoder().depth == 2  # of MiniLM's 6
-    graphs = [api.plugins.to_graph(m) for m in span.parse(FIGURE1, "ucca-span-ewt-minilm-l2")]
+    encoder = f"|encoder:{DEFAULT}@{PINNED[DEFAULT].sha256[:12]}|decoder:{span.DECODER}"
+    assert span.model_name(None) == span.model_name("ucca-span-ewt-minilm-l2") == f"ucca-span-ewt-minilm-l2{encoder}"
+    assert span.load(None).encoder().depth == 2  # of MiniLM's 6
+    assert span.model_name("ucca-span-ewt-minilm") == f"ucca-span-ewt-minilm{encoder}"
+    assert span.load("ucca-span-ewt-minilm").encoder().depth == 6
+    graphs = [api.plugins.to_graph(m) for m in span.parse(FIGURE1, "ucca-span-ewt-minilm")]
     assert all(any(e.labels == ("A",) for e in g.edges) for g in graphs)
 
 

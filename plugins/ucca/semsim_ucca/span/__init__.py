@@ -20,8 +20,9 @@ from semsim.errors import SemsimError
 NAME = "ucca-span"
 ENV = "SEMSIM_UCCA_SPAN_MODEL"
 MODELS = Path(__file__).resolve().parent.parent / "models"
-#: the default: characters and a frozen all-MiniLM-L6-v2, trained on the official EWT split
-DEFAULT_MODEL = MODELS / "ucca-span-ewt-minilm.safetensors"
+#: the default: characters and the first 2 of all-MiniLM-L6-v2's 6 layers (frozen), trained on the
+#: official EWT split; twice as fast as all six (``ucca-span-ewt-minilm``, 0.006 more labelled F1)
+DEFAULT_MODEL = MODELS / "ucca-span-ewt-minilm-l2.safetensors"
 
 #: how trees are read off the network's span scores (:func:`.model.cky`): part of the parse
 #: cache's key and of signatures, since it changes parses without changing the model file.

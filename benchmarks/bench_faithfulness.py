@@ -24,13 +24,16 @@ from collections.abc import Sequence
 from dataclasses import dataclass
 from pathlib import Path
 
-from semsim import USim
+from semsim import Graph, USim
+from semsim.align.tokens import paper_token_pairs
 from semsim.cache import ParseCache, normalise
 from semsim.gec import faithfulness as fa
+from semsim.metrics.usim import leaf_counts
 from semsim.pipeline import find_parser, parse_sentences, parser_signature
 
 ROOT = Path(__file__).resolve().parents[1]
-#: the measures compared: USim's variants, the §4.4 remedies alone and combined, the baseline
+#: the measures compared: USim's variants, the §4.4 remedies and the leaf edges alone and
+#: combined; then the leaves alone (no graph: what the parse adds is the difference) and the baseline
 USIMS = {
     "paper": USim(),
     "legacy": USim(variant="legacy"),
@@ -41,12 +44,22 @@ USIMS = {
     "lexical+scheme": USim(tokens="lexical", edge_weights="scheme"),
     "ordered+scheme": USim(tokens="ordered", edge_weights="scheme"),
     "ordered+height": USim(tokens="ordered", edge_weights="height"),
+    "leaves=2": USim(leaves=2),
+    "ordered+leaves=1": USim(tokens="ordered", leaves=1),
+    "ordered+leaves=2": USim(tokens="ordered", leaves=2),
+    "ordered+scheme+leaves=2": USim(tokens="ordered", edge_weights="scheme", leaves=2),
 }
-MEASURES = (*USIMS, "lexical")
+MEASURES = (*USIMS, "leaves only", "lexical")
 #: USim paper §4.5: the source, the reference (paper USim 0.71) and a corrector's output (0.33)
 EXAMPLE = ("the good student must know how to understand and work hard to get the iede .",
            "A good student must be able to understand and work hard to get the idea .",
            "The good student must know how to understand and work hard to get on .")
+
+
+def leaf_f(source: Graph, text: Graph) -> float:
+    """F of the leaf edges alone under the ordered alignment (what ``--tokens ordered
+    --leaves K`` tends to as K grows): a lexical measure on the parser's tokens."""
+    return leaf_counts(source, text, paper_token_pairs(source, text, how="ordered"), 1).f
 
 
 @dataclass
@@ -87,6 +100,9 @@ def score_items(items: Sequence[tuple[str, str]], parser: str | None = None, mod
         t = time.perf_counter()
         scores[name] = [usim.sentence_score(graphs[a], graphs[b]).f if a and b else float(a == b) for a, b in keys]
         seconds[name] = time.perf_counter() - t
+    t = time.perf_counter()  # the ordered leaf alignment's F alone: the graph's units left out
+    scores["leaves only"] = [leaf_f(graphs[a], graphs[b]) if a and b else float(a == b) for a, b in keys]
+    seconds["leaves only"] = time.perf_counter() - t
     t = time.perf_counter()
     scores["lexical"] = [fa.lexical_similarity(src, text) for src, text in items]
     seconds["lexical"] = time.perf_counter() - t

@@ -89,9 +89,10 @@ class USim:
     ``unlabeled``), ``remote`` (count remote edges), ``by_sentence`` (align tokens sentence
     by sentence), ``denominator`` (``yield``: |yield(u)| as printed; ``aligned``: only the
     tokens of u that the leaf alignment aligns), and the §4.4 remedies ``tokens`` (``edit``,
-    ``lexical``, ``ordered``) and ``edge_weights`` (``uniform``, ``height``, ``scheme``); for
-    ``legacy``: ``single_token_units`` (False = the 2018 revision). One table,
-    :data:`semsim.metrics.settings.SETTINGS`, holds them all.
+    ``lexical``, ``ordered``) and ``edge_weights`` (``uniform``, ``height``, ``scheme``), and
+    ``leaves`` (0, 1, 2, 3: the weight of each token's edge from its unit; 0, units only, is
+    the paper's reading); for ``legacy``: ``single_token_units`` (False = the 2018
+    revision). One table, :data:`semsim.metrics.settings.SETTINGS`, holds them all.
     """
 
     variant: str = "paper"
@@ -103,6 +104,7 @@ class USim:
     denominator: str = "yield"
     tokens: str = "edit"
     edge_weights: str = "uniform"
+    leaves: int = 0
     single_token_units: bool = True
 
     def __post_init__(self) -> None:
@@ -126,7 +128,8 @@ class USim:
             return usim_legacy(g1, g2, single_token_units=self.single_token_units, version=_version())
         return _usim_paper(g1, g2, direction=self.direction, tie_break=self.tie_break, labels=self.labels,
                            remote=self.remote, by_sentence=self.by_sentence, denominator=self.denominator,
-                           tokens=self.tokens, edge_weights=self.edge_weights, version=_version())
+                           tokens=self.tokens, edge_weights=self.edge_weights, leaves=self.leaves,
+                           version=_version())
 
     def corpus_score(self, sources: Iterable[GraphLike] | Iterable[tuple[GraphLike, GraphLike]],
                      corrections: Iterable[GraphLike] | None = None, *, n_bootstrap: int = 0,
@@ -161,7 +164,7 @@ class USim:
             settings = legacy_settings(self.single_token_units)
         else:
             settings = paper_settings(self.direction, self.tie_break, self.labels, self.remote, self.by_sentence,
-                                      self.denominator, self.tokens, self.edge_weights)
+                                      self.denominator, self.tokens, self.edge_weights, self.leaves)
         return signature("usim", {**settings, **({"scheme": scheme} if scheme else {})}, _version())
 
 

@@ -1,6 +1,6 @@
 """The §4.4 remedies as named USim options: lexically-aware token alignment (``tokens``) and
-top-weighted edges (``edge_weights``). The paper variant's own numbers are held elsewhere
-(test_usim_paper, the plugins' reference tests); here: what each option changes, that it
+top-weighted edges (``edge_weights``); and the leaf edges (``leaves``). The paper variant's
+own numbers are held elsewhere (test_usim_paper, the plugins' reference tests); here: what each option changes, that it
 refuses what it would ignore, and that explain and the signature show it."""
 
 from __future__ import annotations
@@ -109,14 +109,59 @@ def test_scheme_weights_are_refused_for_a_scheme_without_them():
     assert semsim.usim(plain, plain, edge_weights="height").f == 1.0
 
 
+def test_leaf_edges_count_every_token_matched_when_aligned():
+    a, b = scene(["He", "saw", "the", "idea"]), scene(["He", "saw", "the", "iron"])
+    plain = USim(tokens="ordered").sentence_score(a, b).parts["s->r"]
+    counts = USim(tokens="ordered", leaves=2).sentence_score(a, b).parts["s->r"]
+    # four tokens a side, three aligned (iron is no idea): 2 x 3 matched of 2 x 4, on each side
+    assert (counts.matched1 - plain.matched1, counts.total1 - plain.total1) == (6, 8)
+    assert (counts.matched2 - plain.matched2, counts.total2 - plain.total2) == (6, 8)
+    assert USim(leaves=2).sentence_score(a, a).f == 1.0
+
+
+def test_a_leaf_is_lost_only_where_the_alignment_drops_its_token():
+    """The leaf edges follow A_l: the paper's alignment pairs idea with iron, so no leaf is
+    lost; the ordered one leaves iron out; a misspelling stays aligned under both."""
+    from semsim.stats import Counts
+    a, b = scene(["He", "saw", "the", "idea"]), scene(["He", "saw", "the", "iron"])
+    for tokens, aligned in (("edit", 4), ("ordered", 3)):
+        without = USim(tokens=tokens).sentence_score(a, b).parts
+        with_leaves = USim(tokens=tokens, leaves=2).sentence_score(a, b).parts
+        assert with_leaves == {d: c + Counts(2 * aligned, 8, 2 * aligned, 8) for d, c in without.items()}
+    fixed = semsim.usim(scene(["He", "gva", "the", "iede"]), scene(["He", "gave", "the", "idea"]),
+                        tokens="ordered", leaves=2)
+    assert fixed.f == 1.0
+
+
+def test_leaf_edges_leave_punctuation_out_as_the_alignment_does():
+    from semsim.align.tokens import paper_token_pairs
+    from semsim.metrics.usim import leaf_counts
+    g = semsim.read(EXAMPLES / "fig1-source.xml")
+    punct = sum(t.punct for t in g.tokens)
+    assert punct and leaf_counts(g, g, paper_token_pairs(g, g), 3).total1 == 3 * (len(g.tokens) - punct)
+
+
+def test_explain_shows_the_leaf_edges_and_checks_them_against_the_score():
+    from semsim.explain import render_html, summary
+    a, b = scene(["He", "saw", "the", "idea"]), scene(["He", "saw", "the", "iron"])
+    assert "leaves" not in explain(a, b, USim(tokens="ordered"))
+    doc = explain(a, b, USim(tokens="ordered", leaves=2))  # raises if its counts differ from the score's
+    assert doc["leaves"] == {"weight": 2, "source": 4, "correction": 4, "aligned": 3}
+    assert doc["settings"]["leaves"] == "2"
+    note = "leaf edges (weight 2): 3 of 4 source and 3 of 4 correction tokens aligned"
+    assert note in summary(doc, width=200) and note in render_html(doc)
+    assert "3 of 6 source edges unmatched" in render_html(doc)  # the edges, without the leaves (counts: 14)
+
+
 @pytest.mark.parametrize("settings", [{"tokens": "lexical"}, {"edge_weights": "height"},
-                                      {"tokens": "ordered", "edge_weights": "scheme"}])
+                                      {"tokens": "ordered", "edge_weights": "scheme"}, {"leaves": 2}])
 def test_the_legacy_variant_refuses_the_remedies(settings):
     with pytest.raises(SettingsError, match="the legacy variant does not use"):
         USim(variant="legacy", **settings)
 
 
-@pytest.mark.parametrize("name,value", [("tokens", "semantic"), ("edge_weights", "depth")])
+@pytest.mark.parametrize("name,value", [("tokens", "semantic"), ("edge_weights", "depth"), ("leaves", 4),
+                                        ("leaves", 2.0), ("leaves", True), ("leaves", "2")])
 def test_unknown_values_are_refused(name, value):
     with pytest.raises(SettingsError, match=f"unknown {name}"):
         USim(**{name: value})
@@ -127,6 +172,7 @@ def test_signatures_name_the_remedies_only_when_used():
     assert "tokens" not in default and "weights" not in default
     sig = USim(tokens="ordered", edge_weights="height").get_signature("ucca")
     assert "|tokens:ordered|weights:height|scheme:ucca|" in sig
+    assert "|tokens:ordered|leaves:2|scheme:ucca|" in USim(tokens="ordered", leaves=2).get_signature("ucca")
     a = scene(["He", "saw", "the", "idea"])
     assert semsim.usim(a, a, tokens="ordered", edge_weights="height").signature.startswith(sig.split("|scheme")[0])
 
@@ -146,9 +192,10 @@ def test_explain_shows_what_each_edge_weighed_and_nothing_new_by_default():
 @pytest.mark.parametrize("pair", [(f"fig1-source.{x}", f"fig1-correction.{x}") for x in ("xml", "amr")])
 @pytest.mark.parametrize("tokens", ["lexical", "ordered"])
 @pytest.mark.parametrize("weights", ["height", "scheme"])
-def test_every_remedy_works_on_every_representation(pair, tokens, weights):
+@pytest.mark.parametrize("leaves", [0, 2])
+def test_every_remedy_works_on_every_representation(pair, tokens, weights, leaves):
     src, cor = (EXAMPLES / p for p in pair)
-    metric = USim(tokens=tokens, edge_weights=weights)
+    metric = USim(tokens=tokens, edge_weights=weights, leaves=leaves)
     assert metric.sentence_score(src, src).f == 1.0
     assert 0.0 < metric.sentence_score(src, cor).f < 1.0
     explain(semsim.read(src), semsim.read(cor), metric)  # checks its own counts against the score's
@@ -183,7 +230,7 @@ def test_the_docs_option_table_is_the_settings_table():
 def test_every_setting_of_the_table_reaches_the_signature(setting):
     """The signature is written by each variant's metric; no setting of the table may be
     missing from it, or two different scores would share one signature."""
-    values = list(setting.choices) or ([False] if setting.default is True else [True])
+    values = list(setting.choices) or list(setting.words.values()) or [not setting.default]
     base = USim(variant=setting.variant or "paper")
     for value in values:
         if value == setting.default:

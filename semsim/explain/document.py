@@ -139,6 +139,7 @@ def _paper(g1: Graph, g2: Graph, metric: USim, score: Score) -> DetailDoc:
     directions: dict[str, DirectionDoc] = {}
     weighed = metric.edge_weights != "uniform"
     weights = [usim.weigh_edges(g, metric.edge_weights, metric.remote) if weighed else [] for g in graphs]
+    leaves = usim.leaf_counts(g1, g2, pairs, metric.leaves) if metric.leaves else None
     for name, a in alignments.items():
         flags = usim.edge_matches(g1, g2, a, metric.labels, metric.remote)
         if not weighed:  # integers, as the score counts them
@@ -146,6 +147,8 @@ def _paper(g1: Graph, g2: Graph, metric: USim, score: Score) -> DetailDoc:
         else:
             (m1, t1), (m2, t2) = ((sum(x for x, f in zip(w, fl) if f), sum(w)) for w, fl in zip(weights, flags))
             counts = Counts(m1, t1, m2, t2)
+        if leaves is not None:
+            counts = counts + leaves
         if counts != score.parts[name]:
             raise SemsimError(f"internal error: explained counts {counts} differ from the score's {score.parts[name]}")
         directions[name] = _paper_direction(name, graphs, a, overlap, sizes, compared, masks, flags, metric, counts)
@@ -156,6 +159,10 @@ def _paper(g1: Graph, g2: Graph, metric: USim, score: Score) -> DetailDoc:
     doc: DetailDoc = {"detail": "paper", "token_alignment": [list(p) for p in sorted(pairs)], "directions": directions}
     if metric.tokens != "edit":
         doc["unaligned_tokens"] = unaligned_tokens(g1, g2, pairs, metric)
+    if leaves is not None:
+        w = metric.leaves
+        doc["leaves"] = {"weight": w, "source": int(leaves.total1 // w), "correction": int(leaves.total2 // w),
+                         "aligned": len(pairs)}
     return doc
 
 

@@ -15,6 +15,7 @@ from .layout import Block, blocks, first_sentences
 from .misses import Miss, misses
 from .schema import ExplanationDoc, Side
 from .svg import esc, initial_direction, render_svg
+from .text_summary import leaves_note
 
 
 def _num(v: float) -> str:
@@ -109,6 +110,9 @@ def _unmatched(doc: ExplanationDoc, by_dir: dict[str, dict[Side, list[Miss]]], m
             counts = doc["directions"][name]["counts"]
             total, matched = (counts["total1"], counts["matched1"]) if side == "source" else (counts["total2"],
                                                                                               counts["matched2"])
+            if leaves := doc.get("leaves"):  # the counts hold the leaf edges too; this lists edges
+                total -= leaves["weight"] * leaves[side]
+                matched -= leaves["weight"] * leaves["aligned"]
             weighed = doc["settings"].get("edge_weights", "uniform") != "uniform"
             of = f"weighing {total - matched:g} of {total:g}" if weighed else f"of {total}"
             out.append(f'<h3>{esc(name)}: {len(items)} {side} {kind} unmatched, {of}</h3>' if weighed else
@@ -123,6 +127,8 @@ def _unmatched(doc: ExplanationDoc, by_dir: dict[str, dict[Side, list[Miss]]], m
                            f'<span class="reason">{esc(m.reason)}</span></li>')
             out.append("</ol>")
         out.append("</div>")
+    if leaves := doc.get("leaves"):
+        out.append(f"<p>{esc(leaves_note(leaves))}, counted in every direction's precision and recall.</p>")
     out.append("</section>")
     return "\n".join(out)
 

@@ -154,9 +154,20 @@ class HeadDoc(TypedDict):
     sentences: list[SentenceDoc]
 
 
+class LeavesDoc(TypedDict):
+    """The leaf edges ``--leaves`` counts: their weight, each side's content tokens and how
+    many the leaf alignment aligned (the matched ones; in every direction's counts)."""
+
+    weight: int
+    source: int
+    correction: int
+    aligned: int
+
+
 class _DetailOptional(TypedDict, total=False):
     note: str                                               # legacy
     unaligned_tokens: dict[Side, list[UnalignedTokenDoc]]   # paper, --tokens lexical|ordered
+    leaves: LeavesDoc                                       # paper, --leaves 1|2|3
 
 
 class DetailDoc(_DetailOptional):

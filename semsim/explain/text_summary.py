@@ -9,7 +9,7 @@ import textwrap
 
 from .layout import blocks, first_sentences
 from .misses import misses
-from .schema import SIDES, DirectionDoc, ExplanationDoc
+from .schema import SIDES, DirectionDoc, ExplanationDoc, LeavesDoc
 
 TEXT_WIDTH = 100    # columns of the text summary when the terminal's are unknown
 
@@ -27,6 +27,13 @@ def _aligned_note(d: DirectionDoc) -> str:
     if d["from"] not in SIDES:
         return ""
     return f"  ({d['from']} units aligned onto {d['to']} units)"
+
+
+def leaves_note(leaves: LeavesDoc) -> str:
+    """What ``--leaves`` added to every direction's counts, in words."""
+    w, n = leaves["weight"], leaves["aligned"]
+    return (f"leaf edges (weight {w}): {n} of {leaves['source']} source and {n} of {leaves['correction']} "
+            "correction tokens aligned")
 
 
 def _wrap(line: str, width: int, indent: str) -> list[str]:
@@ -53,6 +60,8 @@ def summary(doc: ExplanationDoc, limit: int = 12, width: int | None = None) -> s
         lines += _wrap(f"{name}: P {c['precision']:.4f} ({c['matched1']}/{c['total1']})  "
                        f"R {c['recall']:.4f} ({c['matched2']}/{c['total2']})  F {c['f']:.4f}{_aligned_note(d)}",
                        width, "  ")
+        if leaves := doc.get("leaves"):
+            lines += _wrap(f"  {leaves_note(leaves)}, counted above", width, "      ")
         sides = misses(doc, name, sentences)
         kind = "edge" if "edges" in d else "unit"
         shown = _share((len(sides["source"]), len(sides["correction"])), limit)

@@ -113,6 +113,7 @@ class USimMetric(_Base):
         denominator: str = "yield"
         tokens: str = "edit"
         edge_weights: str = "uniform"
+        leaves: int = 0
         single_token_units: bool = True
 
         def __post_init__(self) -> None:

@@ -17,7 +17,7 @@ from typing import Any
 from ..align.tokens import TOKEN_ALIGNMENTS
 from ..align.units import TIE_BREAKS
 from ..errors import SettingsError
-from .usim import DIRECTIONS, EDGE_WEIGHTS, LABEL_MODES
+from .usim import DIRECTIONS, EDGE_WEIGHTS, LABEL_MODES, LEAF_WEIGHTS
 
 VARIANTS = ("paper", "legacy")
 
@@ -32,9 +32,10 @@ class Setting:
         choices: the values it takes; empty for a yes/no setting.
         variant: the only variant that uses it, or None for every variant.
         option: the CLI option (a yes/no setting also has ``--no-`` form).
-        words: for a yes/no setting given as a choice on the command line, the word of
-            each value (``--align sentence`` is ``by_sentence=True``); also how the
-            explanation shows it, under ``key``.
+        words: for a setting whose values are no strings (yes/no, a number) given as a
+            choice on the command line, the word of each value (``--align sentence`` is
+            ``by_sentence=True``, ``--leaves 2`` is ``leaves=2``); also how the explanation
+            shows it, under ``key``.
         key: its name in the explanation's settings (the field's name unless ``words``).
         always_shown: False for the §4.4 remedies, shown (in explanations) only when used,
             so that the paper's own outputs stay as they were.
@@ -62,7 +63,7 @@ class Setting:
 
     def check(self, value: Any) -> None:
         allowed = self.choices or ((True, False) if not self.words else tuple(self.words.values()))
-        if value not in allowed or (not self.choices and not isinstance(value, bool)):  # 1 is not True here
+        if value not in allowed or type(value) is not type(self.default):  # 1 is not True here, nor 2.0 2
             raise SettingsError(f"unknown {self.name} {value!r}; choose from {', '.join(map(str, allowed))}")
 
 
@@ -87,6 +88,9 @@ SETTINGS: tuple[Setting, ...] = (
     Setting("edge_weights", "uniform", EDGE_WEIGHTS, option="--edge-weights", always_shown=False,
             help="What an edge counts: uniform (1, the paper's), height (1 + its child's height) or scheme "
                  "(the representation's label weights). See docs/faithfulness.md."),
+    Setting("leaves", 0, option="--leaves", words={str(w): w for w in LEAF_WEIGHTS}, always_shown=False,
+            help="Count each token's edge from its unit as an edge of this weight, matched when the token "
+                 "is aligned: 0 (the paper's reading: units only), 1, 2 or 3. See docs/faithfulness.md."),
     Setting("single_token_units", True, variant="legacy", option="--single-token-units",
             help="Legacy variant: keep units of one token (the 2018 revision drops them)."),
 )

@@ -33,6 +33,13 @@ than as one, so that losing a participant costs more than losing a function word
 ``scheme``
     An edge weighs what the representation's scheme declares for its label
     (:attr:`Scheme.label_weights`, data of the plugin); refused for a scheme without weights.
+
+A third option, ``leaves`` (:data:`LEAF_WEIGHTS`), counts what §3 leaves out of the edge
+sets: the graph's leaves are its tokens, and each token's edge from its unit is an edge of
+the DAG too. With ``leaves=k`` every (non-punctuation) token adds an edge of weight ``k`` to
+its side, matched when the leaf alignment A_l aligns the token, so that a deleted, inserted
+or replaced word costs the score something even where the parser gives both sentences the
+same units (:func:`leaf_counts`). ``0`` (default) is the paper's reading: units only.
 """
 
 from __future__ import annotations
@@ -48,6 +55,8 @@ from ..stats import Counts, Score, signature
 LABEL_MODES = ("labeled", "weak", "unlabeled")
 DIRECTIONS = ("both", "s->r", "r->s")
 EDGE_WEIGHTS = ("uniform", "height", "scheme")
+#: what a leaf edge (a token's edge from its unit) may weigh; 0: leaves are not counted
+LEAF_WEIGHTS = (0, 1, 2, 3)
 
 
 def yield_sizes(g1: Graph, g2: Graph, token_pairs: list[tuple[int, int]],
@@ -122,38 +131,55 @@ def match_edges(g1: Graph, g2: Graph, alignment: np.ndarray, labels: str = "labe
                   sum(w for w, m in zip(w2, matched2) if m), sum(w2))
 
 
+def leaf_counts(g1: Graph, g2: Graph, token_pairs: list[tuple[int, int]], weight: int) -> Counts:
+    """The leaf edges of both graphs, each of ``weight``: one per token the leaf alignment
+    considers (punctuation is never aligned, so it is left out here too), matched when the
+    token is aligned. The same in both directions: A_l is shared by them."""
+    n1, n2 = (sum(not t.punct for t in g.tokens) for g in (g1, g2))
+    matched = weight * len(token_pairs)
+    return Counts(matched, weight * n1, matched, weight * n2)
+
+
 def usim_parts(g1: Graph, g2: Graph, token_pairs: list[tuple[int, int]], direction: str = "both",
                tie_break: str = "coverage", labels: str = "labeled", remote: bool = True,
-               denominator: str = "yield", weights: str = "uniform") -> dict[str, Counts]:
-    """Counts per direction for a given leaf alignment (0-based token index pairs)."""
-    return {d: match_edges(g1, g2, a, labels, remote, weights)
-            for d, a in unit_alignments(g1, g2, token_pairs, direction, tie_break, denominator).items()}
+               denominator: str = "yield", weights: str = "uniform", leaves: int = 0) -> dict[str, Counts]:
+    """Counts per direction for a given leaf alignment (0-based token index pairs), the
+    leaf edges (:func:`leaf_counts`) added when ``leaves`` gives them a weight."""
+    parts = {d: match_edges(g1, g2, a, labels, remote, weights)
+             for d, a in unit_alignments(g1, g2, token_pairs, direction, tie_break, denominator).items()}
+    if leaves:
+        extra = leaf_counts(g1, g2, token_pairs, leaves)
+        parts = {d: c + extra for d, c in parts.items()}
+    return parts
 
 
 def paper_settings(direction: str, tie_break: str, labels: str, remote: bool, by_sentence: bool,
-                   denominator: str, tokens: str = "edit", weights: str = "uniform") -> dict[str, object]:
+                   denominator: str, tokens: str = "edit", weights: str = "uniform",
+                   leaves: int = 0) -> dict[str, object]:
     """The settings that name a paper-variant score in its signature (the remedies only when
     used, so that the paper's own signatures stay as they were)."""
     return {"variant": "paper", "dir": direction, "tie": tie_break, "labels": labels, "remote": remote,
             "denom": denominator, "align": "sentence" if by_sentence else "passage",
             **({"tokens": tokens} if tokens != "edit" else {}),
-            **({"weights": weights} if weights != "uniform" else {})}
+            **({"weights": weights} if weights != "uniform" else {}),
+            **({"leaves": leaves} if leaves else {})}
 
 
 def usim(g1: Graph, g2: Graph, *, direction: str = "both", tie_break: str = "coverage",
          labels: str = "labeled", remote: bool = True, by_sentence: bool = True,
          denominator: str = "yield", tokens: str = "edit", edge_weights: str = "uniform",
-         version: str = "") -> Score:
+         leaves: int = 0, version: str = "") -> Score:
     """USim (paper definition) of ``g1`` (the source) and ``g2`` (its correction)."""
     if direction not in DIRECTIONS:
         raise ValueError(f"unknown direction {direction!r}; choose from {', '.join(DIRECTIONS)}")
     if labels not in LABEL_MODES:
         raise ValueError(f"unknown label mode {labels!r}; choose from {', '.join(LABEL_MODES)}")
-    if tokens not in TOKEN_ALIGNMENTS or edge_weights not in EDGE_WEIGHTS:
-        raise ValueError(f"unknown tokens {tokens!r} or edge weights {edge_weights!r}; choose from "
-                         f"{', '.join(TOKEN_ALIGNMENTS)} and {', '.join(EDGE_WEIGHTS)}")
+    if tokens not in TOKEN_ALIGNMENTS or edge_weights not in EDGE_WEIGHTS or leaves not in LEAF_WEIGHTS:
+        raise ValueError(f"unknown tokens {tokens!r}, edge weights {edge_weights!r} or leaves {leaves!r}; choose "
+                         f"from {', '.join(TOKEN_ALIGNMENTS)}; {', '.join(EDGE_WEIGHTS)}; "
+                         f"{', '.join(map(str, LEAF_WEIGHTS))}")
     pairs = paper_token_pairs(g1, g2, by_sentence=by_sentence, how=tokens)
-    parts = usim_parts(g1, g2, pairs, direction, tie_break, labels, remote, denominator, edge_weights)
+    parts = usim_parts(g1, g2, pairs, direction, tie_break, labels, remote, denominator, edge_weights, leaves)
     sig = signature("usim", {**paper_settings(direction, tie_break, labels, remote, by_sentence, denominator,
-                                              tokens, edge_weights), "scheme": g1.scheme.name}, version)
+                                              tokens, edge_weights, leaves), "scheme": g1.scheme.name}, version)
     return Score(parts, sig)

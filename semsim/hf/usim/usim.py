@@ -49,7 +49,7 @@ Args:
     weak, unlabeled): any field of `semsim.gec.metric.USimMetric.Config`, e.g.
     `parser`, `model`, `variant` (paper|legacy), `labels` (labeled|weak|unlabeled),
     `direction`, `tie_break`, `remote`, `tokens` (edit|lexical|ordered), `edge_weights`
-    (uniform|height|scheme), `jobs`, `batch_size`, `cache`, `use_cache`.
+    (uniform|height|scheme), `leaves` (0|1|2|3), `jobs`, `batch_size`, `cache`, `use_cache`.
 Returns:
     scores (`list` of `float`): each prediction's USim F against its source, in [0, 1]
         (1 when both are empty, 0 when only one is).

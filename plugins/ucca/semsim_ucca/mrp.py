@@ -31,4 +31,4 @@ def mrp_ucca_to_graph(m: MrpGraph) -> Graph:
     g = mrp_to_graph(m, UCCA, kinds)
     # as in UCCA XML, a token is punctuation exactly when a punctuation unit holds it
     punct = {t for u in g.units if u.kind == "PNCT" for t in u.anchors}
-    return finish(g.with_(tokens=tuple(replace(t, punct=i in punct) for i, t in enumerate(g.tokens))))
+    return finish(g, tokens=tuple(replace(t, punct=i in punct) for i, t in enumerate(g.tokens)))

@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+from typing import Any
+
 from semsim.graph import Graph
 from semsim.scheme import Scheme
 
@@ -62,10 +64,12 @@ def sentence_ends(g: Graph) -> tuple[int, ...]:
     return tuple(sorted(marks))
 
 
-def finish(g: Graph) -> Graph:
-    """Attach the UCCA scheme and sentence ends to a freshly converted graph."""
-    g = g.with_(scheme=UCCA)
-    return g.with_(sentence_ends=sentence_ends(g))
+def finish(g: Graph, **changes: Any) -> Graph:
+    """Attach the UCCA scheme and sentence ends to a freshly converted graph, with
+    ``changes`` (fields the sentence ends do not depend on, such as the tokens' punctuation
+    flags), in one copy: every copy of a graph is validated again, cycle check included,
+    which was a sixth of the span parser's time on CoNLL-2014 with four copies."""
+    return g.with_(scheme=UCCA, sentence_ends=sentence_ends(g), **changes)
 
 
 def node_order(node_id: str) -> tuple[int, ...]:

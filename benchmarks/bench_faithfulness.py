@@ -1,11 +1,12 @@
 """Faithfulness benchmark (issue #20): valid corrections against meaning-changing edits (prints figures; not a test).
 
-    python benchmarks/bench_faithfulness.py [--limit 100] [--seed 0] [--parser NAME]
+    python benchmarks/bench_faithfulness.py [--limit 100] [--skip 0] [--seed 0] [--parser NAME]
         [--model M] [--cache PATH] [--data PAIRS.jsonl] [--jfleg DIR] [--bootstrap 1000]
 
 Pairs (source, JFLEG reference) against (source, that reference with one meaning-changing
 edit), per edit kind (:mod:`semsim.gec.faithfulness`), generated here from JFLEG dev with
-``--seed`` and ``--limit`` or read from ``scripts/make_faithfulness_data.py``'s output
+``--seed`` and ``--limit`` (``--skip N`` leaves out the pairs of the first N lines, e.g. the
+lines a setting was chosen on) or read from ``scripts/make_faithfulness_data.py``'s output
 (``--data``). Both sides are scored in the same run by USim (paper and legacy variants,
 from text: each distinct sentence parsed once, with the default parser unless ``--parser``)
 and by the lexical baseline (token Levenshtein similarity to the source). Prints, in
@@ -168,6 +169,8 @@ def report(pairs: Sequence[fa.Pair], spelling: Sequence[fa.SpellingPair], parser
 def main() -> None:
     ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     ap.add_argument("--limit", type=int, default=100, help="the first N source lines of JFLEG dev")
+    ap.add_argument("--skip", type=int, default=0,
+                    help="leave out the pairs of the first N source lines (those settings were chosen on)")
     ap.add_argument("--seed", type=int, default=0)
     ap.add_argument("--parser", help="a registered parser (default: the default parser)")
     ap.add_argument("--model")
@@ -187,6 +190,10 @@ def main() -> None:
         from make_faithfulness_data import build
         pairs, spelling = build(args.jfleg, args.limit, args.seed, args.kinds.split(","))
         source = f"JFLEG dev, first {args.limit} lines, seed {args.seed}"
+    if args.skip:
+        pairs = [p for p in pairs if p.line > args.skip]
+        spelling = [s for s in spelling if s.line > args.skip]
+        source += f", lines 1-{args.skip} left out"
     generated = time.perf_counter() - t
     print(f"## Faithfulness: {source}\n")
     print(report(pairs, spelling, args.parser, args.model, args.cache, args.bootstrap, args.seed,

@@ -31,6 +31,7 @@ from semsim.cache import ParseCache, normalise
 from semsim.gec import faithfulness as fa
 from semsim.metrics.usim import leaf_counts
 from semsim.pipeline import find_parser, parse_sentences, parser_signature
+from semsim.plugins import paraphrase_judges
 
 ROOT = Path(__file__).resolve().parents[1]
 #: the measures compared: USim's variants, the §4.4 remedies and the leaf edges alone and
@@ -49,6 +50,9 @@ USIMS = {
     "ordered+leaves=1": USim(tokens="ordered", leaves=1),
     "ordered+leaves=2": USim(tokens="ordered", leaves=2),
     "ordered+scheme+leaves=2": USim(tokens="ordered", edge_weights="scheme", leaves=2),
+    "tokens=paraphrase": USim(tokens="paraphrase"),
+    "paraphrase+leaves=2": USim(tokens="paraphrase", leaves=2),
+    "paraphrase+scheme+leaves=2": USim(tokens="paraphrase", edge_weights="scheme", leaves=2),
 }
 MEASURES = (*USIMS, "leaves only", "lexical")
 #: USim paper §4.5: the source, the reference (paper USim 0.71) and a corrector's output (0.33)
@@ -93,7 +97,9 @@ def score_items(items: Sequence[tuple[str, str]], parser: str | None = None, mod
     seconds: dict[str, float] = {}
     keys = [(normalise(src), normalise(text)) for src, text in items]
     weighted = all(g.scheme.label_weights for g in graphs.values())  # else edge_weights="scheme" is refused
-    usims = {name: u for name, u in USIMS.items() if weighted or u.edge_weights != "scheme"}
+    judged = bool(paraphrase_judges())  # else tokens="paraphrase" is refused
+    usims = {name: u for name, u in USIMS.items()
+             if (weighted or u.edge_weights != "scheme") and (judged or u.tokens != "paraphrase")}
     for a, b in keys:  # the graphs' derived data (yields, masks) is built once, outside every timing
         if a and b:
             USim().sentence_score(graphs[a], graphs[b])

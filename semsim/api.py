@@ -7,6 +7,7 @@ from collections.abc import Iterable, Sequence
 from dataclasses import dataclass
 from typing import Any
 
+from .align.paraphrase import Judge
 from .errors import GraphError, InputError
 from .graph import Graph
 from .io import read, read_all
@@ -16,7 +17,7 @@ from .metrics.distsim import distsim as _distsim
 from .metrics.legacy import legacy_settings, usim_legacy
 from .metrics.usim import paper_settings
 from .metrics.usim import usim as _usim_paper
-from .plugins import to_graph
+from .plugins import paraphrase_judge, to_graph
 from .stats import CorpusScore, Score, corpus_score, signature
 
 __all__ = ["Parses", "USim", "dag_f", "distsim", "parse", "read", "read_all", "usim"]
@@ -89,7 +90,8 @@ class USim:
     ``unlabeled``), ``remote`` (count remote edges), ``by_sentence`` (align tokens sentence
     by sentence), ``denominator`` (``yield``: |yield(u)| as printed; ``aligned``: only the
     tokens of u that the leaf alignment aligns), and the §4.4 remedies ``tokens`` (``edit``,
-    ``lexical``, ``ordered``) and ``edge_weights`` (``uniform``, ``height``, ``scheme``), and
+    ``lexical``, ``ordered``, ``paraphrase``: ordered, and rephrasings a plugin's judge
+    recognises) and ``edge_weights`` (``uniform``, ``height``, ``scheme``), and
     ``leaves`` (0, 1, 2, 3: the weight of each token's edge from its unit; 0, units only, is
     the paper's reading); for ``legacy``: ``single_token_units`` (False = the 2018
     revision). One table, :data:`semsim.metrics.settings.SETTINGS`, holds them all.
@@ -126,10 +128,20 @@ class USim:
         g1, g2 = _pair(source, correction)
         if self.variant == "legacy":
             return usim_legacy(g1, g2, single_token_units=self.single_token_units, version=_version())
+        judge, judge_name = self.judge()
         return _usim_paper(g1, g2, direction=self.direction, tie_break=self.tie_break, labels=self.labels,
                            remote=self.remote, by_sentence=self.by_sentence, denominator=self.denominator,
                            tokens=self.tokens, edge_weights=self.edge_weights, leaves=self.leaves,
-                           version=_version())
+                           judge=judge, judge_name=judge_name, version=_version())
+
+    def judge(self) -> tuple[Judge | None, str]:
+        """The paraphrase judge ``tokens="paraphrase"`` asks, and its identity for the
+        signature (a plugin's: :func:`semsim.plugins.paraphrase_judge`); ``(None, "")`` for
+        every other token alignment. The judge loads its model on its first query only."""
+        if self.tokens != "paraphrase":
+            return None, ""
+        record = paraphrase_judge()
+        return record.load(), record.identity()
 
     def corpus_score(self, sources: Iterable[GraphLike] | Iterable[tuple[GraphLike, GraphLike]],
                      corrections: Iterable[GraphLike] | None = None, *, n_bootstrap: int = 0,
@@ -164,7 +176,7 @@ class USim:
             settings = legacy_settings(self.single_token_units)
         else:
             settings = paper_settings(self.direction, self.tie_break, self.labels, self.remote, self.by_sentence,
-                                      self.denominator, self.tokens, self.edge_weights, self.leaves)
+                                      self.denominator, self.tokens, self.edge_weights, self.leaves, self.judge()[1])
         return signature("usim", {**settings, **({"scheme": scheme} if scheme else {})}, _version())
 
 

@@ -25,7 +25,7 @@ if TYPE_CHECKING:
     import click
 
     from .graph import Graph
-    from .records import Download, MetricSpec, Parser, Reader, Writer
+    from .records import Download, MetricSpec, ParaphraseJudge, Parser, Reader, Writer
 
 hookspec = pluggy.HookspecMarker("semsim")
 hookimpl = pluggy.HookimplMarker("semsim")
@@ -107,6 +107,18 @@ def register_metrics(register: Callable[[MetricSpec], None]) -> None:
     ``score(g1, g2)`` returns a :class:`~semsim.stats.Score` (counts per part and a
     signature) for graphs whose scheme is named ``representation``; ``semsim compare``
     reports it next to USim for that representation (the AMR plugin registers Smatch so).
+    """
+
+
+@hookspec
+def register_paraphrase_judges(register: Callable[[ParaphraseJudge], None]) -> None:
+    """Register a judge of paraphrases for ``--tokens paraphrase``:
+    ``register(ParaphraseJudge(name, load, identity, language, description))``.
+
+    The judge decides whether the words a correction wrote between two aligned words say
+    what the source's words there said (:mod:`semsim.align.paraphrase`); it serves every
+    representation whose tokens are words of its ``language``. The UCCA plugin registers
+    one on the MiniLM sentence encoder it pins.
     """
 
 

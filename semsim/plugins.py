@@ -29,7 +29,7 @@ import pluggy
 
 from . import hookspecs
 from .errors import PluginError
-from .records import Download, MetricSpec, Parser, Reader, Writer
+from .records import Download, MetricSpec, ParaphraseJudge, Parser, Reader, Writer
 
 GROUP = "semsim"
 BUILTIN = ("mrp",)  # plugins that ship with the core and are always registered
@@ -156,6 +156,31 @@ def metrics() -> dict[str, MetricSpec]:
 def downloads() -> dict[str, Download]:
     """Every registered :class:`~semsim.records.Download` by name."""
     return _unique(_collect("register_downloads"), "model")
+
+
+def paraphrase_judges() -> dict[str, ParaphraseJudge]:
+    """Every registered :class:`~semsim.records.ParaphraseJudge` by name."""
+    return _unique(_collect("register_paraphrase_judges"), "paraphrase judge")
+
+
+def paraphrase_judge() -> ParaphraseJudge:
+    """The judge ``--tokens paraphrase`` uses: the one registered, or, where plugins register
+    several, the one ``SEMSIM_PARAPHRASE_JUDGE`` names (never a silent pick: the judge
+    decides the scores)."""
+    judges = paraphrase_judges()
+    wanted = os.environ.get("SEMSIM_PARAPHRASE_JUDGE")
+    if wanted:
+        if wanted not in judges:
+            raise PluginError(f"SEMSIM_PARAPHRASE_JUDGE={wanted!r}: no such paraphrase judge "
+                              f"(registered: {', '.join(sorted(judges)) or 'none'})")
+        return judges[wanted]
+    if len(judges) == 1:
+        return next(iter(judges.values()))
+    if not judges:
+        raise PluginError("tokens='paraphrase' needs a paraphrase judge, and no installed plugin registers one "
+                          "(the UCCA plugin does: pip install plugins/ucca, or bash scripts/setup.sh)")
+    raise PluginError(f"several paraphrase judges are registered ({', '.join(sorted(judges))}); "
+                      "name one in SEMSIM_PARAPHRASE_JUDGE")
 
 
 def _unique(items: list[Any], what: str) -> dict[str, Any]:

@@ -77,6 +77,28 @@ class MetricSpec:
 
 
 @dataclass(frozen=True)
+class ParaphraseJudge:
+    """Says whether the words a correction wrote in place of a source's say the same, for
+    ``--tokens paraphrase`` (:mod:`semsim.align.paraphrase`, which also defines the queries
+    and verdicts). Unlike the other records it serves a ``language``, not a representation:
+    the tokens of any graph are words of one.
+
+    ``load()`` returns the judge itself, a callable from a list of
+    :class:`~semsim.align.paraphrase.Query` to one :class:`~semsim.align.paraphrase.Verdict`
+    each, loading its model on the first call only; it must give the same verdicts whatever
+    the batch, the process or the thread count. ``identity()`` names the judge for score
+    signatures: its model by content hash and its settings (``minilm-l6@53aa51172d14,w3,t0.90``).
+    """
+
+    name: str
+    load: Callable[[], Callable[[Sequence[Any]], list[Any]]]
+    identity: Callable[[], str]
+    language: str = "en"
+    description: str = ""
+    plugin: str = field(default="", compare=False)
+
+
+@dataclass(frozen=True)
 class Download:
     """A model archive ``semsim models download NAME`` can fetch (:mod:`semsim.downloads`).
     ``sha256`` None: no published checksum (trust on first use)."""

@@ -21,7 +21,8 @@ KERNEL = {
     "semsim.version", "semsim.errors", "semsim.limits", "semsim.graph", "semsim.scheme", "semsim.adapt",
     "semsim.stats", "semsim.significance", "semsim.files", "semsim.graph_json", "semsim.records",
     "semsim.hookspecs", "semsim.models", "semsim.progress", "semsim.threads", "semsim.formats",
-    "semsim.formats.mrp", "semsim.align", "semsim.align.tokens", "semsim.align.units", "semsim.metrics",
+    "semsim.formats.mrp", "semsim.align", "semsim.align.tokens", "semsim.align.units",
+    "semsim.align.paraphrase", "semsim.metrics",
     "semsim.metrics.usim", "semsim.metrics.legacy", "semsim.metrics.dagf", "semsim.metrics.distsim",
     "semsim.metrics.settings",
 }

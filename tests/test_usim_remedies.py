@@ -190,7 +190,7 @@ def test_explain_shows_what_each_edge_weighed_and_nothing_new_by_default():
 
 
 @pytest.mark.parametrize("pair", [(f"fig1-source.{x}", f"fig1-correction.{x}") for x in ("xml", "amr")])
-@pytest.mark.parametrize("tokens", ["lexical", "ordered"])
+@pytest.mark.parametrize("tokens", ["lexical", "ordered", "paraphrase"])
 @pytest.mark.parametrize("weights", ["height", "scheme"])
 @pytest.mark.parametrize("leaves", [0, 2])
 def test_every_remedy_works_on_every_representation(pair, tokens, weights, leaves):

@@ -14,7 +14,7 @@ from dataclasses import dataclass
 from semsim.errors import InputError
 from semsim.graph import Edge, Graph, Token, Unit
 from semsim.hookspecs import hookimpl
-from semsim.records import Download, MetricSpec, Parser, Reader, Writer
+from semsim.records import Download, MetricSpec, ParaphraseJudge, Parser, Reader, Writer
 from semsim.scheme import Scheme
 
 TOY = Scheme("toy", equivalences=(frozenset({"Big", "Large"}),), ignored_labels=frozenset({"Punct"}),
@@ -132,6 +132,22 @@ def same_labels(g1, g2):
 @hookimpl
 def register_metrics(register):
     register(MetricSpec("toy-labels", "toy", same_labels, "shared edge labels"))
+
+
+def toy_judge(queries):
+    """A toy paraphrase judge: the toy language's only synonyms are Big and Large."""
+    from semsim.align.paraphrase import Verdict
+    same = {frozenset({"big", "large"})}
+    out = []
+    for q in queries:
+        pair = frozenset({" ".join(q.sentence[q.start:q.stop]).lower(), " ".join(q.replacement).lower()})
+        out.append(Verdict(pair in same, None, "synonyms" if pair in same else "not synonyms"))
+    return out
+
+
+@hookimpl
+def register_paraphrase_judges(register):
+    register(ParaphraseJudge("toy-synonyms", lambda: toy_judge, lambda: "toy-synonyms@1", "toy", "Big = Large"))
 
 
 @hookimpl

@@ -47,9 +47,10 @@ from scipy.optimize import linear_sum_assignment
 
 from ..graph import Graph
 from ..limits import check_cells, check_chars
+from .paraphrase import Gap, Judge, Verdict, judge_gaps
 
 Pair = tuple[int, int]
-TOKEN_ALIGNMENTS = ("edit", "lexical", "ordered")
+TOKEN_ALIGNMENTS = ("edit", "lexical", "ordered", "paraphrase")
 #: the largest edit distance, as a share of the longer token's length, of a lexically related pair
 MAX_RELATIVE_DISTANCE = 0.5
 
@@ -75,7 +76,8 @@ def _related_pairs(a: Sequence[str], b: Sequence[str], dist: np.ndarray) -> tupl
 
 def align_tokens(a: Sequence[str], b: Sequence[str], how: str = "edit") -> list[Pair]:
     """One-to-one alignment of two token lists (0-based pairs), by minimum total edit
-    distance (``how``: one of :data:`TOKEN_ALIGNMENTS`)."""
+    distance (``how``: one of :data:`TOKEN_ALIGNMENTS`; ``paraphrase`` aligns tokens as
+    ``ordered`` does, its gaps being judged by :func:`paper_token_pairs`)."""
     if how not in TOKEN_ALIGNMENTS:
         raise ValueError(f"unknown token alignment {how!r}; choose from {', '.join(TOKEN_ALIGNMENTS)}")
     n, m = len(a), len(b)
@@ -85,7 +87,7 @@ def align_tokens(a: Sequence[str], b: Sequence[str], how: str = "edit") -> list[
     check_chars(sum(map(len, a)), sum(map(len, b)))
     la, lb = [t.lower() for t in a], [t.lower() for t in b]
     dist = edit_distances(la, lb)
-    if how == "ordered":
+    if how in ("ordered", "paraphrase"):
         return _ordered(dist, *_related_pairs(la, lb, dist))
     dist = dist.astype(np.float64)
     # Tie-break toward similar relative positions; the sum of all penalties stays < 1,
@@ -211,16 +213,31 @@ def synchronised_spans(g1: Graph, g2: Graph, by_sentence: bool = True) -> list[t
 
 
 def paper_token_pairs(g1: Graph, g2: Graph, by_sentence: bool = True, punct: bool = False,
-                      how: str = "edit") -> list[Pair]:
+                      how: str = "edit", judge: Judge | None = None) -> list[Pair]:
     """The paper's leaf alignment A_l between two graphs (0-based token indices); ``how``
-    is one of :data:`TOKEN_ALIGNMENTS`."""
+    is one of :data:`TOKEN_ALIGNMENTS` (``paraphrase`` needs the ``judge``)."""
+    return judged_token_pairs(g1, g2, by_sentence, punct, how, judge)[0]
+
+
+def judged_token_pairs(g1: Graph, g2: Graph, by_sentence: bool = True, punct: bool = False, how: str = "edit",
+                       judge: Judge | None = None) -> tuple[list[Pair], list[tuple[Gap, Verdict]]]:
+    """:func:`paper_token_pairs`, and with ``how="paraphrase"`` every gap the judge was asked
+    about with its verdict (what ``semsim explain`` shows)."""
+    if how == "paraphrase" and judge is None:
+        raise ValueError("tokens='paraphrase' needs a paraphrase judge")
     pairs: list[Pair] = []
+    judged: list[tuple[Gap, Verdict]] = []
     for r1, r2 in synchronised_spans(g1, g2, by_sentence):
         i1 = [i for i in r1 if punct or not g1.tokens[i].punct]
         i2 = [i for i in r2 if punct or not g2.tokens[i].punct]
-        for a, b in align_tokens([g1.tokens[i].text for i in i1], [g2.tokens[i].text for i in i2], how):
-            pairs.append((i1[a], i2[b]))
-    return pairs
+        found = [(i1[a], i2[b]) for a, b in
+                 align_tokens([g1.tokens[i].text for i in i1], [g2.tokens[i].text for i in i2], how)]
+        pairs += found
+        if how == "paraphrase" and judge is not None:
+            verdicts = judge_gaps(g1, g2, r1, r2, found, judge)
+            judged += verdicts
+            pairs += [p for gap, v in verdicts if v.paraphrase for p in gap.pairs()]
+    return (sorted(pairs) if how == "paraphrase" else pairs), judged
 
 
 def legacy_token_pairs(g1: Graph, g2: Graph) -> set[Pair]:

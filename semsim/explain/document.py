@@ -13,11 +13,13 @@ needs nothing but the JSON.
 
 from __future__ import annotations
 
+from collections.abc import Sequence
 from typing import Any, cast
 
 import numpy as np
 
-from ..align.tokens import related, synchronised_spans
+from ..align.paraphrase import Gap, Verdict
+from ..align.tokens import judged_token_pairs, related, synchronised_spans
 from ..api import USim
 from ..errors import SemsimError
 from ..graph import Graph
@@ -32,6 +34,7 @@ from .schema import (
     ExplanationDoc,
     GraphDoc,
     HeadDoc,
+    ParaphraseDoc,
     SentenceDoc,
     Side,
     UnalignedTokenDoc,
@@ -127,7 +130,8 @@ def _paper(g1: Graph, g2: Graph, metric: USim, score: Score) -> DetailDoc:
     """The paper's USim: the leaf alignment, and per direction the node alignment and every
     edge's verdict, checked against the score's counts."""
     graphs = (g1, g2)
-    pairs = usim.paper_token_pairs(g1, g2, by_sentence=metric.by_sentence, how=metric.tokens)
+    pairs, judged = judged_token_pairs(g1, g2, by_sentence=metric.by_sentence, how=metric.tokens,
+                                       judge=metric.judge()[0])
     alignments = usim.unit_alignments(g1, g2, pairs, metric.direction, metric.tie_break, metric.denominator)
     overlap = usim.overlap_matrix(g1, g2, pairs)
     sizes = usim.yield_sizes(g1, g2, pairs, metric.denominator)
@@ -158,7 +162,9 @@ def _paper(g1: Graph, g2: Graph, metric: USim, score: Score) -> DetailDoc:
                     row["weight"] = w
     doc: DetailDoc = {"detail": "paper", "token_alignment": [list(p) for p in sorted(pairs)], "directions": directions}
     if metric.tokens != "edit":
-        doc["unaligned_tokens"] = unaligned_tokens(g1, g2, pairs, metric)
+        doc["unaligned_tokens"] = unaligned_tokens(g1, g2, pairs, metric, judged)
+    if metric.tokens == "paraphrase":
+        doc["paraphrases"] = [paraphrase_doc(g1, g2, gap, v) for gap, v in judged]
     if leaves is not None:
         w = metric.leaves
         doc["leaves"] = {"weight": w, "source": int(leaves.total1 // w), "correction": int(leaves.total2 // w),
@@ -166,12 +172,30 @@ def _paper(g1: Graph, g2: Graph, metric: USim, score: Score) -> DetailDoc:
     return doc
 
 
-def unaligned_tokens(g1: Graph, g2: Graph, pairs: list[tuple[int, int]], metric: USim
-                     ) -> dict[Side, list[UnalignedTokenDoc]]:
+def paraphrase_doc(g1: Graph, g2: Graph, gap: Gap, verdict: Verdict) -> ParaphraseDoc:
+    """One judged gap, as the explanation lists it."""
+    return {"source": list(gap.source), "correction": list(gap.correction),
+            "source_text": " ".join(g1.tokens[i].text for i in gap.source),
+            "correction_text": " ".join(g2.tokens[j].text for j in gap.correction),
+            "paraphrase": verdict.paraphrase, "similarity": verdict.similarity, "reason": verdict.reason}
+
+
+def unaligned_tokens(g1: Graph, g2: Graph, pairs: list[tuple[int, int]], metric: USim,
+                     judged: Sequence[tuple[Gap, Verdict]] = ()) -> dict[Side, list[UnalignedTokenDoc]]:
     """Per side, each content token the leaf alignment left out and why: nothing in the
     other sentence is lexically related to it, or what is went elsewhere (or, with
-    ``tokens="ordered"``, would cross the order of the pairs)."""
+    ``tokens="ordered"``, would cross the order of the pairs); with ``paraphrase``, a token
+    of a gap the judge refused says so, and a token left over by an uneven paraphrase
+    (``a lot of`` / ``many``) too."""
     aligned = ({a for a, _ in pairs}, {b for _, b in pairs})
+    in_gap: tuple[dict[int, str], dict[int, str]] = ({}, {})
+    for gap, verdict in judged:
+        text = (f"{' '.join(g1.tokens[i].text for i in gap.source)} / "
+                f"{' '.join(g2.tokens[j].text for j in gap.correction)}")
+        why = (f"left over in the paraphrase {text}" if verdict.paraphrase
+               else f"in the gap {text}, judged no paraphrase ({verdict.reason})")
+        for k, side in enumerate((gap.source, gap.correction)):
+            in_gap[k].update(dict.fromkeys(side, why))
     graphs = (g1, g2)
     out: dict[Side, list[UnalignedTokenDoc]] = {SIDES[0]: [], SIDES[1]: []}
     for spans in synchronised_spans(g1, g2, metric.by_sentence):
@@ -183,9 +207,11 @@ def unaligned_tokens(g1: Graph, g2: Graph, pairs: list[tuple[int, int]], metric:
                     continue
                 word = g.tokens[i].text.lower()
                 near = [other.tokens[j].text for j in candidates if related(word, other.tokens[j].text.lower())]
-                if not near:
+                if i in in_gap[k]:
+                    why = in_gap[k][i]
+                elif not near:
                     why = "no lexically related token in the other sentence"
-                elif metric.tokens == "ordered":
+                elif metric.tokens in ("ordered", "paraphrase"):
                     why = (f"related to {', '.join(near)}, but each is aligned to another token or would "
                            "cross the order of the other pairs")
                 else:

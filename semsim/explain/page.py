@@ -15,7 +15,7 @@ from .layout import Block, blocks, first_sentences
 from .misses import Miss, misses
 from .schema import ExplanationDoc, Side
 from .svg import esc, initial_direction, render_svg
-from .text_summary import leaves_note
+from .text_summary import leaves_note, paraphrase_note
 
 
 def _num(v: float) -> str:
@@ -129,6 +129,8 @@ def _unmatched(doc: ExplanationDoc, by_dir: dict[str, dict[Side, list[Miss]]], m
         out.append("</div>")
     if leaves := doc.get("leaves"):
         out.append(f"<p>{esc(leaves_note(leaves))}, counted in every direction's precision and recall.</p>")
+    if note := paraphrase_note(doc):
+        out.append(f"<p>{esc(note)}.</p>")
     out.append("</section>")
     return "\n".join(out)
 

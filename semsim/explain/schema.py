@@ -164,9 +164,24 @@ class LeavesDoc(TypedDict):
     aligned: int
 
 
+class ParaphraseDoc(TypedDict):
+    """A substitution gap the paraphrase judge was asked about (``--tokens paraphrase``): each
+    side's content tokens, their words, and the verdict (``similarity`` is None where a rule
+    refused the gap before the judge's model was asked)."""
+
+    source: list[int]
+    correction: list[int]
+    source_text: str
+    correction_text: str
+    paraphrase: bool
+    similarity: float | None
+    reason: str
+
+
 class _DetailOptional(TypedDict, total=False):
     note: str                                               # legacy
-    unaligned_tokens: dict[Side, list[UnalignedTokenDoc]]   # paper, --tokens lexical|ordered
+    unaligned_tokens: dict[Side, list[UnalignedTokenDoc]]   # paper, --tokens lexical|ordered|paraphrase
+    paraphrases: list[ParaphraseDoc]                        # paper, --tokens paraphrase
     leaves: LeavesDoc                                       # paper, --leaves 1|2|3
 
 

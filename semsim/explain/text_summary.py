@@ -36,6 +36,16 @@ def leaves_note(leaves: LeavesDoc) -> str:
             "correction tokens aligned")
 
 
+def paraphrase_note(doc: ExplanationDoc) -> str:
+    """The gaps ``--tokens paraphrase`` asked its judge about, and the verdicts, in words."""
+    gaps = doc.get("paraphrases", [])
+    if not gaps:
+        return ""
+    said = [f"{p['source_text']} / {p['correction_text']}: {'aligned' if p['paraphrase'] else 'not aligned'}, "
+            f"{p['reason']}" for p in gaps]
+    return "paraphrase gaps: " + "; ".join(said)
+
+
 def _wrap(line: str, width: int, indent: str) -> list[str]:
     """``line`` broken at spaces to ``width`` columns, continuation lines indented; a token
     longer than the width (a signature, a URL) stays whole on its own line."""
@@ -55,6 +65,8 @@ def summary(doc: ExplanationDoc, limit: int = 12, width: int | None = None) -> s
     lines += _wrap(f"correction: {' '.join(t['text'] for t in g2['tokens'])}", width, " " * 12)
     lines += _wrap("tokens aligned: " + (" ".join(f"{g1['tokens'][a]['text']}={g2['tokens'][b]['text']}"
                                                    for a, b in doc["token_alignment"]) or "none"), width, " " * 16)
+    if note := paraphrase_note(doc):
+        lines += _wrap(note, width, " " * 16)
     for name, d in doc["directions"].items():
         c = d["counts"]
         lines += _wrap(f"{name}: P {c['precision']:.4f} ({c['matched1']}/{c['total1']})  "

@@ -84,7 +84,8 @@ SETTINGS: tuple[Setting, ...] = (
     Setting("tokens", "edit", TOKEN_ALIGNMENTS, option="--tokens", always_shown=False,
             help="Token alignment: edit (the paper's: any pair sharing a letter), lexical (only the same word "
                  "up to a misspelling or inflection), ordered (lexical, and in order: catches swapped "
-                 "arguments). See docs/faithfulness.md."),
+                 "arguments), paraphrase (ordered, and rephrasings a plugin's paraphrase judge recognises, "
+                 "know how/be able). See docs/faithfulness.md."),
     Setting("edge_weights", "uniform", EDGE_WEIGHTS, option="--edge-weights", always_shown=False,
             help="What an edge counts: uniform (1, the paper's), height (1 + its child's height) or scheme "
                  "(the representation's label weights). See docs/faithfulness.md."),

@@ -21,8 +21,10 @@ tokens aligned sentence by sentence when the adapter knows sentence ends.
 
 Two named options take up the remedies §4.4 proposes for what USim misses, and stay off by
 default (the paper's measure is unchanged): ``tokens`` (:data:`TOKEN_ALIGNMENTS`) aligns
-only lexically related tokens, so that an unrelated replacement leaves its units unaligned,
-and ``edge_weights`` (:data:`EDGE_WEIGHTS`) counts an edge by its place in the graph rather
+only lexically related tokens, so that an unrelated replacement leaves its units unaligned
+(``paraphrase`` also aligns the words a correction put in place of the source's where a
+plugin's paraphrase judge says they say the same: :mod:`semsim.align.paraphrase`), and
+``edge_weights`` (:data:`EDGE_WEIGHTS`) counts an edge by its place in the graph rather
 than as one, so that losing a participant costs more than losing a function word:
 
 ``uniform`` (default)
@@ -46,6 +48,7 @@ from __future__ import annotations
 
 import numpy as np
 
+from ..align.paraphrase import Judge
 from ..align.tokens import TOKEN_ALIGNMENTS, paper_token_pairs
 from ..align.units import align_units, overlap_matrix
 from ..errors import SettingsError
@@ -155,12 +158,14 @@ def usim_parts(g1: Graph, g2: Graph, token_pairs: list[tuple[int, int]], directi
 
 def paper_settings(direction: str, tie_break: str, labels: str, remote: bool, by_sentence: bool,
                    denominator: str, tokens: str = "edit", weights: str = "uniform",
-                   leaves: int = 0) -> dict[str, object]:
+                   leaves: int = 0, judge: str = "") -> dict[str, object]:
     """The settings that name a paper-variant score in its signature (the remedies only when
-    used, so that the paper's own signatures stay as they were)."""
+    used, so that the paper's own signatures stay as they were; ``judge``: the paraphrase
+    judge's identity, with ``tokens="paraphrase"``)."""
     return {"variant": "paper", "dir": direction, "tie": tie_break, "labels": labels, "remote": remote,
             "denom": denominator, "align": "sentence" if by_sentence else "passage",
             **({"tokens": tokens} if tokens != "edit" else {}),
+            **({"para": judge} if tokens == "paraphrase" else {}),
             **({"weights": weights} if weights != "uniform" else {}),
             **({"leaves": leaves} if leaves else {})}
 
@@ -168,8 +173,10 @@ def paper_settings(direction: str, tie_break: str, labels: str, remote: bool, by
 def usim(g1: Graph, g2: Graph, *, direction: str = "both", tie_break: str = "coverage",
          labels: str = "labeled", remote: bool = True, by_sentence: bool = True,
          denominator: str = "yield", tokens: str = "edit", edge_weights: str = "uniform",
-         leaves: int = 0, version: str = "") -> Score:
-    """USim (paper definition) of ``g1`` (the source) and ``g2`` (its correction)."""
+         leaves: int = 0, judge: Judge | None = None, judge_name: str = "", version: str = "") -> Score:
+    """USim (paper definition) of ``g1`` (the source) and ``g2`` (its correction);
+    ``tokens="paraphrase"`` needs a paraphrase ``judge`` and its identity ``judge_name``
+    (:class:`semsim.records.ParaphraseJudge`), which the signature names."""
     if direction not in DIRECTIONS:
         raise ValueError(f"unknown direction {direction!r}; choose from {', '.join(DIRECTIONS)}")
     if labels not in LABEL_MODES:
@@ -178,8 +185,11 @@ def usim(g1: Graph, g2: Graph, *, direction: str = "both", tie_break: str = "cov
         raise ValueError(f"unknown tokens {tokens!r}, edge weights {edge_weights!r} or leaves {leaves!r}; choose "
                          f"from {', '.join(TOKEN_ALIGNMENTS)}; {', '.join(EDGE_WEIGHTS)}; "
                          f"{', '.join(map(str, LEAF_WEIGHTS))}")
-    pairs = paper_token_pairs(g1, g2, by_sentence=by_sentence, how=tokens)
+    if tokens == "paraphrase" and (judge is None or not judge_name):
+        raise SettingsError("tokens='paraphrase' needs a paraphrase judge and its name", ["tokens"])
+    pairs = paper_token_pairs(g1, g2, by_sentence=by_sentence, how=tokens, judge=judge)
     parts = usim_parts(g1, g2, pairs, direction, tie_break, labels, remote, denominator, edge_weights, leaves)
     sig = signature("usim", {**paper_settings(direction, tie_break, labels, remote, by_sentence, denominator,
-                                              tokens, edge_weights, leaves), "scheme": g1.scheme.name}, version)
+                                              tokens, edge_weights, leaves, judge_name),
+                             "scheme": g1.scheme.name}, version)
     return Score(parts, sig)

@@ -20,7 +20,9 @@ from semsim_sdp.metrics import edm_score, sdp_score
 
 import semsim
 from semsim.formats.mrp import MrpGraph
+from semsim.hookspecs import hookimpl
 from semsim.plugins import metrics, to_graph
+from semsim.records import ParaphraseJudge
 
 TEXT = "The cat sat ."
 
@@ -221,3 +223,32 @@ def test_usim_remedies_work_on_sdp_graphs(gold, system):
     for settings in ({"tokens": "lexical", "edge_weights": "scheme"}, {"tokens": "ordered", "edge_weights": "height"}):
         assert semsim.usim(g, g, **settings).f == 1.0
         assert 0.0 <= semsim.usim(g, s, **settings).f < 1.0
+
+
+class _Judge:
+    """A paraphrase judge of this test's own (a plugin's tests never lean on another plugin's)."""
+
+    @staticmethod
+    def judge(queries):
+        from semsim.align.paraphrase import Verdict
+        return [Verdict(True, None, "anything goes") for _ in queries]
+
+    @hookimpl
+    def register_paraphrase_judges(self, register):
+        register(ParaphraseJudge("any", lambda: self.judge, lambda: "any@1"))
+
+
+@pytest.mark.parametrize("gold,system", [(DM_GOLD, DM_SYS), (EDS_GOLD, EDS_SYS)])
+def test_the_paraphrase_alignment_works_on_sdp_graphs(gold, system, monkeypatch):
+    from semsim.plugins import get_plugin_manager
+    monkeypatch.setenv("SEMSIM_PARAPHRASE_JUDGE", "any")
+    judge = _Judge()
+    get_plugin_manager().register(judge, name="test-judge")
+    try:
+        g, s = graph(gold), graph(system)
+        settings = {"tokens": "paraphrase", "leaves": 2, "edge_weights": "scheme"}
+        assert semsim.usim(g, g, **settings).f == 1.0
+        assert 0.0 <= semsim.usim(g, s, **settings).f < 1.0
+        assert "para:any@1" in semsim.usim(g, s, **settings).signature
+    finally:
+        get_plugin_manager().unregister(name="test-judge")

@@ -53,6 +53,12 @@ def register_downloads(register):
 
 
 @hookimpl
+def register_paraphrase_judges(register):
+    from .paraphrase import JUDGE  # light: the encoder loads on the judge's first query
+    register(JUDGE)
+
+
+@hookimpl
 def to_graph(obj: Any):
     from semsim.formats.mrp import is_mrp
     if is_mrp(obj, "ucca"):

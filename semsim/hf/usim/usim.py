@@ -48,7 +48,7 @@ Args:
     Settings (keywords of `compute` or `evaluate.load`, or `config_name`: default, legacy,
     weak, unlabeled): any field of `semsim.gec.metric.USimMetric.Config`, e.g.
     `parser`, `model`, `variant` (paper|legacy), `labels` (labeled|weak|unlabeled),
-    `direction`, `tie_break`, `remote`, `tokens` (edit|lexical|ordered), `edge_weights`
+    `direction`, `tie_break`, `remote`, `tokens` (edit|lexical|ordered|paraphrase), `edge_weights`
     (uniform|height|scheme), `leaves` (0|1|2|3), `jobs`, `batch_size`, `cache`, `use_cache`.
 Returns:
     scores (`list` of `float`): each prediction's USim F against its source, in [0, 1]

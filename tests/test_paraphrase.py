@@ -155,6 +155,16 @@ def test_the_english_judge_knows_a_rephrasing_from_an_unrelated_word(minilm):
     assert not ask(minilm, "he saw the idea .", 3, 4, "iron").paraphrase
 
 
+def test_with_the_english_judge_an_unrelated_replacement_is_unaligned_and_a_misspelling_aligned(minilm):
+    judge = minilm.load()
+    pairs, judged = judged_token_pairs(flat("he saw the idea"), flat("he saw the iron"), how="paraphrase",
+                                       judge=judge)
+    assert pairs == [(0, 0), (1, 1), (2, 2)] and not judged[0][1].paraphrase  # idea / iron: a gap, refused
+    pairs, judged = judged_token_pairs(flat("he gva the iede"), flat("he gave the idea"), how="paraphrase",
+                                       judge=judge)
+    assert pairs == [(0, 0), (1, 1), (2, 2), (3, 3)] and judged == []  # misspellings: aligned by spelling
+
+
 @pytest.mark.parametrize("source,start,stop,replacement,rule", [
     ("the cars would decrease .", 2, 3, "not", "a negation"),
     ("he spends about five hours here .", 3, 4, "eight", "a number"),

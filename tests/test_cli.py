@@ -116,6 +116,7 @@ def test_dagf_and_distsim_and_plugins(pair):
     assert json.loads(r.output)["distsim"]["Big"] == 1.0
     r = run("plugins")
     assert "reader toy (.toy) from toy" in r.output and "parser toy-parser [toy, default]" in r.output
+    assert "paraphrase judge toy-synonyms [toy] from toy: Big = Large" in r.output
 
 
 def test_missing_file(toy_plugin, tmp_path):

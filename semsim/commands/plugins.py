@@ -13,10 +13,10 @@ from ..cli import quiet_option
 @click.option("--format", "fmt", type=click.Choice(["text", "json"]), default="text", show_default=True)
 @quiet_option
 def plugins(fmt: str, quiet: bool) -> None:
-    """List loaded plugins, their hooks, readers and parsers."""
-    from ..plugins import metrics, parsers, plugin_info, readers
+    """List loaded plugins, their hooks, readers, parsers, metrics and paraphrase judges."""
+    from ..plugins import metrics, paraphrase_judges, parsers, plugin_info, readers
     info = plugin_info()
-    rs, ps, ms = readers(), parsers(), metrics()
+    rs, ps, ms, js = readers(), parsers(), metrics(), paraphrase_judges()
     if fmt == "json":
         click.echo(json.dumps({"plugins": info,
                                "readers": {n: {"plugin": r.plugin, "suffixes": list(r.suffixes),
@@ -25,7 +25,9 @@ def plugins(fmt: str, quiet: bool) -> None:
                                                "default": p.default, "description": p.description}
                                            for n, p in ps.items()},
                                "metrics": {n: {"plugin": m.plugin, "scheme": m.representation,
-                                               "description": m.description} for n, m in ms.items()}},
+                                               "description": m.description} for n, m in ms.items()},
+                               "paraphrase_judges": {n: {"plugin": j.plugin, "language": j.language,
+                                                         "description": j.description} for n, j in js.items()}},
                               indent=2))
         return
     if not info:
@@ -39,4 +41,6 @@ def plugins(fmt: str, quiet: bool) -> None:
         click.echo(f"  parser {n} [{p.representation}{default}] from {p.plugin}: {p.description}")
     for n, m in sorted(ms.items()):
         click.echo(f"  metric {n} [{m.representation}] from {m.plugin}: {m.description}")
+    for n, j in sorted(js.items()):
+        click.echo(f"  paraphrase judge {n} [{j.language}] from {j.plugin}: {j.description}")
 

@@ -10,10 +10,11 @@ sentence, since in a long sentence any one word changes the sentence's vector li
 
 Sentence encoders are known to be blind to what changes the truth of a sentence without
 changing its topic: a negation, a number, who is meant. So before the encoder is asked,
-a gap is refused by rule where its two sides disagree on a negation word, a number (digits
-or a number word), a personal pronoun's person and number, or a name (a capitalised word
-not opening the sentence): ``they`` → ``you``, ``five`` → ``eight``, ``is`` → ``is not``
-stay unaligned whatever the encoder says.
+a gap is refused by rule where either side holds a negation word, a number (digits or a
+number word) or a name (a capitalised word not opening the sentence): a word the other
+sentence repeats is aligned already, so one left in a gap was changed. A gap is refused
+too where the two sides' personal pronouns differ in person or number. ``they`` → ``you``,
+``five`` → ``eight``, ``is`` → ``not`` stay unaligned whatever the encoder says.
 
 The window, the threshold and the rules were chosen on JFLEG dev lines 101-300 of the
 faithfulness benchmark (``docs/faithfulness.md``), and checked on lines 301-754. This module
@@ -164,5 +165,5 @@ def identity() -> str:
 
 JUDGE = ParaphraseJudge(
     "minilm", load, identity, "en",
-    "English: a gap's words against the source's in a window of 3 tokens, all-MiniLM-L6-v2 cosine >= 0.90; "
-    "negations, numbers, pronouns and names must agree")
+    f"English: a gap's words against the source's in a window of {WINDOW} tokens, all-MiniLM-L6-v2 cosine >= "
+    f"{THRESHOLD:.2f}; never a gap holding a negation, a number or a name, or whose pronouns differ")

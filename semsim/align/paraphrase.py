@@ -86,18 +86,21 @@ def substitution_gaps(g1: Graph, g2: Graph, r1: range, r2: range, pairs: Sequenc
     (steps 2 and 3 of the module docstring)."""
     t1, t2 = g1.tokens, g2.tokens
     anchors = [(r1.start - 1, r2.start - 1), *sorted(pairs), (r1.stop, r2.stop)]
-    words1 = [t1[i].text.lower() for i in r1]
-    words2 = [t2[j].text.lower() for j in r2]
+    words1 = {i: t1[i].text.lower() for i in r1}
+    words2 = {j: t2[j].text.lower() for j in r2}
+
+    def moved(here: tuple[int, ...], words: dict[int, str], there: tuple[int, ...], other: dict[int, str]) -> bool:
+        """Whether a long word of the gap's side ``here`` is in the other sentence outside ``there``."""
+        outside = {w for k, w in other.items() if k not in there}
+        return any(len(words[i]) >= MIN_MOVED and words[i] in outside for i in here)
+
     gaps = []
     for (a1, b1), (a2, b2) in pairwise(anchors):
         s = tuple(i for i in range(a1 + 1, a2) if not t1[i].punct)
         c = tuple(j for j in range(b1 + 1, b2) if not t2[j].punct)
         if not s or not c or len(s) > MAX_GAP or len(c) > MAX_GAP:
             continue
-        outside1 = {w for k, w in zip(r1, words1) if k not in s}
-        outside2 = {w for k, w in zip(r2, words2) if k not in c}
-        if any(len(w) >= MIN_MOVED and w in outside1 for w in (t2[j].text.lower() for j in c)) or \
-                any(len(w) >= MIN_MOVED and w in outside2 for w in (t1[i].text.lower() for i in s)):
+        if moved(c, words2, s, words1) or moved(s, words1, c, words2):
             continue
         gaps.append(Gap(s, c, (a1 + 1, a2), (b1 + 1, b2)))
     return gaps

@@ -161,10 +161,11 @@ def _paper(g1: Graph, g2: Graph, metric: USim, score: Score) -> DetailDoc:
                 for row, w in zip((r for r in directions[name]["edges"][SIDES[k]] if r["compared"]), weights[k]):
                     row["weight"] = w
     doc: DetailDoc = {"detail": "paper", "token_alignment": [list(p) for p in sorted(pairs)], "directions": directions}
+    paraphrases = [paraphrase_doc(g1, g2, gap, v) for gap, v in judged]
     if metric.tokens != "edit":
-        doc["unaligned_tokens"] = unaligned_tokens(g1, g2, pairs, metric, judged)
+        doc["unaligned_tokens"] = unaligned_tokens(g1, g2, pairs, metric, paraphrases)
     if metric.tokens == "paraphrase":
-        doc["paraphrases"] = [paraphrase_doc(g1, g2, gap, v) for gap, v in judged]
+        doc["paraphrases"] = paraphrases
     if leaves is not None:
         w = metric.leaves
         doc["leaves"] = {"weight": w, "source": int(leaves.total1 // w), "correction": int(leaves.total2 // w),
@@ -181,20 +182,19 @@ def paraphrase_doc(g1: Graph, g2: Graph, gap: Gap, verdict: Verdict) -> Paraphra
 
 
 def unaligned_tokens(g1: Graph, g2: Graph, pairs: list[tuple[int, int]], metric: USim,
-                     judged: Sequence[tuple[Gap, Verdict]] = ()) -> dict[Side, list[UnalignedTokenDoc]]:
+                     paraphrases: Sequence[ParaphraseDoc] = ()) -> dict[Side, list[UnalignedTokenDoc]]:
     """Per side, each content token the leaf alignment left out and why: nothing in the
     other sentence is lexically related to it, or what is went elsewhere (or, with
     ``tokens="ordered"``, would cross the order of the pairs); with ``paraphrase``, a token
     of a gap the judge refused says so, and a token left over by an uneven paraphrase
-    (``a lot of`` / ``many``) too."""
+    (``a lot of`` / ``many``) too (``paraphrases``: the judged gaps, :func:`paraphrase_doc`)."""
     aligned = ({a for a, _ in pairs}, {b for _, b in pairs})
     in_gap: tuple[dict[int, str], dict[int, str]] = ({}, {})
-    for gap, verdict in judged:
-        text = (f"{' '.join(g1.tokens[i].text for i in gap.source)} / "
-                f"{' '.join(g2.tokens[j].text for j in gap.correction)}")
-        why = (f"left over in the paraphrase {text}" if verdict.paraphrase
-               else f"in the gap {text}, judged no paraphrase ({verdict.reason})")
-        for k, side in enumerate((gap.source, gap.correction)):
+    for p in paraphrases:
+        text = f"{p['source_text']} / {p['correction_text']}"
+        why = (f"left over in the paraphrase {text}" if p["paraphrase"]
+               else f"in the gap {text}, judged no paraphrase ({p['reason']})")
+        for k, side in enumerate((p["source"], p["correction"])):
             in_gap[k].update(dict.fromkeys(side, why))
     graphs = (g1, g2)
     out: dict[Side, list[UnalignedTokenDoc]] = {SIDES[0]: [], SIDES[1]: []}
@@ -205,19 +205,22 @@ def unaligned_tokens(g1: Graph, g2: Graph, pairs: list[tuple[int, int]], metric:
             for i in spans[k]:
                 if g.tokens[i].punct or i in aligned[k]:
                     continue
-                word = g.tokens[i].text.lower()
-                near = [other.tokens[j].text for j in candidates if related(word, other.tokens[j].text.lower())]
-                if i in in_gap[k]:
-                    why = in_gap[k][i]
-                elif not near:
-                    why = "no lexically related token in the other sentence"
-                elif metric.tokens in ("ordered", "paraphrase"):
-                    why = (f"related to {', '.join(near)}, but each is aligned to another token or would "
-                           "cross the order of the other pairs")
-                else:
-                    why = f"related to {', '.join(near)}, but each is aligned to another token"
+                why = in_gap[k].get(i) or _unaligned_token_reason(g.tokens[i].text, other, candidates, metric.tokens)
                 out[SIDES[k]].append({"token": i, "text": g.tokens[i].text, "reason": why})
     return out
+
+
+def _unaligned_token_reason(text: str, other: Graph, candidates: list[int], tokens: str) -> str:
+    """Why a token outside every judged gap was left unaligned: nothing in the other sentence
+    is lexically related to it, or what is went to another token (or would cross the order)."""
+    word = text.lower()
+    near = [other.tokens[j].text for j in candidates if related(word, other.tokens[j].text.lower())]
+    if not near:
+        return "no lexically related token in the other sentence"
+    if tokens in ("ordered", "paraphrase"):
+        return (f"related to {', '.join(near)}, but each is aligned to another token or would "
+                "cross the order of the other pairs")
+    return f"related to {', '.join(near)}, but each is aligned to another token"
 
 
 def _paper_direction(name: str, graphs: tuple[Graph, Graph], a: np.ndarray, overlap: np.ndarray,

@@ -199,29 +199,35 @@ def distsim(pairs: Iterable[tuple[GraphLike, GraphLike]], labels: Sequence[str] 
 @dataclass(frozen=True)
 class Parses:
     """What :func:`parse` returns: the graph of every text that parsed (:meth:`get` looks one
-    up by the text as given), why each of the others did not, and the signature of the parser
-    and model (``parser:NAME|model:MODEL@HASH...``) that a score from these graphs carries."""
+    up by the text as given, tokenized as it was for parsing), why each of the others did not,
+    and the signature of the parser and model (``parser:NAME|model:MODEL@HASH...``, then
+    ``|tok:...`` if a tokenizer split the texts) that a score from these graphs carries."""
 
     graphs: dict[str, Graph]
     failed: dict[str, str]
     parser: str
     signature: str
+    tokenize: str = "none"
+
+    def _key(self, text: str) -> str:
+        from .cache import normalise
+        from .tokenize import tokenize
+        return normalise(tokenize([text], self.tokenize)[0])
 
     def get(self, text: str) -> Graph | None:
-        from .cache import normalise
-        return self.graphs.get(normalise(text))
+        return self.graphs.get(self._key(text))
 
     def failures_among(self, texts: Iterable[str]) -> int:
         """How many distinct sentences of ``texts`` could not be parsed."""
-        from .cache import normalise
-        return len({normalise(t) for t in texts} & set(self.failed))
+        return len({self._key(t) for t in texts} & set(self.failed))
 
 
 def parse(texts: Sequence[str], representation: str | None = None, parser: str | None = None,
           model: str | None = None, *, cache: str | os.PathLike[str] | bool = True, batch_size: int = 32,
-          jobs: int = 1, progress: bool = False) -> Parses:
+          jobs: int = 1, progress: bool = False, tokenize: str = "none") -> Parses:
     """Parse whitespace-tokenised sentences, each distinct one once, through the parse cache
     (``cache``: True for the default file, a path, or False for none) in ``jobs`` processes.
+    Untokenized text (LLM outputs): ``tokenize="spacy"`` splits it first (:mod:`semsim.tokenize`).
 
     ``parser`` names a registered parser, else the default one of ``representation``; a
     parser of another representation is an error. A sentence the parser fails on is recorded
@@ -230,14 +236,18 @@ def parse(texts: Sequence[str], representation: str | None = None, parser: str |
     from .cache import ParseCache
     from .errors import SemsimError
     from .pipeline import find_parser, parse_sentences, parser_signature
+    from .tokenize import tokenize as tokenized
+    from .tokenize import warn_untokenized_python, with_tokenizer
     found = find_parser(parser, representation)
     if representation is not None and found.representation != representation:
         raise SemsimError(f"parser {found.name!r} parses into {found.representation}, not {representation}")
     store = None if cache is False else ParseCache(None if cache is True else os.fspath(cache))
     failed: dict[str, str] = {}
+    warn_untokenized_python([("the texts", texts)], tokenize)
+    texts = tokenized(texts, tokenize)
     try:
-        graphs = parse_sentences(list(texts), found, model, store, batch_size, jobs, progress=progress, failed=failed)
+        graphs = parse_sentences(texts, found, model, store, batch_size, jobs, progress=progress, failed=failed)
     finally:
         if store is not None:
             store.close()
-    return Parses(graphs, failed, found.name, parser_signature(found, model))
+    return Parses(graphs, failed, found.name, with_tokenizer(parser_signature(found, model), tokenize), tokenize)

@@ -20,6 +20,7 @@ import click
 from .api import USim
 from .errors import SemsimError, SettingsError
 from .metrics.settings import BY_NAME, SETTINGS, Setting, flag
+from .tokenize import TOKENIZERS
 from .version import __version__
 
 FORMATS = ("text", "json", "jsonl", "tsv")
@@ -149,6 +150,14 @@ def parsing_options(f: Callable[..., Any]) -> Callable[..., Any]:
     return f
 
 
+def tokenize_option(f: Callable[..., Any]) -> Callable[..., Any]:
+    """``--tokenize``: how the commands that read text split its lines into tokens
+    (:mod:`semsim.tokenize`); ``none`` keeps today's whitespace tokens, byte for byte."""
+    return click.option("--tokenize", "tokenize", type=click.Choice(TOKENIZERS), default="none", show_default=True,
+                        help="Tokenize each line first: none (whitespace tokens, as given) or spacy (spaCy's "
+                             "rule-based English tokenizer, for untokenized text such as LLM outputs).")(f)
+
+
 def _usim_option(setting: Setting) -> Callable[[Callable[..., Any]], Callable[..., Any]]:
     """The click option of one row of :data:`semsim.metrics.settings.SETTINGS`."""
     shown = setting.shown(setting.default)
@@ -193,7 +202,7 @@ def systems_inputs(verb: str) -> Callable[[Callable[..., Any]], Callable[..., An
     def decorate(f: Callable[..., Any]) -> Callable[..., Any]:
         for opt in reversed([
             click.option("--source", "source_path", required=True, type=click.Path(dir_okay=False, path_type=Path),
-                         help="Source sentences, tokenized, one per line (UTF-8)."),
+                         help="Source sentences, one per line (UTF-8), tokenized (else: --tokenize spacy)."),
             click.option("--hyp", "hyps", multiple=True, type=click.Path(dir_okay=False, path_type=Path),
                          help="A system's output, line-parallel to the source (repeatable)."),
             click.option("--ref", "refs", multiple=True, type=click.Path(dir_okay=False, path_type=Path),

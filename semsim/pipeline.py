@@ -228,18 +228,21 @@ def score_systems(source: Sequence[str], systems: dict[str, Sequence[str]], grap
                                                           template.headline), True)
 
 
-def read_parallel(source: Path, others: Sequence[Path]) -> tuple[list[str], dict[Path, list[str]]]:
-    """The source's lines and every other file's (line-parallel to it). An empty source, or a
-    file with more or fewer lines than the source, is an error naming the first line that has
-    no counterpart."""
+def read_parallel(source: Path, others: Sequence[Path],
+                  tokenize: str = "none") -> tuple[list[str], dict[Path, list[str]]]:
+    """The source's lines and every other file's (line-parallel to it), each line tokenized
+    as ``tokenize`` says (:func:`semsim.tokenize.tokenize`; ``none``: as read). An empty
+    source, or a file with more or fewer lines than the source, is an error naming the first
+    line that has no counterpart."""
+    from .tokenize import tokenize as tokenized
     if sum(is_stdin(p) for p in [source, *others]) > 1:
         raise InputError("only one input can be '-' (standard input)")
-    src = read_lines(source)
+    src = tokenized(read_lines(source), tokenize)
     if not src:
         raise InputError("no sentences", shown(source))
     files = {}
     for p in others:
-        lines = read_lines(p)
+        lines = tokenized(read_lines(p), tokenize)
         if len(lines) < len(src):
             raise InputError(f"ends after line {len(lines)} but the source {shown(source)} has {len(src)} lines; "
                              "files must be line-parallel", shown(p), len(lines) + 1)

@@ -31,7 +31,7 @@ KERNEL = {
 APPLICATION_PACKAGES = ("semsim.commands", "semsim.gec", "semsim.explain", "semsim.hf")
 APPLICATION = {
     "semsim", "semsim.__main__", "semsim.api", "semsim.cli", "semsim.plugins", "semsim.io", "semsim.pipeline",
-    "semsim.executors", "semsim.cache", "semsim.downloads", "semsim.systems", "semsim.testing",
+    "semsim.executors", "semsim.cache", "semsim.downloads", "semsim.systems", "semsim.testing", "semsim.tokenize",
 }
 #: A plugin's command-line commands (its ``register_commands``) are application code of the
 #: plugin: besides the kernel they may use semsim's public API, as any program using semsim does.

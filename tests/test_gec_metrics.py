@@ -85,6 +85,28 @@ def test_gec_metrics_command_line_with_a_yaml_config(registered, monkeypatch, ca
     assert capsys.readouterr().out.startswith(f"Score={expected} | Metric=usim")
 
 
+def test_gec_metrics_yaml_config_takes_tokenize(registered, monkeypatch, capsys):
+    """``tokenize: spacy`` in gecmetrics-eval's YAML: untokenized outputs score as their
+    tokenized text does (issue #31)."""
+    pytest.importorskip("spacy")
+    from gec_metrics.cli import evaluate
+
+    from semsim.gec.metric import USimMetric
+    raw_src, raw_hyp = ["He gva an apple, John said.", "Dogs run fast!"], ["He gave an apple, John said.", "Dogs ran!"]
+    files = {}
+    for name, lines in (("src", raw_src), ("hyp", raw_hyp)):
+        files[name] = registered / f"{name}.txt"
+        files[name].write_text("\n".join(lines) + "\n", encoding="utf-8")
+    config = registered / "config.yaml"
+    config.write_text("usim:\n  parser: toy-parser\n  tokenize: spacy\n", encoding="utf-8")
+    monkeypatch.setattr(sys, "argv", ["gecmetrics-eval", "--src", str(files["src"]), "--hyps", str(files["hyp"]),
+                                      "--metric", "usim", "--config", str(config)])
+    evaluate.main()
+    expected = USimMetric(USimMetric.Config(parser="toy-parser")).score_corpus(
+        ["He gva an apple , John said .", "Dogs run fast !"], ["He gave an apple , John said .", "Dogs ran !"])
+    assert capsys.readouterr().out.startswith(f"Score={expected} | Metric=usim")
+
+
 def test_gecmetrics_eval_reaches_usim_through_semsims_wrapper(toy_env, monkeypatch, capsys):
     """`semsim-gecmetrics-eval` is gec-metrics' own command with `usim` among its choices."""
     from gec_metrics.metrics import METRIC_ID2CLS

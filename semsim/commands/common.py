@@ -6,7 +6,7 @@ from __future__ import annotations
 
 import itertools
 import json
-from collections.abc import Callable, Iterator
+from collections.abc import Callable, Iterator, Mapping, Sequence
 from pathlib import Path
 from typing import IO, Any
 
@@ -128,6 +128,15 @@ def fail_if_unparsed(unparsed: list[InputError]) -> None:
         click.echo(f"semsim: {err} (line {err.line} not scored)", err=True)
     lines = len({e.line for e in unparsed})
     raise SemsimError(f"{lines} line(s) not scored (see above)")
+
+
+def warn_if_untokenized(files: Mapping[Path, Sequence[str]], how: str, quiet: bool) -> None:
+    """One stderr line if a file read as given (``--tokenize none``) looks untokenized, naming
+    it and ``--tokenize spacy`` (:func:`semsim.tokenize.warn_untokenized`); none with ``-q``."""
+    from ..files import shown
+    from ..tokenize import warn_untokenized
+    if not quiet:
+        warn_untokenized([(shown(p), lines) for p, lines in files.items()], how)
 
 
 def system_names(hyps: list[Path], refs: list[Path]) -> dict[Path, str]:

@@ -20,12 +20,12 @@ from typing import Any
 import click
 
 from ..api import USim
-from ..cli import parsing_options, quiet_option, usim_options
+from ..cli import parsing_options, quiet_option, tokenize_option, usim_options
 from ..errors import InputError, SemsimError
 from ..graph import Graph
 from ..io import write_jsonl
 from ..stats import Score, corpus_score
-from .common import fail_if_unparsed
+from .common import fail_if_unparsed, warn_if_untokenized
 from .inputs import check_writable, fail_if_unread, open_output, pair_inputs, read_pairs, readable_pairs
 
 
@@ -116,15 +116,17 @@ def _pairs_from_files(specs: tuple[tuple[str, str, str], ...], read_format: str 
 
 def _pairs_from_text(source: Path, hyp: Path, parser_specs: tuple[str, ...], batch_size: int, jobs: int,
                      cache_path: str | None, no_cache: bool, quiet: bool, executor: str = "local",
-                     batch_timeout: float | None = None
+                     batch_timeout: float | None = None, tokenize: str = "none"
                      ) -> tuple[list[str], dict[str, list[tuple[Graph, Graph]]], list[InputError],
                                 dict[str, list[str]]]:
     """Graph pairs per parser's representation from two line-parallel text files; pairs with
     an empty line are left out (nothing to parse), and so are, in every representation, the
-    lines a parser could not parse (returned as errors, to report)."""
+    lines a parser could not parse (returned as errors, to report). Lines are tokenized as
+    ``tokenize`` says before parsing, and the scores' signatures name the tokenizer."""
     from ..cache import ParseCache, normalise
     from ..pipeline import find_parser, parse_sentences, read_parallel, too_large_lines, unparsed_lines
-    src, files = read_parallel(source, [hyp])
+    src, files = read_parallel(source, [hyp], tokenize)
+    warn_if_untokenized({source: src, **files}, tokenize, quiet)
     cor = files[hyp]
     cache = None if no_cache else ParseCache(cache_path)
     parsed: dict[str, dict[str, Graph]] = {}
@@ -156,6 +158,7 @@ def _pairs_from_text(source: Path, hyp: Path, parser_specs: tuple[str, ...], bat
 @click.option("--hyp", type=click.Path(dir_okay=False, path_type=Path), help="Corrections, line-parallel to --source.")
 @click.option("--parser", "parser_specs", multiple=True, metavar="NAME[=MODEL]",
               help="With --source/--hyp: a parser (and its model) per representation. Repeatable.")
+@tokenize_option
 @usim_options
 @click.option("--read-format", help="Reader to use for --pairs files; default: by suffix.")
 @parsing_options
@@ -167,7 +170,7 @@ def _pairs_from_text(source: Path, hyp: Path, parser_specs: tuple[str, ...], bat
 @click.option("--seed", type=click.IntRange(0), default=12345, show_default=True)
 @quiet_option
 def compare(pair_specs: tuple[tuple[str, str, str], ...], source: Path | None, hyp: Path | None,
-            parser_specs: tuple[str, ...], metric: USim, read_format: str | None, batch_size: int,
+            parser_specs: tuple[str, ...], tokenize: str, metric: USim, read_format: str | None, batch_size: int,
             jobs: int, executor: str, batch_timeout: float | None, cache_path: str | None, no_cache: bool,
             fmt: str, output: str | None, n_bootstrap: int,
             seed: int, quiet: bool) -> None:
@@ -182,13 +185,15 @@ def compare(pair_specs: tuple[tuple[str, str, str], ...], source: Path | None, h
     unparsed: list[InputError] = []
     if pair_specs and (source or hyp or parser_specs):
         raise SemsimError("give --pairs, or --source/--hyp with --parser, not both")
+    if pair_specs and tokenize != "none":  # graphs are read, not parsed: there is no text to tokenize
+        raise SemsimError("--tokenize applies to --source/--hyp text, not to --pairs graphs")
     if pair_specs:
         if len({n for n, _, _ in pair_specs}) != len(pair_specs):
             raise SemsimError("each --pairs needs its own name")
         names, by_rep, read, where = _pairs_from_files(pair_specs, read_format, quiet)
     elif source and hyp and parser_specs:
         names, by_rep, unparsed, where = _pairs_from_text(source, hyp, parser_specs, batch_size, jobs, cache_path,
-                                                   no_cache, quiet, executor, batch_timeout)
+                                                   no_cache, quiet, executor, batch_timeout, tokenize)
     else:
         raise SemsimError("give --pairs NAME SRC COR (per representation), or --source, --hyp and --parser")
     if not names:
@@ -196,6 +201,12 @@ def compare(pair_specs: tuple[tuple[str, str, str], ...], source: Path | None, h
     failed: dict[int, str] = {}  # pairs too large to score in some representation: left out of all
     columns = drop_failed([c for rep, pairs in by_rep.items()
                            for c in columns_for(rep, pairs, metric, failed, where[rep])], failed)
+    if tokenize != "none":  # scores of tokenized text say so (|tok:...), the corpus scores with them
+        from dataclasses import replace
+
+        from ..tokenize import with_tokenizer
+        columns = [Column(c.name, [replace(s, signature=with_tokenizer(s.signature, tokenize)) for s in c.scores])
+                   for c in columns]
     for i in sorted(failed):
         click.echo(f"semsim: {failed[i]} (pair {names[i]} not compared)", err=True)
     names = [n for i, n in enumerate(names) if i not in failed]

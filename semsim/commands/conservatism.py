@@ -15,14 +15,14 @@ from typing import IO, Any
 
 import click
 
-from ..cli import quiet_option, systems_inputs
+from ..cli import quiet_option, systems_inputs, tokenize_option
 from ..errors import InputError, SemsimError
 from ..gec import conservatism as measures
 from ..gec.conservatism import SentenceConservatism, SystemSummary
 from ..io import write_jsonl, write_tsv
 from ..stats import signature
 from ..version import __version__
-from .common import system_names
+from .common import system_names, warn_if_untokenized
 from .inputs import open_output
 
 #: Columns of the text table's WordChange distribution: 0 .. TEXT_BINS-1, then ">=TEXT_BINS".
@@ -31,6 +31,7 @@ TEXT_BINS = 10
 
 @click.command()
 @systems_inputs("measured")
+@tokenize_option
 @click.option("--ignore-case", is_flag=True,
               help="A change of case only (i -> I) is not a word change (§2 counts changes 'in any way').")
 @click.option("--format", "fmt", type=click.Choice(["text", "json", "jsonl", "tsv"]), default="text",
@@ -40,8 +41,8 @@ TEXT_BINS = 10
 @click.option("--plot", "plot_path", type=click.Path(dir_okay=False),
               help="Also draw Figure 1 of the paper here (.png, .svg or .pdf; needs matplotlib).")
 @quiet_option
-def conservatism(source_path: Path, hyps: tuple[Path, ...], refs: tuple[Path, ...], ignore_case: bool, fmt: str,
-                 output: str | None, plot_path: str | None, quiet: bool) -> None:
+def conservatism(source_path: Path, hyps: tuple[Path, ...], refs: tuple[Path, ...], tokenize: str,
+                 ignore_case: bool, fmt: str, output: str | None, plot_path: str | None, quiet: bool) -> None:
     """Conservatism of corrections (Choshen & Abend 2018, §2): WordChange, word-order
     Spearman rho, sentence splits and concatenations, per system and reference.
 
@@ -57,14 +58,17 @@ def conservatism(source_path: Path, hyps: tuple[Path, ...], refs: tuple[Path, ..
         measures.plot_format(plot_path)
         measures.require_matplotlib()
     from ..pipeline import read_parallel
-    source, files = read_parallel(source_path, [*hyps, *refs])
+    from ..tokenize import with_tokenizer
+    source, files = read_parallel(source_path, [*hyps, *refs], tokenize)
+    warn_if_untokenized({source_path: source, **files}, tokenize, quiet)
     names = system_names([*hyps], [*refs])
     too_long: list[InputError] = []  # pairs too long to align: reported, the others measured
     results = {names[p]: measures.conservatism(source, files[p], ignore_case,
                                                lambda line, exc, p=p: too_long.append(InputError(str(exc), p, line)))
                for p in dict.fromkeys([*hyps, *refs])}
     summaries = [measures.summarise(rs, name) for name, rs in results.items()]
-    sig = signature("conservatism", {"case": "ignored" if ignore_case else "mixed"}, __version__)
+    sig = with_tokenizer(signature("conservatism", {"case": "ignored" if ignore_case else "mixed"}, __version__),
+                         tokenize)
     with open_output(output) as out:
         _write(out, fmt, results, summaries, sig)
     if plot_path:

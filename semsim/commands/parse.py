@@ -6,7 +6,7 @@ from pathlib import Path
 
 import click
 
-from ..cli import parsing_options, quiet_option
+from ..cli import parsing_options, quiet_option, tokenize_option
 from ..errors import InputError, SemsimError
 from ..graph import Graph, concat
 
@@ -22,17 +22,19 @@ from ..graph import Graph, concat
               help="mrp: a file (default stdout); other formats: a directory (created if missing).")
 @click.option("--passage", is_flag=True,
               help="One graph per input file (its sentences joined as one passage), not one per line.")
+@tokenize_option
 @parsing_options
 @quiet_option
 def parse(inputs: tuple[Path, ...], representation: str | None, parser_name: str | None, model: str | None,
-          fmt: str, output: str | None, passage: bool, jobs: int, executor: str,
+          fmt: str, output: str | None, passage: bool, tokenize: str, jobs: int, executor: str,
           batch_timeout: float | None, batch_size: int, cache_path: str | None,
           no_cache: bool, quiet: bool) -> None:
     """Parse INPUTS (tokenised text, one sentence per line) and write the graphs.
 
-    Graphs are named FILE.LINE (FILE with --passage), FILE being the input's name without its
-    suffix; empty lines are skipped. Lines the parser fails on are reported at the end (exit
-    status 1) after everything else was written.
+    Untokenized text (LLM outputs) needs --tokenize spacy. Graphs are named FILE.LINE (FILE
+    with --passage), FILE being the input's name without its suffix; empty lines are skipped.
+    Lines the parser fails on are reported at the end (exit status 1) after everything else
+    was written.
 
     \b
     semsim parse essays.txt -o essays.mrp
@@ -43,7 +45,8 @@ def parse(inputs: tuple[Path, ...], representation: str | None, parser_name: str
     from ..io import write_jsonl
     from ..pipeline import find_parser, parse_sentences, read_lines, unparsed_lines
     from ..plugins import writers
-    from .common import fail_if_unparsed
+    from ..tokenize import tokenize as tokenized
+    from .common import fail_if_unparsed, warn_if_untokenized
     from .inputs import check_writable, open_output
 
     parser = find_parser(parser_name, representation)
@@ -60,7 +63,8 @@ def parse(inputs: tuple[Path, ...], representation: str | None, parser_name: str
             raise SemsimError(f"--format {fmt} writes one file per graph: give a directory with -o")
     else:
         check_writable(output)
-    files = {path: read_lines(path) for path in inputs}
+    files = {path: tokenized(read_lines(path), tokenize) for path in inputs}
+    warn_if_untokenized(files, tokenize, quiet)
     for path, lines in files.items():  # checked before any parsing: nothing is lost
         if not any(line.strip() for line in lines):
             raise InputError("empty file" if not lines else "no sentences: every line is blank", shown(path))

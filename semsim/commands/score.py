@@ -7,16 +7,17 @@ from pathlib import Path
 import click
 
 from ..api import USim
-from ..cli import parsing_options, quiet_option, systems_inputs, usim_options
+from ..cli import parsing_options, quiet_option, systems_inputs, tokenize_option, usim_options
 from ..errors import SemsimError
 from ..io import write_jsonl
 from ..stats import Score
-from .common import fail_if_unparsed, system_names
+from .common import fail_if_unparsed, system_names, warn_if_untokenized
 from .inputs import check_writable, open_output
 
 
 @click.command()
 @systems_inputs("scored")
+@tokenize_option
 @click.option("--representation", default=None, help="Representation to parse into (e.g. ucca).")
 @click.option("--parser", "parser_name", default=None, help="Parser to use (see `semsim plugins`).")
 @click.option("--model", default=None, help="Parser model (path or name; default: the parser's own setting).")
@@ -35,9 +36,9 @@ from .inputs import check_writable, open_output
 @click.option("-b", "--score-only", is_flag=True,
               help="Print only each system's mean F (one number; with several systems, NAME<TAB>F lines).")
 @quiet_option
-def score(source_path: Path, hyps: tuple[Path, ...], refs: tuple[Path, ...], representation: str | None,
-          parser_name: str | None, model: str | None, metric: USim, jobs: int, executor: str,
-          batch_timeout: float | None, batch_size: int,
+def score(source_path: Path, hyps: tuple[Path, ...], refs: tuple[Path, ...], tokenize: str,
+          representation: str | None, parser_name: str | None, model: str | None, metric: USim, jobs: int,
+          executor: str, batch_timeout: float | None, batch_size: int,
           cache_path: str | None, no_cache: bool, output: str | None, fmt: str, n_bootstrap: int, paired: str,
           paired_trials: int, seed: int, score_only: bool, quiet: bool) -> None:
     """USim of systems' outputs (and references) against their sources, from plain text.
@@ -50,6 +51,7 @@ def score(source_path: Path, hyps: tuple[Path, ...], refs: tuple[Path, ...], rep
     semsim score --source examples/source.txt --hyp examples/system.txt
     semsim score --source dev.src --hyp a.out --hyp b.out --ref dev.ref0 -o sentences.jsonl
     semsim score --source dev.src --hyp a.out -b --bootstrap 0
+    semsim score --source dev.src --hyp llm.out --tokenize spacy
     """
     from ..cache import ParseCache
     from ..pipeline import (
@@ -62,10 +64,12 @@ def score(source_path: Path, hyps: tuple[Path, ...], refs: tuple[Path, ...], rep
         too_large_lines,
         unparsed_lines,
     )
+    from ..tokenize import with_tokenizer
     if not hyps and not refs:
         raise SemsimError("give at least one --hyp (or --ref) file")
     check_writable(output)
-    source, files = read_parallel(source_path, [*hyps, *refs])
+    source, files = read_parallel(source_path, [*hyps, *refs], tokenize)
+    warn_if_untokenized({source_path: source, **files}, tokenize, quiet)
     names = system_names([*hyps], [*refs])
     systems = {names[p]: files[p] for p in [*hyps, *refs]}
     parser = find_parser(parser_name, representation)
@@ -82,7 +86,7 @@ def score(source_path: Path, hyps: tuple[Path, ...], refs: tuple[Path, ...], rep
         raise SemsimError(f"no line could be scored: {unparsed[0]}")
     by_system: dict[str, list[Score]] = {n: [] for n in systems}
     with open_output(output) as out:
-        parsed_by = parser_signature(parser, model)
+        parsed_by = with_tokenizer(parser_signature(parser, model), tokenize)
         fallback = Score.fixed(0.0, metric.part_names(), f"{metric.get_signature(parser.representation)}|{parsed_by}")
         for r in score_systems(source, systems, graphs, signed(metric.sentence_score, parsed_by), fallback, skip):
             by_system[r.system].append(r.score)

@@ -9,6 +9,7 @@ All the intermediate sentences are parsed once each, through the parse cache.
 from __future__ import annotations
 
 import json
+from dataclasses import replace
 from pathlib import Path
 from typing import Any
 
@@ -16,7 +17,7 @@ import click
 
 from ..api import USim
 from ..cache import normalise
-from ..cli import parsing_options, quiet_option, usim_options
+from ..cli import parsing_options, quiet_option, tokenize_option, usim_options
 from ..errors import InputError, SemsimError
 from ..gec.m2 import read_m2
 from ..gec.sensitivity import ANCHORS, Chain, TypeSummary, build_chains, by_type, chain_texts, edit_deltas
@@ -44,6 +45,7 @@ def _annotator(value: str, path: Path, known: set[int]) -> int | None:
 @click.option("--representation", default=None, help="Representation to parse into (e.g. ucca).")
 @click.option("--parser", "parser_name", default=None, help="Parser to use (see `semsim plugins`).")
 @click.option("--model", default=None, help="Parser model (path or name; default: the parser's own setting).")
+@tokenize_option
 @usim_options
 @click.option("--annotator", default="all", show_default=True,
               help="Whose edits: an annotator id, or 'all' (each annotator's edits form their own chain).")
@@ -60,7 +62,7 @@ def _annotator(value: str, path: Path, known: set[int]) -> int | None:
 @click.option("-o", "--output", type=click.Path(dir_okay=False), help="Per-edit records (JSON Lines) here.")
 @quiet_option
 def sensitivity(m2_file: Path, representation: str | None, parser_name: str | None, model: str | None,
-                metric: USim, annotator: str, anchor: str, seed: int,
+                tokenize: str, metric: USim, annotator: str, anchor: str, seed: int,
                 n_bootstrap: int, jobs: int, executor: str, batch_timeout: float | None, batch_size: int,
                 cache_path: str | None, no_cache: bool, fmt: str, output: str | None, quiet: bool) -> None:
     """Mean change in USim per error type when FILE.m2's gold edits are applied one by one.
@@ -75,6 +77,9 @@ def sensitivity(m2_file: Path, representation: str | None, parser_name: str | No
     """
     from ..cache import ParseCache
     from ..pipeline import find_parser, parse_sentences, parser_signature, signed
+    from ..tokenize import tokenize as tokenized
+    from ..tokenize import with_tokenizer
+    from .common import warn_if_untokenized
     check_writable(output)
     sentences = read_m2(m2_file)
     who = _annotator(annotator, m2_file, {a for s in sentences for a in s.annotators})
@@ -83,6 +88,9 @@ def sensitivity(m2_file: Path, representation: str | None, parser_name: str | No
     if not n_edits:
         raise InputError("no edits to apply" + (f" by annotator {who}" if who is not None else "")
                          + " (only noop or no annotations)", m2_file)
+    # every version (the learner sentence, each partial correction) is tokenized before parsing
+    chains = [replace(c, versions=tuple(tokenized(c.versions, tokenize))) for c in chains]
+    warn_if_untokenized({m2_file: [c.versions[-1] for c in chains]}, tokenize, quiet)
     skipped = [(c.annotator, k) for c in chains for k in c.skipped]
     if skipped and not quiet:
         a, first = skipped[0]
@@ -102,7 +110,7 @@ def sensitivity(m2_file: Path, representation: str | None, parser_name: str | No
     chains = [c for c in chains if all(c is not t for t, _ in too_large)]
     if not chains:
         raise SemsimError(f"no sentence could be scored: {m2_file}:{unparsed[0][0].sentence.line}: {unparsed[0][1]}")
-    score = signed(metric.sentence_score, parser_signature(parser, model))
+    score = signed(metric.sentence_score, with_tokenizer(parser_signature(parser, model), tokenize))
     deltas = edit_deltas(chains, graphs, score)
     types = by_type(deltas, n_bootstrap=n_bootstrap, seed=seed)
     any_graph = next(iter(graphs.values()))  # the scores' own signature names the representation too

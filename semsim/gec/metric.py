@@ -102,6 +102,7 @@ class USimMetric(_Base):
         executor: str = "local"  # or "dask" (a local cluster of ``jobs`` workers), "dask://HOST:PORT"
         batch_timeout: float | None = None  # Dask: seconds per batch before its worker is restarted
         progress: bool = False
+        tokenize: str = "none"  # or "spacy": tokenize untokenized text (LLM outputs) first (semsim.tokenize)
         # semsim.USim's settings, written out because gec-metrics reads flat fields (a test
         # checks that names and defaults stay USim's; docs/reading-decisions.md)
         variant: str = "paper"
@@ -118,6 +119,8 @@ class USimMetric(_Base):
 
         def __post_init__(self) -> None:
             _ = self.usim  # an unknown variant fails here, not at the first sentence
+            from ..tokenize import check
+            check(self.tokenize)
             from ..executors import executor_spec
             if not executor_spec(self.executor).distributed and self.batch_timeout is not None:
                 raise SettingsError("batch_timeout needs executor='dask' or 'dask://HOST:PORT' (docs/scale.md)")
@@ -177,10 +180,15 @@ class USimMetric(_Base):
         """Full :class:`~semsim.Score` objects (counts, signature) per system and sentence."""
         from ..cache import ParseCache
         from ..pipeline import find_parser, parse_sentences, parser_signature, score_systems, signed
+        from ..tokenize import tokenize, warn_untokenized_python, with_tokenizer
         for k, hyps in enumerate(hypotheses):
             if len(hyps) != len(sources):
                 raise SemsimError(f"system {k} has {len(hyps)} sentences but there are {len(sources)} sources")
         c = self.config
+        warn_untokenized_python([("the sources", sources), *((f"system {k}", h) for k, h in enumerate(hypotheses))],
+                                c.tokenize)
+        sources = tokenize(sources, c.tokenize)
+        hypotheses = [tokenize(hyps, c.tokenize) for hyps in hypotheses]
         parser = find_parser(c.parser, c.representation)
         texts = [*sources, *(h for hyps in hypotheses for h in hyps)]
         if c.use_cache:
@@ -191,7 +199,7 @@ class USimMetric(_Base):
             graphs = parse_sentences(texts, parser, c.model, None, c.batch_size, c.jobs, c.progress,
                                      executor=c.executor, batch_timeout=c.batch_timeout)
         systems = {str(k): hyps for k, hyps in enumerate(hypotheses)}
-        parsed_by = parser_signature(parser, c.model)
+        parsed_by = with_tokenizer(parser_signature(parser, c.model), c.tokenize)
         usim = c.usim
         fallback = Score.fixed(0.0, usim.part_names(), f"{usim.get_signature(parser.representation)}|{parsed_by}")
         out: dict[str, list[Score]] = {k: [] for k in systems}
@@ -200,11 +208,14 @@ class USimMetric(_Base):
         return list(out.values())
 
     def get_signature(self) -> str:
-        """The settings of the scores, with the parser and model that produced the graphs."""
+        """The settings of the scores, with the parser and model that produced the graphs (and
+        the tokenizer, if one split the text first)."""
         from ..pipeline import find_parser, parser_signature
+        from ..tokenize import with_tokenizer
         c = self.config
         parser = find_parser(c.parser, c.representation)
-        return f"{c.usim.get_signature(parser.representation)}|{parser_signature(parser, c.model)}"
+        parsed_by = with_tokenizer(parser_signature(parser, c.model), c.tokenize)
+        return f"{c.usim.get_signature(parser.representation)}|{parsed_by}"
 
 
 def register(name: str = "usim") -> type[USimMetric]:

@@ -49,12 +49,15 @@ Args:
     weak, unlabeled): any field of `semsim.gec.metric.USimMetric.Config`, e.g.
     `parser`, `model`, `variant` (paper|legacy), `labels` (labeled|weak|unlabeled),
     `direction`, `tie_break`, `remote`, `tokens` (edit|lexical|ordered|paraphrase), `edge_weights`
-    (uniform|height|scheme), `leaves` (0|1|2|3), `jobs`, `batch_size`, `cache`, `use_cache`.
+    (uniform|height|scheme), `leaves` (0|1|2|3), `tokenize` (none|spacy: split untokenized text,
+    such as LLM outputs, with spaCy's rule-based tokenizer first), `jobs`, `batch_size`, `cache`,
+    `use_cache`.
 Returns:
     scores (`list` of `float`): each prediction's USim F against its source, in [0, 1]
         (1 when both are empty, 0 when only one is).
     usim (`float`): their mean (the figure the paper reports; `semsim score`'s macro_f).
-    signature (`str`): the settings, semsim's version, the parser and its model.
+    signature (`str`): the settings, semsim's version, the parser and its model (and the
+        tokenizer, `tok:spacy-X.Y`, with `tokenize="spacy"`).
 Examples:
     >>> import evaluate, semsim.hf
     >>> usim = evaluate.load(semsim.hf.module_path())

@@ -31,7 +31,7 @@ from semsim.cache import ParseCache, normalise
 from semsim.gec import faithfulness as fa
 from semsim.metrics.usim import leaf_counts
 from semsim.pipeline import find_parser, parse_sentences, parser_signature
-from semsim.plugins import paraphrase_judges
+from semsim.plugins import paraphrase_judges, word_encoders
 
 ROOT = Path(__file__).resolve().parents[1]
 #: the measures compared: USim's variants, the §4.4 remedies and the leaf edges alone and
@@ -53,6 +53,7 @@ USIMS = {
     "tokens=paraphrase": USim(tokens="paraphrase"),
     "paraphrase+leaves=2": USim(tokens="paraphrase", leaves=2),
     "paraphrase+scheme+leaves=2": USim(tokens="paraphrase", edge_weights="scheme", leaves=2),
+    "preset=meaning": USim(preset="meaning"),
 }
 MEASURES = (*USIMS, "leaves only", "lexical")
 #: USim paper §4.5: the source, the reference (paper USim 0.71) and a corrector's output (0.33)
@@ -98,8 +99,10 @@ def score_items(items: Sequence[tuple[str, str]], parser: str | None = None, mod
     keys = [(normalise(src), normalise(text)) for src, text in items]
     weighted = all(g.scheme.label_weights for g in graphs.values())  # else edge_weights="scheme" is refused
     judged = bool(paraphrase_judges())  # else tokens="paraphrase" is refused
+    encoded = bool(word_encoders())  # else tokens="contextual" is refused
     usims = {name: u for name, u in USIMS.items()
-             if (weighted or u.edge_weights != "scheme") and (judged or u.tokens != "paraphrase")}
+             if (weighted or u.edge_weights != "scheme") and (judged or u.tokens != "paraphrase")
+             and (encoded or u.tokens != "contextual")}
     for a, b in keys:  # the graphs' derived data (yields, masks) is built once, outside every timing
         if a and b:
             USim().sentence_score(graphs[a], graphs[b])

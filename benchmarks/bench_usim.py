@@ -37,16 +37,17 @@ SETTINGS = {
     "ordered+scheme": {"tokens": "ordered", "edge_weights": "scheme"},
     "leaves=2": {"leaves": 2}, "ordered+leaves=2": {"tokens": "ordered", "leaves": 2},
     "paraphrase+leaves=2": {"tokens": "paraphrase", "leaves": 2},
+    "preset=meaning": {"preset": "meaning"},
 }
 
 
 def forget(settings: dict) -> None:
-    """With ``tokens="paraphrase"``, empty the judge's cache of encoded windows, so that
-    "cold" is cold for it too."""
-    if settings.get("tokens") == "paraphrase":
-        judge = semsim.USim(tokens="paraphrase").judge()[0]
-        if hasattr(judge, "clear"):
-            judge.clear()
+    """Empty the paraphrase judge's cache of encoded windows (``tokens="paraphrase"``) or the
+    word encoder's of encoded sentences (``--preset meaning``), so that "cold" is cold for them too."""
+    metric = semsim.USim(**settings)
+    model = metric.judge()[0] or metric.encoder()[0]
+    if hasattr(model, "clear"):
+        model.clear()
 
 
 def timed(fn, repeat):
@@ -99,9 +100,9 @@ def sentences(shared: Path, repeat: int) -> None:
             semsim.usim(a, b, **kw)
         t = timed(lambda k=kw: [semsim.usim(a, b, **k) for a, b in pairs], repeat)
         note = ""
-        if kw.get("tokens") == "paraphrase":
+        if kw.get("tokens") == "paraphrase" or kw.get("preset") == "meaning":
             cold = timed(lambda k=kw: (forget(k), [semsim.usim(a, b, **k) for a, b in pairs]), repeat)
-            note = f"  ({len(pairs) / cold:.0f} with the judge's cache emptied)"
+            note = f"  ({len(pairs) / cold:.0f} with the model's cache emptied)"
         print(f"  {name:16}  {len(pairs) / t:8.0f} pairs/s{note}")
 
 

@@ -20,7 +20,7 @@ PYTHON=${PYTHON:-python3}
 # extra) run on torch: install the pinned CPU build first, so that resolving the extras (which
 # pin the same version) never pulls another torch (GBs of CUDA).
 .venv/bin/python -m pip install --quiet --disable-pip-version-check "torch==2.13.0"
-.venv/bin/python -m pip install --quiet --disable-pip-version-check -e ".[test,docs,distributed,hf]" -e "plugins/ucca[ucca,tupa,parser]" \
+.venv/bin/python -m pip install --quiet --disable-pip-version-check -e ".[test,docs,distributed,hf,metaeval]" -e "plugins/ucca[ucca,tupa,parser]" \
     -e "plugins/amr[amrlib]" -e "plugins/sdp"
 .venv/bin/python -m pip install --quiet --disable-pip-version-check --no-deps "ucca==1.3.11" "tupa==1.4.2" "semstr==1.2.2"
 # gec-metrics: USimMetric is tested against its real base classes. It declares LLM and GPU

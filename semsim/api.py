@@ -7,6 +7,7 @@ from collections.abc import Iterable, Sequence
 from dataclasses import dataclass
 from typing import Any
 
+from .align.contextual import Encoder
 from .align.paraphrase import Judge
 from .errors import GraphError, InputError
 from .graph import Graph
@@ -17,7 +18,7 @@ from .metrics.distsim import distsim as _distsim
 from .metrics.legacy import legacy_settings, usim_legacy
 from .metrics.usim import paper_settings
 from .metrics.usim import usim as _usim_paper
-from .plugins import paraphrase_judge, to_graph
+from .plugins import paraphrase_judge, to_graph, word_encoder
 from .stats import CorpusScore, Score, corpus_score, signature
 
 __all__ = ["Parses", "USim", "dag_f", "distsim", "parse", "read", "read_all", "usim"]
@@ -108,8 +109,13 @@ class USim:
     edge_weights: str = "uniform"
     leaves: int = 0
     single_token_units: bool = True
+    preset: str = "none"
 
     def __post_init__(self) -> None:
+        given = self.settings()
+        _settings.check({k: v for k, v in given.items() if k == "preset"})
+        for name, value in _settings.expand(given).items():  # a preset fills in its settings
+            object.__setattr__(self, name, value)
         _settings.check(self.settings())
 
     def settings(self) -> dict[str, Any]:
@@ -129,10 +135,12 @@ class USim:
         if self.variant == "legacy":
             return usim_legacy(g1, g2, single_token_units=self.single_token_units, version=_version())
         judge, judge_name = self.judge()
+        encoder, encoder_name = self.encoder()
         return _usim_paper(g1, g2, direction=self.direction, tie_break=self.tie_break, labels=self.labels,
                            remote=self.remote, by_sentence=self.by_sentence, denominator=self.denominator,
                            tokens=self.tokens, edge_weights=self.edge_weights, leaves=self.leaves,
-                           judge=judge, judge_name=judge_name, version=_version())
+                           judge=judge, judge_name=judge_name, encoder=encoder, encoder_name=encoder_name,
+                           preset=self.preset, version=_version())
 
     def judge(self) -> tuple[Judge | None, str]:
         """The paraphrase judge ``tokens="paraphrase"`` asks, and its identity for the
@@ -141,6 +149,15 @@ class USim:
         if self.tokens != "paraphrase":
             return None, ""
         record = paraphrase_judge()
+        return record.load(), record.identity()
+
+    def encoder(self) -> tuple[Encoder | None, str]:
+        """The word vectors ``tokens="contextual"`` grades pairs by, and their identity for
+        the signature (a plugin's: :func:`semsim.plugins.word_encoder`); ``(None, "")`` for
+        every other token alignment. The encoder loads its model on its first call only."""
+        if self.tokens != "contextual":
+            return None, ""
+        record = word_encoder()
         return record.load(), record.identity()
 
     def corpus_score(self, sources: Iterable[GraphLike] | Iterable[tuple[GraphLike, GraphLike]],
@@ -176,7 +193,8 @@ class USim:
             settings = legacy_settings(self.single_token_units)
         else:
             settings = paper_settings(self.direction, self.tie_break, self.labels, self.remote, self.by_sentence,
-                                      self.denominator, self.tokens, self.edge_weights, self.leaves, self.judge()[1])
+                                      self.denominator, self.tokens, self.edge_weights, self.leaves, self.judge()[1],
+                                      self.encoder()[1], self.preset)
         return signature("usim", {**settings, **({"scheme": scheme} if scheme else {})}, _version())
 
 

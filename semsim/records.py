@@ -99,6 +99,28 @@ class ParaphraseJudge:
 
 
 @dataclass(frozen=True)
+class WordEncoder:
+    """Contextual word vectors for ``--tokens contextual`` (:mod:`semsim.align.contextual`):
+    how alike two words are *in their sentences*, which a form-based relation cannot say
+    (``striving``/``struggling``, ``indemnification``/``operations``). Like
+    :class:`ParaphraseJudge`, it serves a ``language``, not a representation.
+
+    ``load()`` returns the encoder, a callable from a sentence's words to one vector per word
+    (a float array of shape ``(len(words), dim)``), loading its model on the first call
+    only; it must give the same vectors whatever else was encoded, in any process or thread
+    count. ``identity()`` names it for score signatures: its model by content hash and the
+    layer it reads (``minilm-l6@53aa51172d14,layer4``).
+    """
+
+    name: str
+    load: Callable[[], Callable[[Sequence[str]], Any]]
+    identity: Callable[[], str]
+    language: str = "en"
+    description: str = ""
+    plugin: str = field(default="", compare=False)
+
+
+@dataclass(frozen=True)
 class Download:
     """A model archive ``semsim models download NAME`` can fetch (:mod:`semsim.downloads`).
     ``sha256`` None: no published checksum (trust on first use)."""

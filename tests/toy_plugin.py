@@ -14,7 +14,7 @@ from dataclasses import dataclass
 from semsim.errors import InputError
 from semsim.graph import Edge, Graph, Token, Unit
 from semsim.hookspecs import hookimpl
-from semsim.records import Download, MetricSpec, ParaphraseJudge, Parser, Reader, Writer
+from semsim.records import Download, MetricSpec, ParaphraseJudge, Parser, Reader, WordEncoder, Writer
 from semsim.scheme import Scheme
 
 TOY = Scheme("toy", equivalences=(frozenset({"Big", "Large"}),), ignored_labels=frozenset({"Punct"}),
@@ -148,6 +148,27 @@ def toy_judge(queries):
 @hookimpl
 def register_paraphrase_judges(register):
     register(ParaphraseJudge("toy-synonyms", lambda: toy_judge, lambda: "toy-synonyms@1", "toy", "Big = Large"))
+
+
+def toy_vectors(words):
+    """Toy contextual word vectors: the word's own direction (Big and Large share one), and
+    a little of its neighbours', so that the same word in another context is near, not equal."""
+    import zlib
+
+    import numpy as np
+    own = np.zeros((len(words), 16))
+    for i, w in enumerate(words):
+        w = "big" if w.lower() == "large" else w.lower()
+        own[i, zlib.crc32(w.encode()) % 16] = 1.0
+    context = np.zeros_like(own)
+    for i in range(len(words)):
+        context[i] = own[max(0, i - 1):i + 2].sum(axis=0) - own[i]
+    return own + 0.2 * context
+
+
+@hookimpl
+def register_word_encoders(register):
+    register(WordEncoder("toy-vectors", lambda: toy_vectors, lambda: "toy-vectors@1", "toy", "one direction a word"))
 
 
 @hookimpl

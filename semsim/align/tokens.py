@@ -50,7 +50,7 @@ from ..limits import check_cells, check_chars
 from .paraphrase import Gap, Judge, Verdict, judge_gaps
 
 Pair = tuple[int, int]
-TOKEN_ALIGNMENTS = ("edit", "lexical", "ordered", "paraphrase")
+TOKEN_ALIGNMENTS = ("edit", "lexical", "ordered", "paraphrase", "contextual")
 #: the largest edit distance, as a share of the longer token's length, of a lexically related pair
 MAX_RELATIVE_DISTANCE = 0.5
 
@@ -80,6 +80,8 @@ def align_tokens(a: Sequence[str], b: Sequence[str], how: str = "edit") -> list[
     ``ordered`` does, its gaps being judged by :func:`paper_token_pairs`)."""
     if how not in TOKEN_ALIGNMENTS:
         raise ValueError(f"unknown token alignment {how!r}; choose from {', '.join(TOKEN_ALIGNMENTS)}")
+    if how == "contextual":
+        raise ValueError("tokens='contextual' aligns by word vectors: semsim.metrics.usim.leaf_alignment")
     n, m = len(a), len(b)
     if not n or not m:
         return []
@@ -115,7 +117,15 @@ def _ordered(dist: np.ndarray, ok: np.ndarray, longer: np.ndarray) -> list[Pair]
     related pairs and the longer lengths (:func:`_related_pairs`)."""
     n, m = dist.shape
     base = 251 * (min(n, m) + 1)
-    weight = np.where(ok, base - (500 * dist.astype(np.int64)) // np.maximum(longer, 1), 0)
+    return heaviest_monotone(np.where(ok, base - (500 * dist.astype(np.int64)) // np.maximum(longer, 1), 0), ok)
+
+
+def heaviest_monotone(weight: np.ndarray, ok: np.ndarray) -> list[Pair]:
+    """The allowed pairs (``ok``) of greatest total integer ``weight`` in which no two pairs
+    cross: a weighted longest common subsequence. Integer weights, so that the same input
+    gives the same pairs on every machine (no float ties)."""
+    n, m = weight.shape
+    weight = weight.astype(np.int64)
     best = np.zeros((n + 1, m + 1), dtype=np.int64)  # best[i, j]: over a[:i] and b[:j]
     for i in range(1, n + 1):
         matched = np.where(ok[i - 1], best[i - 1, :-1] + weight[i - 1], 0)

@@ -35,8 +35,10 @@ from ..limits import check_cells
 TIE_BREAKS = ("coverage", "all", "first")
 
 
-def overlap_matrix(g1: Graph, g2: Graph, token_pairs: list[tuple[int, int]]) -> np.ndarray:
-    """``O[v, u] = |A_l ∩ (yield(v) × yield(u))|`` for units v of ``g1`` and u of ``g2``."""
+def overlap_matrix(g1: Graph, g2: Graph, token_pairs: list[tuple[int, int]],
+                   weights: np.ndarray | None = None) -> np.ndarray:
+    """``O[v, u] = |A_l ∩ (yield(v) × yield(u))|`` for units v of ``g1`` and u of ``g2``;
+    with ``weights`` (one per token pair), the sum of the pairs' weights instead of their count."""
     for rows, cols in ((len(g1.units), len(g2.units)), (len(g1.tokens), len(g2.units)),
                        (len(g1.units), len(g1.tokens)), (len(g2.units), len(g2.tokens))):
         check_cells(rows, cols, "node alignment")
@@ -44,7 +46,7 @@ def overlap_matrix(g1: Graph, g2: Graph, token_pairs: list[tuple[int, int]]) -> 
     gathered = np.zeros((len(g1.tokens), len(g2.units)))
     if token_pairs:
         t1, t2 = np.array(token_pairs, dtype=np.intp).T
-        gathered[t1] = y2[:, t2].T
+        gathered[t1] = y2[:, t2].T if weights is None else y2[:, t2].T * np.asarray(weights)[:, None]
     return y1 @ gathered  # exact: small integers in float64
 
 

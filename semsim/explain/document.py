@@ -130,8 +130,13 @@ def _paper(g1: Graph, g2: Graph, metric: USim, score: Score) -> DetailDoc:
     """The paper's USim: the leaf alignment, and per direction the node alignment and every
     edge's verdict, checked against the score's counts."""
     graphs = (g1, g2)
-    pairs, judged = judged_token_pairs(g1, g2, by_sentence=metric.by_sentence, how=metric.tokens,
-                                       judge=metric.judge()[0])
+    credit = None
+    if metric.tokens == "contextual":
+        pairs, credit = usim.leaf_alignment(g1, g2, metric.by_sentence, metric.tokens, encoder=metric.encoder()[0])
+        judged: list[tuple[Gap, Verdict]] = []
+    else:
+        pairs, judged = judged_token_pairs(g1, g2, by_sentence=metric.by_sentence, how=metric.tokens,
+                                           judge=metric.judge()[0])
     alignments = usim.unit_alignments(g1, g2, pairs, metric.direction, metric.tie_break, metric.denominator)
     overlap = usim.overlap_matrix(g1, g2, pairs)
     sizes = usim.yield_sizes(g1, g2, pairs, metric.denominator)
@@ -141,35 +146,42 @@ def _paper(g1: Graph, g2: Graph, metric: USim, score: Score) -> DetailDoc:
         if [(g.edges[i].child) for i in idx] != [child for child, _ in items]:
             raise SemsimError("internal error: the explainer's compared edges differ from the metric's")
     directions: dict[str, DirectionDoc] = {}
-    weighed = metric.edge_weights != "uniform"
+    weighed = metric.edge_weights != "uniform" or credit is not None
     weights = [usim.weigh_edges(g, metric.edge_weights, metric.remote) if weighed else [] for g in graphs]
-    leaves = usim.leaf_counts(g1, g2, pairs, metric.leaves) if metric.leaves else None
+    leaves = usim.leaf_counts(g1, g2, pairs, metric.leaves, credit) if metric.leaves else None
+    graded = None if credit is None else usim.overlap_matrix(g1, g2, pairs, [credit[x, y] for x, y in pairs])
     for name, a in alignments.items():
         flags = usim.edge_matches(g1, g2, a, metric.labels, metric.remote)
+        # what each compared edge earned: 1 or 0, or under --tokens contextual its credit
+        earned = (usim.edge_credits(g1, g2, a, graded, sizes, metric.labels, metric.remote) if graded is not None
+                  else tuple([float(f) for f in fl] for fl in flags))
         if not weighed:  # integers, as the score counts them
             counts = Counts(sum(flags[0]), len(flags[0]), sum(flags[1]), len(flags[1]))
         else:
-            (m1, t1), (m2, t2) = ((sum(x for x, f in zip(w, fl) if f), sum(w)) for w, fl in zip(weights, flags))
+            (m1, t1), (m2, t2) = ((sum(x * c for x, c in zip(w, e)), sum(w)) for w, e in zip(weights, earned))
             counts = Counts(m1, t1, m2, t2)
         if leaves is not None:
             counts = counts + leaves
         if counts != score.parts[name]:
             raise SemsimError(f"internal error: explained counts {counts} differ from the score's {score.parts[name]}")
         directions[name] = _paper_direction(name, graphs, a, overlap, sizes, compared, masks, flags, metric, counts)
-        if weighed:  # what each compared edge weighed
-            for k in (0, 1):
-                for row, w in zip((r for r in directions[name]["edges"][SIDES[k]] if r["compared"]), weights[k]):
-                    row["weight"] = w
+        for k in (0, 1):  # what each compared edge weighed, and earned
+            for n, row in enumerate(r for r in directions[name]["edges"][SIDES[k]] if r["compared"]):
+                if metric.edge_weights != "uniform":
+                    row["weight"] = weights[k][n]
+                if credit is not None:
+                    row["credit"] = round(earned[k][n], 6)
     doc: DetailDoc = {"detail": "paper", "token_alignment": [list(p) for p in sorted(pairs)], "directions": directions}
+    if credit is not None:
+        doc["token_credits"] = [float(credit[x, y]) for x, y in sorted(pairs)]
     paraphrases = [paraphrase_doc(g1, g2, gap, v) for gap, v in judged]
     if metric.tokens != "edit":
         doc["unaligned_tokens"] = unaligned_tokens(g1, g2, pairs, metric, paraphrases)
     if metric.tokens == "paraphrase":
         doc["paraphrases"] = paraphrases
     if leaves is not None:
-        w = metric.leaves
-        doc["leaves"] = {"weight": w, "source": int(leaves.total1 // w), "correction": int(leaves.total2 // w),
-                         "aligned": len(pairs)}
+        doc["leaves"] = {"weight": metric.leaves, "source": sum(not t.punct for t in g1.tokens),
+                         "correction": sum(not t.punct for t in g2.tokens), "aligned": len(pairs)}
     return doc
 
 

@@ -108,6 +108,7 @@ class _EdgeVerdictOptional(TypedDict, total=False):
     matches: list[int]  # compared edges: the other side's edges that match it
     reason: str         # when not compared or not matched
     weight: float       # compared edges, under --edge-weights height|scheme
+    credit: float       # compared edges, under --tokens contextual: what the edge earned, 0 to 1
 
 
 class EdgeVerdictDoc(_EdgeVerdictOptional):
@@ -182,7 +183,8 @@ class _DetailOptional(TypedDict, total=False):
     note: str                                               # legacy
     unaligned_tokens: dict[Side, list[UnalignedTokenDoc]]   # paper, --tokens lexical|ordered|paraphrase
     paraphrases: list[ParaphraseDoc]                        # paper, --tokens paraphrase
-    leaves: LeavesDoc                                       # paper, --leaves 1|2|3
+    leaves: LeavesDoc                                       # paper, --leaves 1|2|3|8
+    token_credits: list[float]                              # paper, --tokens contextual: per aligned pair
 
 
 class DetailDoc(_DetailOptional):

@@ -116,6 +116,7 @@ class USimMetric(_Base):
         edge_weights: str = "uniform"
         leaves: int = 0
         single_token_units: bool = True
+        preset: str = "none"
 
         def __post_init__(self) -> None:
             _ = self.usim  # an unknown variant fails here, not at the first sentence

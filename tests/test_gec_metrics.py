@@ -66,20 +66,25 @@ def test_built_through_gec_metrics_config_path(registered):
         cls.Config(variant="nonsense")
 
 
-def test_gec_metrics_command_line_with_a_yaml_config(registered, monkeypatch, capsys):
-    """gecmetrics-eval's own code: YAML settings -> ``cls(cls.Config(**settings))`` -> score_corpus."""
+def _gecmetrics_eval(folder, monkeypatch, sources, hypotheses, yaml: str) -> None:
+    """Run gecmetrics-eval's own ``main`` on two line files and a YAML config in ``folder``."""
     from gec_metrics.cli import evaluate
-
-    from semsim.gec.metric import USimMetric
     files = {}
-    for name, lines in (("src", SOURCE), ("hyp", HYP1)):
-        files[name] = registered / f"{name}.txt"
+    for name, lines in (("src", sources), ("hyp", hypotheses)):
+        files[name] = folder / f"{name}.txt"
         files[name].write_text("\n".join(lines) + "\n", encoding="utf-8")
-    config = registered / "config.yaml"
-    config.write_text("usim:\n  parser: toy-parser\n  variant: paper\n  use_cache: false\n", encoding="utf-8")
+    config = folder / "config.yaml"
+    config.write_text(yaml, encoding="utf-8")
     monkeypatch.setattr(sys, "argv", ["gecmetrics-eval", "--src", str(files["src"]), "--hyps", str(files["hyp"]),
                                       "--metric", "usim", "--config", str(config)])
     evaluate.main()
+
+
+def test_gec_metrics_command_line_with_a_yaml_config(registered, monkeypatch, capsys):
+    """gecmetrics-eval's own code: YAML settings -> ``cls(cls.Config(**settings))`` -> score_corpus."""
+    from semsim.gec.metric import USimMetric
+    _gecmetrics_eval(registered, monkeypatch, SOURCE, HYP1,
+                     "usim:\n  parser: toy-parser\n  variant: paper\n  use_cache: false\n")
     # gecmetrics-eval strips the last line break, so the empty fourth line is kept
     expected = USimMetric(USimMetric.Config(parser="toy-parser")).score_corpus(SOURCE, HYP1)
     assert capsys.readouterr().out.startswith(f"Score={expected} | Metric=usim")
@@ -88,20 +93,9 @@ def test_gec_metrics_command_line_with_a_yaml_config(registered, monkeypatch, ca
 def test_gec_metrics_yaml_config_takes_tokenize(registered, monkeypatch, capsys):
     """``tokenize: spacy`` in gecmetrics-eval's YAML: untokenized outputs score as their
     tokenized text does (issue #31)."""
-    pytest.importorskip("spacy")
-    from gec_metrics.cli import evaluate
-
     from semsim.gec.metric import USimMetric
-    raw_src, raw_hyp = ["He gva an apple, John said.", "Dogs run fast!"], ["He gave an apple, John said.", "Dogs ran!"]
-    files = {}
-    for name, lines in (("src", raw_src), ("hyp", raw_hyp)):
-        files[name] = registered / f"{name}.txt"
-        files[name].write_text("\n".join(lines) + "\n", encoding="utf-8")
-    config = registered / "config.yaml"
-    config.write_text("usim:\n  parser: toy-parser\n  tokenize: spacy\n", encoding="utf-8")
-    monkeypatch.setattr(sys, "argv", ["gecmetrics-eval", "--src", str(files["src"]), "--hyps", str(files["hyp"]),
-                                      "--metric", "usim", "--config", str(config)])
-    evaluate.main()
+    _gecmetrics_eval(registered, monkeypatch, ["He gva an apple, John said.", "Dogs run fast!"],
+                     ["He gave an apple, John said.", "Dogs ran!"], "usim:\n  parser: toy-parser\n  tokenize: spacy\n")
     expected = USimMetric(USimMetric.Config(parser="toy-parser")).score_corpus(
         ["He gva an apple , John said .", "Dogs run fast !"], ["He gave an apple , John said .", "Dogs ran !"])
     assert capsys.readouterr().out.startswith(f"Score={expected} | Metric=usim")

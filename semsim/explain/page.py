@@ -128,7 +128,8 @@ def _unmatched(doc: ExplanationDoc, by_dir: dict[str, dict[Side, list[Miss]]], m
             out.append("</ol>")
         out.append("</div>")
     if leaves := doc.get("leaves"):
-        out.append(f"<p>{esc(leaves_note(leaves))}, counted in every direction's precision and recall.</p>")
+        note = leaves_note(leaves, "token_credits" in doc)
+        out.append(f"<p>{esc(note)}, counted in every direction's precision and recall.</p>")
     if note := paraphrase_note(doc):
         out.append(f"<p>{esc(note)}.</p>")
     out.append("</section>")

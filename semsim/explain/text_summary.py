@@ -29,11 +29,13 @@ def _aligned_note(d: DirectionDoc) -> str:
     return f"  ({d['from']} units aligned onto {d['to']} units)"
 
 
-def leaves_note(leaves: LeavesDoc) -> str:
-    """What ``--leaves`` added to every direction's counts, in words."""
+def leaves_note(leaves: LeavesDoc, graded: bool = False) -> str:
+    """What ``--leaves`` added to every direction's counts, in words (``graded``: under
+    ``--tokens contextual``, where each aligned leaf counts its pair's credit)."""
     w, n = leaves["weight"], leaves["aligned"]
+    graded_ = ", each counting its pair's credit (function words half)" if graded else ""
     return (f"leaf edges (weight {w}): {n} of {leaves['source']} source and {n} of {leaves['correction']} "
-            "correction tokens aligned")
+            f"correction tokens aligned{graded_}")
 
 
 def paraphrase_note(doc: ExplanationDoc) -> str:
@@ -63,8 +65,11 @@ def summary(doc: ExplanationDoc, limit: int = 12, width: int | None = None) -> s
     sentences = first_sentences(blocks_)
     lines = _wrap(f"source:     {' '.join(t['text'] for t in g1['tokens'])}", width, " " * 12)
     lines += _wrap(f"correction: {' '.join(t['text'] for t in g2['tokens'])}", width, " " * 12)
+    credits = doc.get("token_credits")  # --tokens contextual: what each pair earns
     lines += _wrap("tokens aligned: " + (" ".join(f"{g1['tokens'][a]['text']}={g2['tokens'][b]['text']}"
-                                                   for a, b in doc["token_alignment"]) or "none"), width, " " * 16)
+                                                   + (f"({credits[k]:.2f})" if credits else "")
+                                                   for k, (a, b) in enumerate(doc["token_alignment"])) or "none"),
+                   width, " " * 16)
     if note := paraphrase_note(doc):
         lines += _wrap(note, width, " " * 16)
     for name, d in doc["directions"].items():
@@ -73,7 +78,7 @@ def summary(doc: ExplanationDoc, limit: int = 12, width: int | None = None) -> s
                        f"R {c['recall']:.4f} ({c['matched2']}/{c['total2']})  F {c['f']:.4f}{_aligned_note(d)}",
                        width, "  ")
         if leaves := doc.get("leaves"):
-            lines += _wrap(f"  {leaves_note(leaves)}, counted above", width, "      ")
+            lines += _wrap(f"  {leaves_note(leaves, 'token_credits' in doc)}, counted above", width, "      ")
         sides = misses(doc, name, sentences)
         kind = "edge" if "edges" in d else "unit"
         shown = _share((len(sides["source"]), len(sides["correction"])), limit)

@@ -161,13 +161,19 @@ def _number(path: str, line: int, what: str, text: str) -> float:
     return value
 
 
-def _read_tmu_gfm(path: str, text: str) -> list[Judgment]:
+def _csv_table(path: str, text: str, required: tuple[str, ...], fmt: str
+               ) -> tuple[Iterator[tuple[int, list[str]]], list[str], dict[str, int]]:
+    """A CSV table's remaining records, its header and the columns it must have (by name)."""
     records = _csv_records(path, text)
     first = next(records, None)
     if first is None:
         raise InputError("empty table", path, 1)
     line, header = first
-    col = _columns(path, header, line, ("source", "output", "meaning", "ave_m"), "tmu-gfm")
+    return records, header, _columns(path, header, line, required, fmt)
+
+
+def _read_tmu_gfm(path: str, text: str) -> list[Judgment]:
+    records, header, col = _csv_table(path, text, ("source", "output", "meaning", "ave_m"), "tmu-gfm")
     out = []
     for line, record in records:
         _fields(path, line, record, header)
@@ -179,12 +185,7 @@ def _read_tmu_gfm(path: str, text: str) -> list[Judgment]:
 
 
 def _read_asset(path: str, text: str) -> list[Judgment]:
-    records = _csv_records(path, text)
-    first = next(records, None)
-    if first is None:
-        raise InputError("empty table", path, 1)
-    line, header = first
-    col = _columns(path, header, line, ("original", "simplification", "aspect", "rating"), "asset")
+    records, header, col = _csv_table(path, text, ("original", "simplification", "aspect", "rating"), "asset")
     ratings: dict[Pair, list[float]] = {}
     rows: dict[Pair, int] = {}
     for line, record in records:

@@ -32,9 +32,11 @@ WINDOW = 160
 CACHE_SIZE = 20_000
 
 
-@functools.lru_cache(maxsize=1)
-def minilm() -> tuple[Any, Any, Any]:
-    """The pinned MiniLM's resolved spec, tokenizer and model, loaded once per process."""
+@functools.lru_cache(maxsize=2)
+def minilm(layers: int | None = None) -> tuple[Any, Any, Any]:
+    """The pinned MiniLM's resolved spec, tokenizer and model, loaded once per process;
+    with ``layers``, only its first ``layers`` layers (the hidden states up to them are the
+    full model's, at a fraction of the cost)."""
     from .span.encoder import resolve
     spec = resolve(ENCODER)
     try:
@@ -44,7 +46,9 @@ def minilm() -> tuple[Any, Any, Any]:
         raise SemsimError("the MiniLM encoder needs the package transformers (bash scripts/setup.sh)") from None
     hf_logging.set_verbosity_error()
     hf_logging.disable_progress_bar()
-    return spec, AutoTokenizer.from_pretrained(str(spec.path)), AutoModel.from_pretrained(str(spec.path)).eval()
+    extra = {} if layers is None else {"num_hidden_layers": layers}
+    model = AutoModel.from_pretrained(str(spec.path), **extra).eval()
+    return spec, AutoTokenizer.from_pretrained(str(spec.path)), model
 
 
 def one_thread() -> Any:
@@ -81,7 +85,7 @@ class MiniLMWords:
         found = self._cache.get(key)
         if found is not None:
             return found
-        _, tokenizer, model = minilm()
+        _, tokenizer, model = minilm(LAYER)
         parts = []
         with one_thread():
             for start in range(0, len(key), WINDOW):

@@ -57,6 +57,7 @@ class ParseCache:
         self.path.parent.mkdir(parents=True, exist_ok=True)
         try:
             self._db = sqlite3.connect(self.path, timeout=60, isolation_level=None)
+            self._refuse_foreign()
             self._wal()
             self._db.execute("PRAGMA synchronous=NORMAL")
             with self._transaction() as db:
@@ -72,6 +73,16 @@ class ParseCache:
         if schema != str(SCHEMA):
             raise SemsimError(f"{self.path}: cache schema {schema}, this semsim uses {SCHEMA}; "
                               "clear it with `semsim cache clear`")
+
+    def _refuse_foreign(self) -> None:
+        """Refuse a database that is not a semsim cache before anything is written to it:
+        ``semsim cache clear --cache other.sqlite`` must not delete another program's rows,
+        nor ``cache info`` add tables to its file."""
+        tables = {name for (name,) in self._db.execute("SELECT name FROM sqlite_master WHERE type = 'table'")}
+        if tables and not (tables <= {"meta", "parses"} and "meta" in tables):
+            self._db.close()
+            raise SemsimError(f"{self.path}: not a semsim parse cache (its tables: {', '.join(sorted(tables))}); "
+                              "refusing to change it: choose another file with --cache")
 
     def _wal(self, patience: float = 60.0) -> None:
         """Switch to WAL mode. Processes that create the file at the same time can deadlock on

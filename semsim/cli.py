@@ -10,6 +10,7 @@ renamed only when complete.
 from __future__ import annotations
 
 import functools
+import math
 import os
 from collections.abc import Callable
 from pathlib import Path
@@ -128,6 +129,19 @@ def quiet_option(f: Callable[..., Any]) -> Callable[..., Any]:
     return click.option("-q", "--quiet", is_flag=True, help="No progress bars or notes on stderr.")(f)
 
 
+#: more parsing processes than this only contend for the cores (and each loads its own model)
+MAX_JOBS = 4 * (os.cpu_count() or 1)
+#: seconds: a batch cannot even start a model in less, so a shorter timeout would retry forever
+MIN_BATCH_TIMEOUT = 1.0
+
+
+def finite(_ctx: click.Context, param: click.Parameter, value: float | None) -> float | None:
+    """Refuse ``nan`` (which passes every range check) for a float option."""
+    if value is not None and not math.isfinite(value):
+        raise click.BadParameter(f"{value} is not a number of seconds", param=param)
+    return value
+
+
 def parsing_options(f: Callable[..., Any]) -> Callable[..., Any]:
     """How the commands that parse text parse it (:func:`semsim.pipeline.parse_sentences`):
     ``--jobs``, ``--executor`` and ``--batch-timeout`` (where; docs/scale.md),
@@ -140,12 +154,13 @@ def parsing_options(f: Callable[..., Any]) -> Callable[..., Any]:
             raise click.BadParameter(str(exc).partition(": ")[2]) from None
         return value
     for opt in reversed([
-        click.option("--jobs", type=click.IntRange(1), default=1, show_default=True,
-                     help="Parsing processes (with --executor dask: local Dask workers)."),
+        click.option("--jobs", type=click.IntRange(1, MAX_JOBS), default=1, show_default=True,
+                     help="Parsing processes (with --executor dask: local Dask workers); at most 4 per core."),
         click.option("--executor", default="local", show_default=True, envvar="SEMSIM_EXECUTOR", callback=check,
                      help="Where to parse: local (--jobs processes), dask (a Dask cluster of --jobs workers on "
                           "this machine) or dask://HOST:PORT (a running Dask scheduler); see docs/scale.md."),
-        click.option("--batch-timeout", type=click.FloatRange(0, min_open=True), default=None,
+        click.option("--batch-timeout", type=click.FloatRange(MIN_BATCH_TIMEOUT, 7 * 24 * 3600), default=None,
+                     callback=finite,
                      envvar="SEMSIM_BATCH_TIMEOUT",
                      help="With --executor dask: seconds a batch may take on a worker (model loading included) "
                           "before the worker is restarted and the batch retried elsewhere."),

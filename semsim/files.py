@@ -71,6 +71,15 @@ def is_stdin(path: str | os.PathLike[str]) -> bool:
     return os.fspath(path) == STDIN
 
 
+def same_file(a: str | os.PathLike[str], b: str | os.PathLike[str]) -> bool:
+    """Whether two paths name one file: the same file where both exist (links, ``./``, case on
+    a case-insensitive disk), else the same absolute path once resolved."""
+    try:
+        return os.path.samefile(a, b)
+    except OSError:
+        return Path(a).resolve() == Path(b).resolve()
+
+
 def shown(path: str | os.PathLike[str]) -> str:
     """How messages name an input: its path, or ``<stdin>``."""
     return STDIN_NAME if is_stdin(path) else os.fspath(path)

@@ -183,6 +183,19 @@ def test_html_is_self_contained_and_escapes_text():
         assert attr not in page.replace('xmlns="http://www.w3.org/2000/svg"', ""), attr
 
 
+def test_embedded_json_cannot_leave_its_script_block():
+    """A token ``<!--`` and later ``<script`` would put the HTML parser in the script-data
+    double-escaped state, where the data block's ``</script>`` no longer ends it (issue #32)."""
+    tokens = ["<!--", "a", "<script>", "b", "</script>", "&amp;", "-->"]
+    g = semsim.build_graph(tokens, [semsim.Unit("r"), semsim.Unit("x", anchors=tuple(range(len(tokens))))],
+                           [(0, 1, "A")])
+    doc = explain(g, g)
+    page = render_html(doc)
+    block = page.split('<script type="application/json" id="semsim-data">')[1].split("</script>")[0]
+    assert not set("<>&") & set(block)
+    assert json.loads(block) == json.loads(json.dumps(doc))
+
+
 def run(*args):
     return CliRunner().invoke(cli, [str(a) for a in args], catch_exceptions=False)
 

@@ -16,7 +16,7 @@ from ..errors import GraphError, InputError, SemsimError
 from ..io import write_jsonl, write_tsv
 from ..limits import LimitError
 from ..stats import Score, corpus_score
-from .inputs import GraphPair, fail_if_unread, open_output, read_pairs, readable_pairs
+from .inputs import GraphPair, check_writable, fail_if_unread, open_output, read_pairs, readable_pairs
 
 _NOT_IN_TABLES = ("name", "source", "correction", "detail", "signature")
 
@@ -60,10 +60,12 @@ def emit(records: Callable[[], Iterator[dict[str, Any]]], fmt: str, out: IO[str]
 
 def score_pairs(pairs: list[tuple[Path, Path]], score: Callable[[Any, Any], Score], fmt: str,
                 output: str | None, read_format: str | None, quiet: bool, n_bootstrap: int, seed: int,
-                score_only: bool = False) -> None:
+                score_only: bool = False, inputs: Sequence[str] = ()) -> None:
     """Score every readable pair and write a record per pair (and a corpus record), or with
-    ``score_only`` just the number; then report what could not be read or scored (exit 1)."""
+    ``score_only`` just the number; then report what could not be read or scored (exit 1).
+    ``inputs``: the command's arguments, refused as the output as every file of ``pairs`` is."""
     from ..progress import bar
+    check_writable(output, inputs=[*inputs, *(p for pair in pairs for p in pair)])
     read = read_pairs(pairs, read_format, quiet)
     graphs = readable_pairs(read)
     scores: list[Score] = []

@@ -180,7 +180,7 @@ def compare(pair_specs: tuple[tuple[str, str, str], ...], source: Path | None, h
     semsim compare --pairs ucca src/ cor/ --pairs amr src.amr cor.amr
     semsim compare --source src.txt --hyp cor.txt --parser tupa=MODEL --parser amrlib=DIR
     """
-    check_writable(output)
+    check_writable(output, inputs=[*(p for _, a, b in pair_specs for p in (a, b)), source, hyp])
     read: list[Any] = []
     unparsed: list[InputError] = []
     if pair_specs and (source or hyp or parser_specs):

@@ -23,7 +23,7 @@ from ..io import write_jsonl, write_tsv
 from ..stats import signature
 from ..version import __version__
 from .common import system_names, warn_if_untokenized
-from .inputs import open_output
+from .inputs import check_writable, open_output
 
 #: Columns of the text table's WordChange distribution: 0 .. TEXT_BINS-1, then ">=TEXT_BINS".
 TEXT_BINS = 10
@@ -59,6 +59,7 @@ def conservatism(source_path: Path, hyps: tuple[Path, ...], refs: tuple[Path, ..
         measures.require_matplotlib()
     from ..pipeline import read_parallel
     from ..tokenize import with_tokenizer
+    check_writable(output, plot_path, inputs=[source_path, *hyps, *refs])
     source, files = read_parallel(source_path, [*hyps, *refs], tokenize)
     warn_if_untokenized({source_path: source, **files}, tokenize, quiet)
     names = system_names([*hyps], [*refs])

@@ -27,5 +27,5 @@ def dagf(guessed: str, reference: str, labels: str, count: str, fmt: str, output
     """
     from ..api import dag_f
     score_pairs(pair_inputs(guessed, reference), lambda a, b: dag_f(a, b, labels=labels, count=count),
-                fmt, output, read_format, quiet, n_bootstrap, seed, score_only)
+                fmt, output, read_format, quiet, n_bootstrap, seed, score_only, inputs=(guessed, reference))
 

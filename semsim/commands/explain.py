@@ -19,7 +19,7 @@ from ..cli import quiet_option, usim_options
 from ..errors import GraphError, SemsimError
 from ..files import atomic_write
 from ..limits import LimitError
-from .inputs import GraphPair, pair_inputs, read_pairs
+from .inputs import GraphPair, check_writable, pair_inputs, read_pairs
 
 
 def write_atomic(path: str, text: str) -> None:
@@ -49,7 +49,9 @@ def explain(source: str, correction: str, metric: USim, html_path: str | None,
     """
     from ..explain import explain as build
     from ..explain import render_html, summary
-    pairs = read_pairs(pair_inputs(source, correction), read_format, quiet)
+    named = pair_inputs(source, correction)
+    check_writable(json_path, html_path, inputs=[source, correction, *(p for pair in named for p in pair)])
+    pairs = read_pairs(named, read_format, quiet)
     chosen = _choose(pairs, pair)
     if chosen.error is not None:
         raise SemsimError(f"{chosen.error} (pair {chosen.name})")

@@ -6,14 +6,14 @@ from __future__ import annotations
 
 import os
 import sys
-from collections.abc import Iterator
+from collections.abc import Iterable, Iterator
 from contextlib import contextmanager
 from dataclasses import dataclass
 from pathlib import Path
 from typing import IO
 
 from ..errors import InputError, SemsimError
-from ..files import atomic_write, is_stdin, shown
+from ..files import atomic_write, is_stdin, same_file, shown
 from ..graph import Graph
 from ..io import iter_graphs
 
@@ -173,16 +173,26 @@ def open_output(path: str | None) -> Iterator[IO[str]]:
         yield f
 
 
-def check_writable(*paths: str | None) -> None:
-    """Fail at the start, not after hours of parsing, when an output cannot be written."""
-    for path in paths:
-        if path and path != "-":
-            parent = Path(path).absolute().parent
-            if not parent.is_dir():
-                raise SemsimError(f"{path}: cannot write: no directory {parent}")
-            if not os.access(parent, os.W_OK):
-                raise SemsimError(f"{path}: cannot write: permission denied")
-
+def check_writable(*paths: str | None, inputs: Iterable[str | os.PathLike[str] | None] = ()) -> None:
+    """Fail at the start, not after hours of parsing, when an output cannot be written, when
+    it is one of the run's ``inputs`` (writing it would destroy what the run read: ``semsim
+    usim s.xml c.xml -o c.xml``), or when two outputs are one file."""
+    # an @list's own file is an input too, beside the files it names
+    read = [os.fspath(i).removeprefix("@") for i in inputs if i is not None and not is_stdin(i)]
+    given = [p for p in paths if p and p != "-"]
+    for k, path in enumerate(given):
+        parent = Path(path).absolute().parent
+        if not parent.is_dir():
+            raise SemsimError(f"{path}: cannot write: no directory {parent}")
+        if not os.access(parent, os.W_OK):
+            raise SemsimError(f"{path}: cannot write: permission denied")
+        for other in read:
+            if same_file(path, other):
+                raise SemsimError(f"{path}: is an input of this run ({shown(other)}); writing it would destroy "
+                                  "the input: choose another output file")
+        for other in given[:k]:
+            if same_file(path, other):
+                raise SemsimError(f"{path}: named for two outputs; give each its own file")
 
 
 def pair_name(a: str, b: str) -> str:

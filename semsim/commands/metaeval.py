@@ -12,12 +12,10 @@ from __future__ import annotations
 
 import dataclasses
 import importlib.util
-import os
 import re
 import shlex
 import warnings
 from collections.abc import Mapping
-from pathlib import Path
 from typing import Any
 
 import click
@@ -85,12 +83,6 @@ def _literal(value: str) -> Any:
         return value
 
 
-def _same_file(a: str | os.PathLike[str], b: str | os.PathLike[str]) -> bool:
-    if os.fspath(a) == "-" or os.fspath(b) == "-":
-        return False
-    return Path(a).resolve() == Path(b).resolve()
-
-
 @click.command("meta-eval")
 @click.argument("table", type=click.Path(dir_okay=False))
 @click.option("--table-format", type=click.Choice(TABLE_FORMATS), default="auto", show_default=True,
@@ -138,12 +130,7 @@ def meta_eval(table: str, table_format: str, measure_specs: tuple[str, ...], cha
     semsim meta-eval ratings.tsv --measure "para:tokens=paraphrase,leaves=2" --per-sentence pairs.jsonl
     """
     from ..gec.metaeval import USimMeasure, anchor, changed, meta_evaluate, read_judgments
-    for path in (output, per_sentence):
-        if path and _same_file(path, table):
-            raise SemsimError(f"{path}: is the input table; refusing to overwrite it")
-    if output and per_sentence and _same_file(output, per_sentence):
-        raise SemsimError(f"{output}: given as both -o and --per-sentence")
-    check_writable(output, per_sentence)
+    check_writable(output, per_sentence, inputs=[table])
     specs = [measure_spec(s) for s in measure_specs]
     if not specs:
         specs = [measure_spec(s) for s in DEFAULT_MEASURES if s not in ANCHORS

@@ -62,7 +62,7 @@ def parse(inputs: tuple[Path, ...], representation: str | None, parser_name: str
         if not output:
             raise SemsimError(f"--format {fmt} writes one file per graph: give a directory with -o")
     else:
-        check_writable(output)
+        check_writable(output, inputs=inputs)
     files = {path: tokenized(read_lines(path), tokenize) for path in inputs}
     warn_if_untokenized(files, tokenize, quiet)
     for path, lines in files.items():  # checked before any parsing: nothing is lost

@@ -67,7 +67,7 @@ def score(source_path: Path, hyps: tuple[Path, ...], refs: tuple[Path, ...], tok
     from ..tokenize import with_tokenizer
     if not hyps and not refs:
         raise SemsimError("give at least one --hyp (or --ref) file")
-    check_writable(output)
+    check_writable(output, inputs=[source_path, *hyps, *refs])
     source, files = read_parallel(source_path, [*hyps, *refs], tokenize)
     warn_if_untokenized({source_path: source, **files}, tokenize, quiet)
     names = system_names([*hyps], [*refs])

@@ -80,7 +80,7 @@ def sensitivity(m2_file: Path, representation: str | None, parser_name: str | No
     from ..tokenize import tokenize as tokenized
     from ..tokenize import with_tokenizer
     from .common import warn_if_untokenized
-    check_writable(output)
+    check_writable(output, inputs=[m2_file])
     sentences = read_m2(m2_file)
     who = _annotator(annotator, m2_file, {a for s in sentences for a in s.annotators})
     chains = build_chains(sentences, who, seed, anchor)

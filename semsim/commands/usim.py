@@ -26,5 +26,5 @@ def usim(source: str, correction: str, metric: USim, fmt: str, output: str | Non
     semsim usim src.amr cor.amr --variant legacy -b
     """
     score_pairs(pair_inputs(source, correction), metric.sentence_score, fmt, output, read_format,
-                quiet, n_bootstrap, seed, score_only)
+                quiet, n_bootstrap, seed, score_only, inputs=(source, correction))
 

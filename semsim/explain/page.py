@@ -145,7 +145,9 @@ def render_html(doc: ExplanationDoc) -> str:
     g1, g2 = doc["graphs"]["source"], doc["graphs"]["correction"]
     text = [" ".join(t["text"] for t in g["tokens"]) for g in (g1, g2)]
     data = json.dumps(doc, ensure_ascii=False, separators=(",", ":"))
-    data = data.replace("</", "<\\/")  # the JSON sits in a <script>; "</script>" must not end it
+    # the JSON sits in a <script>: with <, > and & as JSON escapes no text can end the block
+    # ("</script>") or enter the script-data double-escaped state ("<!--" then "<script")
+    data = data.replace("<", "\\u003c").replace(">", "\\u003e").replace("&", "\\u0026")
     note = f'<p class="note">{esc(doc["note"])}</p>' if doc.get("note") else ""
     title = f"semsim explain: {g1['id'] or 'source'} vs {g2['id'] or 'correction'}"
     blocks_ = blocks(doc)

@@ -97,9 +97,16 @@ def train(train_paths: tuple[str, ...], train_ids: str | None, dev_paths: tuple[
         -m plugins/ucca/semsim_ucca/models/ucca-span-ewt-minilm.safetensors
     """
     from semsim import threads
+    from semsim.files import same_file
     from semsim.models import sha256_file
 
     from .span.train import Corpus, Settings
+    target = Path(model)
+    for given in (*train_paths, *dev_paths, *(p for p in (train_ids, dev_ids, conllu) if p)):
+        inside = Path(given).is_dir() and target.exists() and target.resolve().is_relative_to(Path(given).resolve())
+        if same_file(target, given) or inside:
+            raise SemsimError(f"{model}: is one of the training or dev inputs ({given}); writing the model there "
+                              "would destroy it: choose another -m")
     threads.limit()  # one thread unless $SEMSIM_THREADS: spinning threads on a busy machine cost 10x
     from .span.train import train as run
     settings = Settings(Corpus(tuple(train_paths), train_ids, conllu), Corpus(tuple(dev_paths), dev_ids, conllu),

@@ -1,0 +1,121 @@
+"""Never lose a user's file (issue #32, data loss): an output that names an input, a model
+written over training data, a model name that walks out of the models directory, and a
+database that is not a parse cache are all refused before anything is written."""
+
+from __future__ import annotations
+
+import shutil
+import sqlite3
+from pathlib import Path
+
+import pytest
+from click.testing import CliRunner
+
+from semsim.cache import ParseCache
+from semsim.cli import cli
+from semsim.errors import SemsimError
+
+EXAMPLES = Path(__file__).resolve().parents[1] / "examples"
+
+
+def run(*args):
+    return CliRunner().invoke(cli, [str(a) for a in args])
+
+
+@pytest.fixture
+def graphs(tmp_path):
+    for name in ("fig1-source.xml", "fig1-correction.xml"):
+        shutil.copy(EXAMPLES / name, tmp_path / name)
+    return tmp_path / "fig1-source.xml", tmp_path / "fig1-correction.xml"
+
+
+def refused(result, path: Path, before: bytes) -> None:
+    assert result.exit_code == 1, result.output
+    assert "is an input of this run" in result.output and "Traceback" not in result.output
+    assert path.read_bytes() == before
+    assert not path.with_name(path.name + ".partial").exists()
+
+
+@pytest.mark.parametrize("command", ["usim", "dagf", "explain-json", "explain-html"])
+def test_an_output_naming_a_graph_input_is_refused(graphs, command):
+    source, correction = graphs
+    before = correction.read_bytes()
+    args = {"usim": ["usim", source, correction, "-o", correction],
+            "dagf": ["dagf", source, correction, "-o", correction],
+            "explain-json": ["explain", source, correction, "--json", correction],
+            "explain-html": ["explain", source, correction, "--html", f"{correction.parent}/./{correction.name}"]}
+    refused(run(*args[command]), correction, before)
+
+
+def test_an_at_list_file_is_an_input_too(graphs, tmp_path):
+    source, correction = graphs
+    l1, l2 = tmp_path / "l1", tmp_path / "l2"
+    l1.write_text(f"{source}\n")
+    l2.write_text(f"{correction}\n")
+    before = l2.read_bytes()
+    refused(run("usim", f"@{l1}", f"@{l2}", "-o", l2), l2, before)
+
+
+def test_two_outputs_on_one_file_are_refused(graphs, tmp_path):
+    r = run("explain", *graphs, "--json", tmp_path / "x", "--html", tmp_path / "x")
+    assert r.exit_code == 1 and "named for two outputs" in r.output and not (tmp_path / "x").exists()
+
+
+@pytest.mark.parametrize("command", ["score", "conservatism", "parse", "compare"])
+def test_an_output_naming_a_text_input_is_refused(toy_env, command):
+    src, hyp = toy_env / "src.txt", toy_env / "hyp.txt"
+    src.write_text("a b .\nc d .\n")
+    hyp.write_text("a b .\nc e .\n")
+    before = hyp.read_bytes()
+    args = {"score": ["score", "--source", src, "--hyp", hyp, "--parser", "toy-parser", "-o", hyp],
+            "conservatism": ["conservatism", "--source", src, "--hyp", hyp, "-o", hyp],
+            "parse": ["parse", hyp, "--parser", "toy-parser", "-o", hyp],
+            "compare": ["compare", "--source", src, "--hyp", hyp, "--parser", "toy-parser", "-o", hyp]}
+    refused(run(*args[command]), hyp, before)
+
+
+def test_sensitivity_refuses_to_write_over_its_m2_file(toy_env):
+    m2 = toy_env / "a.m2"
+    m2.write_text("S a b c\nA 1 2|||R:NOUN|||x|||REQUIRED|||-NONE-|||0\n\n")
+    before = m2.read_bytes()
+    refused(run("sensitivity", m2, "--parser", "toy-parser", "-o", m2), m2, before)
+
+
+def test_a_model_is_never_written_over_training_data(tmp_path):
+    train = tmp_path / "train"
+    train.mkdir()
+    shutil.copy(EXAMPLES / "fig1-source.xml", train / "train0.xml")
+    before = (train / "train0.xml").read_bytes()
+    for target in (train / "train0.xml", train / "." / "train0.xml"):
+        r = run("ucca", "train", "--train", train, "--dev", train, "-m", target)
+        assert r.exit_code == 1 and "is one of the training or dev inputs" in r.output, r.output
+    assert (train / "train0.xml").read_bytes() == before
+
+
+@pytest.mark.parametrize("name", ["../victim", "..", "a/b", "/tmp"])
+def test_model_names_never_leave_the_models_directory(tmp_path, monkeypatch, name):
+    monkeypatch.setenv("SEMSIM_MODELS_DIR", str(tmp_path / "models"))
+    (tmp_path / "models").mkdir()
+    victim = tmp_path / "victim"
+    victim.mkdir()
+    (victim / ".semsim-model.json").write_text("{}")
+    r = run("models", "remove", name)
+    assert r.exit_code == 1 and "is not a model name" in r.output and "Traceback" not in r.output
+    assert (victim / ".semsim-model.json").exists()
+
+
+def test_a_database_that_is_not_a_parse_cache_is_left_alone(tmp_path):
+    other = tmp_path / "other.sqlite"
+    with sqlite3.connect(other) as db:
+        db.execute("CREATE TABLE people (name TEXT)")
+        db.execute("INSERT INTO people VALUES ('ann')")
+    with pytest.raises(SemsimError, match="not a semsim parse cache"):
+        ParseCache(other)
+    for command in ("clear", "info"):
+        r = run("cache", command, "--cache", other)
+        assert r.exit_code == 1 and "not a semsim parse cache" in r.output
+    with sqlite3.connect(other) as db:
+        assert db.execute("SELECT name FROM sqlite_master").fetchall() == [("people",)]
+        assert db.execute("SELECT * FROM people").fetchall() == [("ann",)]
+    ParseCache(tmp_path / "new.sqlite").close()  # a new file, and a semsim cache, open as before
+    ParseCache(tmp_path / "new.sqlite").close()

@@ -112,9 +112,7 @@ class USim:
     preset: str = "none"
 
     def __post_init__(self) -> None:
-        given = self.settings()
-        _settings.check({k: v for k, v in given.items() if k == "preset"})
-        for name, value in _settings.expand(given).items():  # a preset fills in its settings
+        for name, value in _settings.expand(self.settings()).items():  # a preset fills in its settings
             object.__setattr__(self, name, value)
         _settings.check(self.settings())
 

@@ -91,7 +91,8 @@ def stdin_bytes() -> bytes:
     stream = sys.stdin.buffer
     data = getattr(stream, "_semsim_data", None)
     if data is None:
-        data = stream.read()
+        from .limits import read_bounded
+        data = read_bounded(stream, "standard input")
         with contextlib.suppress(AttributeError):  # a stream without a __dict__: read once is all it can be
             stream._semsim_data = data  # type: ignore[attr-defined]
     return data
@@ -104,11 +105,18 @@ def read_text(path: str | os.PathLike[str], kind: str = "") -> str:
     are inside a line: characters), and free of control characters (:data:`_CONTROL`).
     Anything else is an :class:`InputError` naming the file and the line of the problem;
     ``kind`` (e.g. ``"M2 files"``) names what must be UTF-8 in that message."""
+    from .limits import LimitError, read_bounded
     p = Path(shown(path))
     try:
-        data = stdin_bytes() if is_stdin(path) else p.read_bytes()
+        if is_stdin(path):
+            data = stdin_bytes()
+        else:
+            with open(p, "rb") as f:
+                data = read_bounded(f, "the file")
     except FileNotFoundError:
         raise InputError("no such file", p) from None
+    except LimitError as exc:
+        raise InputError(str(exc), p) from None
     except OSError as exc:
         raise InputError(f"cannot read: {exc.strerror or exc}", p) from None
     text = decode_text(data, p, kind).replace("\r\n", "\n").replace("\r", "\n")

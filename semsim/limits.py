@@ -23,6 +23,10 @@ their machine has the memory:
 ``SEMSIM_MAX_SENTENCE_TOKENS`` (default 1,000)
     The longest sentence a parser whose cost grows with the square of its length should
     take (semsim's span parser scores every span: 1,500 tokens need ~3.7 GB and 27 s).
+``SEMSIM_MAX_INPUT_BYTES`` (default 536,870,912: 512 MiB)
+    The largest text file (or standard input) read: a text is held in memory whole, decoded,
+    so an endless stream (``--source /dev/zero``) would take all the memory there is.
+    JFLEG's and CoNLL-2014's files are under 1 MB.
 ``SEMSIM_MAX_DEPTH`` (default 200)
     How deeply a graph may nest in a reader that recurses (PENMAN). penman recurses a few
     frames per level and slows down quadratically with depth (1,000 levels take ~8 s).
@@ -43,6 +47,7 @@ CHARS_ENV, DEFAULT_CHARS = "SEMSIM_MAX_ALIGN_CHARS", 10_000_000_000
 YIELDS_ENV, DEFAULT_YIELDS = "SEMSIM_MAX_YIELDS", 4_000_000
 TOKENS_ENV, DEFAULT_TOKENS = "SEMSIM_MAX_SENTENCE_TOKENS", 1_000
 DEPTH_ENV, DEFAULT_DEPTH = "SEMSIM_MAX_DEPTH", 200
+INPUT_ENV, DEFAULT_INPUT = "SEMSIM_MAX_INPUT_BYTES", 512 * 2**20
 
 
 class LimitError(SemsimError):
@@ -63,6 +68,20 @@ def _setting(env: str, default: int) -> int:
     if value < 1:
         raise SemsimError(f"{env}={raw!r}: expected a positive whole number")
     return value
+
+
+def max_input_bytes() -> int:
+    return _setting(INPUT_ENV, DEFAULT_INPUT)
+
+
+def read_bounded(stream: Any, what: str) -> bytes:
+    """All of a binary stream, refused with a :class:`LimitError` past :func:`max_input_bytes`
+    (read in one go up to one byte more, so an endless stream stops there)."""
+    limit = max_input_bytes()
+    data = stream.read(limit + 1)
+    if len(data) > limit:
+        raise LimitError(f"{what} is larger than {limit:,} bytes (raise {INPUT_ENV} to read it)")
+    return data
 
 
 def max_cells() -> int:

@@ -54,7 +54,11 @@ class ParseCache:
 
     def __init__(self, path: str | os.PathLike[str] | None = None):
         self.path = Path(path) if path is not None else cache_dir() / "parses.sqlite3"
-        self.path.parent.mkdir(parents=True, exist_ok=True)
+        try:
+            self.path.parent.mkdir(parents=True, exist_ok=True)
+        except OSError as exc:
+            raise SemsimError(f"{self.path.parent}: cannot create the cache directory ({exc.strerror or exc}); "
+                              "set SEMSIM_CACHE_DIR or --cache to another place") from None
         try:
             self._db = sqlite3.connect(self.path, timeout=60, isolation_level=None)
             self._refuse_foreign()

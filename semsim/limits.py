@@ -57,7 +57,7 @@ class LimitError(SemsimError):
     line or pair it was adds that, reports it, and goes on with the rest."""
 
 
-def _setting(env: str, default: int) -> int:
+def _setting(env: str, default: int, maximum: int | None = None) -> int:
     raw = os.environ.get(env, "").strip()
     if not raw:
         return default
@@ -67,6 +67,8 @@ def _setting(env: str, default: int) -> int:
         value = 0
     if value < 1:
         raise SemsimError(f"{env}={raw!r}: expected a positive whole number")
+    if maximum is not None and value > maximum:
+        raise SemsimError(f"{env}={raw!r}: at most {maximum:,}")
     return value
 
 
@@ -100,8 +102,13 @@ def max_sentence_tokens() -> int:
     return _setting(TOKENS_ENV, DEFAULT_TOKENS)
 
 
+#: the deepest nesting a recursive reader may be allowed: Python's recursion limit follows
+#: it, and far beyond this the interpreter's own C stack overflows (a crash, not an error)
+MAX_DEPTH = 5_000
+
+
 def max_depth() -> int:
-    return _setting(DEPTH_ENV, DEFAULT_DEPTH)
+    return _setting(DEPTH_ENV, DEFAULT_DEPTH, MAX_DEPTH)
 
 
 def check_cells(rows: int, cols: int, what: str) -> None:

@@ -5,6 +5,7 @@ default) instead of carriage-return redraws, so that a log of a long run says ho
 
 from __future__ import annotations
 
+import math
 import os
 import sys
 import time
@@ -12,6 +13,8 @@ from collections.abc import Iterable
 from typing import Any, TextIO
 
 from tqdm import tqdm
+
+from .errors import SemsimError
 
 #: How a status line reads in a log: "parsing with ucca-span: 4,000/10,000 sent (40%), 13.2 sent/s, 05:02".
 LOG_FORMAT = "{desc}: {n_fmt}/{total_fmt} {unit} ({percentage:.0f}%), {rate_fmt}, {elapsed} elapsed"
@@ -42,9 +45,21 @@ def bar(iterable: Iterable[Any] | None = None, *, total: int | None = None, desc
         return tqdm(iterable, total=total, disable=True)
     if sys.stderr.isatty():
         return tqdm(iterable, total=total, desc=desc, unit=unit, file=sys.stderr, **{"leave": False, **kwargs})
-    interval = float(os.environ.get("SEMSIM_PROGRESS_INTERVAL") or 30)
+    interval = progress_interval()
     return tqdm(iterable, total=total, desc=desc, unit=unit, file=_Lines(sys.stderr, interval), mininterval=interval,
                 maxinterval=interval, ascii=True, bar_format=LOG_FORMAT, **{**kwargs, "leave": True})
+
+
+def progress_interval() -> float:
+    """``SEMSIM_PROGRESS_INTERVAL`` in seconds (30 unset), refused unless a positive number."""
+    raw = os.environ.get("SEMSIM_PROGRESS_INTERVAL", "").strip()
+    try:
+        value = float(raw) if raw else 30.0
+    except ValueError:
+        value = float("nan")
+    if not math.isfinite(value) or value <= 0:
+        raise SemsimError(f"SEMSIM_PROGRESS_INTERVAL={raw!r}: expected a positive number of seconds")
+    return value
 
 
 def verbose() -> bool:

@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+from pathlib import Path
+
 import pytest
 from click.testing import CliRunner
 
@@ -32,3 +34,37 @@ def test_an_endless_or_huge_input_is_refused_at_the_bound(toy_env, monkeypatch, 
                            input="word " * 2000)
     assert r.exit_code == 1 and "larger than 4,096 bytes (raise SEMSIM_MAX_INPUT_BYTES" in r.output
     assert "Traceback" not in r.output
+
+
+@pytest.mark.parametrize("env,value,message", [
+    ("SEMSIM_PROGRESS_INTERVAL", "abc", "SEMSIM_PROGRESS_INTERVAL='abc': expected a positive number of seconds"),
+    ("SEMSIM_PROGRESS_INTERVAL", "-1", "expected a positive number"),
+])
+def test_environment_settings_out_of_range_are_one_line_errors(toy_env, monkeypatch, env, value, message):
+    monkeypatch.setenv(env, value)
+    src = toy_env / "src.txt"
+    src.write_text("a b .\nc d .\n")
+    r = CliRunner().invoke(cli, ["score", "--source", str(src), "--hyp", str(src), "--parser", "toy-parser",
+                                 "--no-cache"])
+    assert r.exit_code == 1 and message in r.output and "Traceback" not in r.output, r.output
+
+
+def test_a_depth_bound_python_cannot_recurse_to_is_refused(monkeypatch):
+    monkeypatch.setenv("SEMSIM_MAX_DEPTH", "999999999999")
+    amr = Path(__file__).resolve().parents[1] / "examples" / "fig1-source.amr"
+    r = CliRunner().invoke(cli, ["usim", str(amr), str(amr)])
+    assert r.exit_code == 1 and "SEMSIM_MAX_DEPTH='999999999999': at most 5,000" in r.output
+    assert "Traceback" not in r.output
+
+
+def test_a_cache_directory_that_is_a_file_and_an_output_directory_that_is_a_file(toy_env, monkeypatch):
+    blocker = toy_env / "afile"
+    blocker.write_text("")
+    src = toy_env / "src.txt"
+    src.write_text("a b .\n")
+    monkeypatch.setenv("SEMSIM_CACHE_DIR", str(blocker))
+    r = CliRunner().invoke(cli, ["score", "--source", str(src), "--hyp", str(src), "--parser", "toy-parser"])
+    assert r.exit_code == 1 and "cannot create the cache directory" in r.output and "Traceback" not in r.output
+    r = CliRunner().invoke(cli, ["parse", str(src), "--parser", "toy-parser", "--no-cache", "--format", "toy",
+                                 "-o", str(blocker)])
+    assert r.exit_code == 1 and "not a directory" in r.output and blocker.read_text() == ""

@@ -61,6 +61,8 @@ def parse(inputs: tuple[Path, ...], representation: str | None, parser_name: str
                               f"parses into {parser.representation}")
         if not output:
             raise SemsimError(f"--format {fmt} writes one file per graph: give a directory with -o")
+        if Path(output).exists() and not Path(output).is_dir():  # found now, not after the parsing
+            raise SemsimError(f"{output}: not a directory (--format {fmt} writes one file per graph into -o DIR)")
     else:
         check_writable(output, inputs=inputs)
     files = {path: tokenized(read_lines(path), tokenize) for path in inputs}
@@ -93,7 +95,10 @@ def parse(inputs: tuple[Path, ...], representation: str | None, parser_name: str
                 out.flush()
     else:
         directory = Path(output)  # type: ignore[arg-type]
-        directory.mkdir(parents=True, exist_ok=True)
+        try:
+            directory.mkdir(parents=True, exist_ok=True)
+        except OSError as exc:
+            raise SemsimError(f"{directory}: cannot create the directory: {exc.strerror or exc}") from None
         for name, g in named():
             target = directory / f"{name}{writer.suffix}"
             tmp = target.with_name(f".{target.name}.partial")

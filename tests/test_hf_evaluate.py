@@ -21,7 +21,7 @@ from click.testing import CliRunner
 
 import semsim.hf
 from semsim.cli import cli
-from semsim.errors import SettingsError
+from semsim.errors import SemsimError, SettingsError
 
 ROOT = Path(__file__).resolve().parents[1]
 SOURCE = ["He gva an apple .", "The cat sat .", "Dogs run fast .", "", "I like Tea .", "Big Dog ."]
@@ -218,3 +218,23 @@ def test_the_module_is_in_the_wheel(hf_env):
     import evaluate
     usim = evaluate.load(str(unpacked / "semsim" / "hf" / "usim"), parser="toy-parser")
     assert usim.compute(sources=SOURCE, predictions=HYP) == semsim.hf.compute(SOURCE, HYP, {"parser": "toy-parser"})
+
+
+@pytest.mark.parametrize("sources,predictions,message", [
+    (["a b ."], [None], r"predictions\[0\] is None, not a sentence"),
+    (["a b ."], [1], r"predictions\[0\] is 1, not a sentence"),
+    ("a b .", ["a b ."], "sources is one string"),
+    (None, ["a b ."], "no sources"),
+])
+def test_inputs_that_are_no_sentences_are_refused(hf_env, sources, predictions, message):
+    """evaluate would cast 1 to "1" and iterate a bare string (issue #32): refused first."""
+    usim = _load()
+    with pytest.raises(SemsimError, match=message):
+        usim.compute(sources=sources, predictions=predictions, parser="toy-parser")
+
+
+@pytest.mark.parametrize("setting", [{"batch_size": 0}, {"jobs": 0}, {"jobs": True}])
+def test_counts_that_cannot_parse_are_refused(setting):
+    from semsim.gec.metric import USimMetric
+    with pytest.raises(SettingsError, match="expected a whole number of at least 1"):
+        USimMetric.Config(**setting)

@@ -125,6 +125,10 @@ class USimMetric(_Base):
             from ..executors import executor_spec
             if not executor_spec(self.executor).distributed and self.batch_timeout is not None:
                 raise SettingsError("batch_timeout needs executor='dask' or 'dask://HOST:PORT' (docs/scale.md)")
+            for name in ("batch_size", "jobs"):  # 0 would parse nothing, or hang; True is no count
+                value = getattr(self, name)
+                if type(value) is not int or value < 1:
+                    raise SettingsError(f"{name}={value!r}: expected a whole number of at least 1")
 
         @property
         def usim(self) -> USim:

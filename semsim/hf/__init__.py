@@ -93,11 +93,25 @@ def build_metric(settings: Mapping[str, Any]) -> USimMetric:
     return USimMetric(USimMetric.Config(**settings))
 
 
+def check_texts(sources: Any, predictions: Any) -> None:
+    """Refuse inputs that are no lists of sentences before ``evaluate`` casts them (it turns
+    ``1`` into ``"1"``, and iterates a bare string as its characters)."""
+    for name, items in (("sources", sources), ("predictions", predictions)):
+        if items is None:
+            raise SemsimError(f"no {name}: give sources= and predictions=, two lists of sentences")
+        if isinstance(items, (str, bytes)):
+            raise SemsimError(f"{name} is one string: give a list of sentences")
+        for i, item in enumerate(items):
+            if not isinstance(item, str):
+                raise SemsimError(f"{name}[{i}] is {item!r}, not a sentence (a string)")
+
+
 def compute(sources: Sequence[str], predictions: Sequence[str], settings: Mapping[str, Any]) -> dict[str, Any]:
     """What the module's ``compute`` returns: each prediction's USim F against its source
     (``scores``), their mean (``usim``: ``semsim score``'s ``macro_f``, computed the same way)
     and the ``signature`` of the settings, parser and model."""
     from ..stats import corpus_score
+    check_texts(sources, predictions)
     if len(sources) != len(predictions):
         raise SemsimError(f"{len(predictions)} predictions but {len(sources)} sources")
     if not sources:

@@ -99,6 +99,8 @@ class Usim(evaluate.Metric):
         # evaluate's compute drops ``references`` silently when no feature has that name
         if references is not None:
             raise ValueError("USim is reference-less: give sources= and predictions=, not references=")
+        if predictions is not None or kwargs.get("sources") is not None:  # else added with add_batch
+            semsim.hf.check_texts(kwargs.get("sources"), predictions)
         return super().compute(predictions=predictions, **kwargs)
 
     def _compute(self, sources: list[str], predictions: list[str], **settings: Any) -> dict[str, Any]:

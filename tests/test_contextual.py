@@ -135,3 +135,24 @@ def test_cli_takes_the_preset_and_leaves_8(toy_env, tmp_path):
     run = CliRunner().invoke(cli, ["usim", str(a), str(b), "--preset", "meaning", "--tokens", "ordered"])
     assert run.exit_code != 0 and "preset 'meaning' sets tokens='contextual'" in run.output
     assert "Traceback" not in run.output
+
+
+class Pieced:
+    """``one_hot`` with word pieces: a word not in a small vocabulary splits into three."""
+
+    VOCAB = frozenset({"the", "idea", "tracking", "good"})
+
+    def __call__(self, words):
+        return one_hot(words)
+
+    def pieces(self, words):
+        return [1 if w in self.VOCAB else 3 for w in words]
+
+
+def test_a_fixed_misspelling_earns_full_credit_and_a_new_one_does_not():
+    fix = credits(flat("the iede"), flat("the idea"), Pieced())
+    assert fix[1, 1] == 1.0  # iede -> idea: related, and the source splits further
+    assert credits(flat("the iede"), flat("the idea"), one_hot)[1, 1] == 0.0  # no pieces: vectors alone
+    broken = credits(flat("tracking good"), flat("accking good"), Pieced())
+    assert broken[0, 0] == 0.0  # the correction misspelled it: no credit from the rule
+    assert credits(flat("the cat"), flat("the idea"), Pieced())[1, 1] == 0.0  # unrelated words: none either

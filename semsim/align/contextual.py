@@ -11,6 +11,13 @@ leaf pair:
   (:class:`semsim.records.WordEncoder`), each sentence encoded alone;
 * a pair's **credit** is its cosine rescaled so that :data:`FLOOR` and below give 0 and an
   identical vector 1: ``max(0, (cos - FLOOR) / (1 - FLOOR))``, rounded to 6 decimals;
+* a **misspelling the correction fixed** earns full credit: a lexically related pair
+  (:func:`semsim.align.tokens.related`: ``iede``/``idea``) whose source word the encoder
+  splits into more word pieces than the correction's (an encoder's vocabulary is made of
+  real words, so the side split further is the misspelled one), where the encoder says how
+  it splits words (``pieces``); the vectors of a misspelling are far from its word's, and a
+  spelling fix keeps the meaning. The reverse, a correction that misspells a word
+  (``Tracking`` → ``Accking``), keeps its low credit;
 * the leaf alignment is the heaviest one of positive credit whose pairs do not cross
   (:func:`semsim.align.tokens.heaviest_monotone`, as ``ordered`` is: a moved argument stays
   unaligned), sentence by sentence as the paper's.
@@ -27,7 +34,7 @@ import numpy as np
 
 from ..graph import Graph
 from ..limits import check_cells
-from .tokens import Pair, heaviest_monotone, synchronised_spans
+from .tokens import Pair, heaviest_monotone, related, synchronised_spans
 
 #: what a word encoder is: a sentence's words to one vector per word
 Encoder = Callable[[Sequence[str]], np.ndarray]
@@ -67,9 +74,22 @@ def credits(g1: Graph, g2: Graph, encode: Encoder) -> np.ndarray:
         return np.zeros((len(g1.tokens), len(g2.tokens)))
     cos = vectors(g1, encode) @ vectors(g2, encode).T
     c = np.round(np.clip((cos - FLOOR) / (1.0 - FLOOR), 0.0, 1.0), DECIMALS)
+    pieces = getattr(encode, "pieces", None)
+    if pieces is not None:
+        for i, j in spelling_fixes(g1, g2, pieces):
+            c[i, j] = 1.0
     c[[t.punct for t in g1.tokens], :] = 0.0
     c[:, [t.punct for t in g2.tokens]] = 0.0
     return c
+
+
+def spelling_fixes(g1: Graph, g2: Graph, pieces: Callable[[Sequence[str]], Sequence[int]]) -> list[Pair]:
+    """The pairs (i, j) where token j of ``g2`` fixes the misspelled token i of ``g1``: the two
+    lexically related but not equal, and i split into more word pieces than j."""
+    w1, w2 = ([t.text.lower() for t in g.tokens] for g in (g1, g2))
+    n1, n2 = pieces(w1), pieces(w2)
+    return [(i, j) for i, a in enumerate(w1) if not g1.tokens[i].punct
+            for j, b in enumerate(w2) if not g2.tokens[j].punct and a != b and n1[i] > n2[j] and related(a, b)]
 
 
 def contextual_pairs(g1: Graph, g2: Graph, credit: np.ndarray, by_sentence: bool = True) -> list[Pair]:

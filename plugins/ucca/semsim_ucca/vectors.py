@@ -76,6 +76,11 @@ class MiniLMWords:
     def __init__(self) -> None:
         self._cache: dict[tuple[str, ...], np.ndarray] = {}
 
+    def pieces(self, words: Sequence[str]) -> list[int]:
+        """How many word pieces each word is split into (semsim rewards a correction whose
+        word the vocabulary knows better as a fixed misspelling: :mod:`semsim.align.contextual`)."""
+        return [_pieces(w) for w in words]
+
     def clear(self) -> None:
         """Forget the encoded sentences (a benchmark times a cold encoder so)."""
         self._cache.clear()
@@ -105,6 +110,11 @@ class MiniLMWords:
             self._cache.clear()
         self._cache[key] = vectors
         return vectors
+
+
+@functools.lru_cache(maxsize=100_000)
+def _pieces(word: str) -> int:
+    return len(minilm(LAYER)[1].tokenize(word)) or 1
 
 
 @functools.lru_cache(maxsize=1)

@@ -51,14 +51,15 @@ def bar(iterable: Iterable[Any] | None = None, *, total: int | None = None, desc
 
 
 def progress_interval() -> float:
-    """``SEMSIM_PROGRESS_INTERVAL`` in seconds (30 unset), refused unless a positive number."""
+    """``SEMSIM_PROGRESS_INTERVAL`` in seconds (30 unset; 0: every update), refused unless a
+    number of seconds."""
     raw = os.environ.get("SEMSIM_PROGRESS_INTERVAL", "").strip()
     try:
         value = float(raw) if raw else 30.0
     except ValueError:
         value = float("nan")
-    if not math.isfinite(value) or value <= 0:
-        raise SemsimError(f"SEMSIM_PROGRESS_INTERVAL={raw!r}: expected a positive number of seconds")
+    if not math.isfinite(value) or value < 0:
+        raise SemsimError(f"SEMSIM_PROGRESS_INTERVAL={raw!r}: expected a number of seconds, 0 or more")
     return value
 
 

@@ -253,7 +253,7 @@ def parse(texts: Sequence[str], representation: str | None = None, parser: str |
     from .errors import SemsimError
     from .pipeline import find_parser, parse_sentences, parser_signature
     from .tokenize import tokenize as tokenized
-    from .tokenize import warn_untokenized_python, with_tokenizer
+    from .tokenize import warn_untokenized_python
     found = find_parser(parser, representation)
     if representation is not None and found.representation != representation:
         raise SemsimError(f"parser {found.name!r} parses into {found.representation}, not {representation}")
@@ -266,4 +266,4 @@ def parse(texts: Sequence[str], representation: str | None = None, parser: str |
     finally:
         if store is not None:
             store.close()
-    return Parses(graphs, failed, found.name, with_tokenizer(parser_signature(found, model), tokenize), tokenize)
+    return Parses(graphs, failed, found.name, parser_signature(found, model, tokenize), tokenize)

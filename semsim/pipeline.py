@@ -58,13 +58,16 @@ def find_parser(name: str | None, representation: str | None) -> Parser:
     return matching[0]
 
 
-def parser_signature(parser: Parser, model: str | None) -> str:
+def parser_signature(parser: Parser, model: str | None, tokenize: str = "none") -> str:
     """``parser:NAME|model:MODEL@HASH``: what a score computed from text depends on beyond the
-    metric's settings (the hash is the model's content, shortened to 12 hex digits)."""
+    metric's settings (the hash is the model's content, shortened to 12 hex digits), and
+    ``|tok:...`` when a tokenizer split the text first (:func:`semsim.tokenize.with_tokenizer`)."""
+    from .tokenize import with_tokenizer
     identity = parser.model_identity(model) if parser.model_identity else ""
     name = parser.model_name(model) if parser.model_name else (Path(model).name if model else "default")
     name, bar, extra = name.partition("|")  # fields the model depends on beyond its own file
-    return f"parser:{parser.name}|model:{name}" + (f"@{identity[:12]}" if identity else "") + bar + extra
+    signed_by = f"parser:{parser.name}|model:{name}" + (f"@{identity[:12]}" if identity else "") + bar + extra
+    return with_tokenizer(signed_by, tokenize)
 
 
 def signed(score: Callable[[Graph, Graph], Score], parsed_by: str) -> Callable[[Graph, Graph], Score]:

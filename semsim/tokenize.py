@@ -118,27 +118,26 @@ def untokenized_note(what: str, lines: Sequence[str], option: str = "--tokenize 
     return f"{what} looks untokenized (punctuation joined to words on {glued} of {total} lines): use {option}"
 
 
+def _first_note(texts: Iterable[tuple[str | os.PathLike[str], Sequence[str]]], how: str, option: str) -> str | None:
+    """The note for the first of ``texts`` that looks untokenized, when read as given (``none``)."""
+    if how != "none":
+        return None
+    return next((n for what, lines in texts if (n := untokenized_note(os.fspath(what), lines, option))), None)
+
+
 def warn_untokenized(files: Iterable[tuple[str | os.PathLike[str], Sequence[str]]], how: str = "none") -> bool:
     """Say once on stderr, naming the first file that looks untokenized, which option to use;
     only with ``how="none"`` (the lines as read). Returns whether it said so."""
-    if how != "none":
-        return False
-    for path, lines in files:
-        note = untokenized_note(os.fspath(path), lines)
-        if note:
-            click.echo(f"semsim: {note}", err=True)
-            return True
-    return False
+    note = _first_note(files, how, "--tokenize spacy")
+    if note:
+        click.echo(f"semsim: {note}", err=True)
+    return note is not None
 
 
 def warn_untokenized_python(texts: Iterable[tuple[str, Sequence[str]]], how: str = "none") -> bool:
     """:func:`warn_untokenized` for the Python API: a :class:`UserWarning` suggesting
     ``tokenize="spacy"`` (Python's default filter shows each distinct one once)."""
-    if how != "none":
-        return False
-    for what, lines in texts:
-        note = untokenized_note(what, lines, option='tokenize="spacy"')
-        if note:
-            warnings.warn(note, UserWarning, stacklevel=3)
-            return True
-    return False
+    note = _first_note(texts, how, 'tokenize="spacy"')
+    if note:
+        warnings.warn(note, UserWarning, stacklevel=3)
+    return note is not None

@@ -64,7 +64,6 @@ def score(source_path: Path, hyps: tuple[Path, ...], refs: tuple[Path, ...], tok
         too_large_lines,
         unparsed_lines,
     )
-    from ..tokenize import with_tokenizer
     if not hyps and not refs:
         raise SemsimError("give at least one --hyp (or --ref) file")
     check_writable(output, inputs=[source_path, *hyps, *refs])
@@ -86,7 +85,7 @@ def score(source_path: Path, hyps: tuple[Path, ...], refs: tuple[Path, ...], tok
         raise SemsimError(f"no line could be scored: {unparsed[0]}")
     by_system: dict[str, list[Score]] = {n: [] for n in systems}
     with open_output(output) as out:
-        parsed_by = with_tokenizer(parser_signature(parser, model), tokenize)
+        parsed_by = parser_signature(parser, model, tokenize)
         fallback = Score.fixed(0.0, metric.part_names(), f"{metric.get_signature(parser.representation)}|{parsed_by}")
         for r in score_systems(source, systems, graphs, signed(metric.sentence_score, parsed_by), fallback, skip):
             by_system[r.system].append(r.score)

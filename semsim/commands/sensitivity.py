@@ -78,7 +78,6 @@ def sensitivity(m2_file: Path, representation: str | None, parser_name: str | No
     from ..cache import ParseCache
     from ..pipeline import find_parser, parse_sentences, parser_signature, signed
     from ..tokenize import tokenize as tokenized
-    from ..tokenize import with_tokenizer
     from .common import warn_if_untokenized
     check_writable(output, inputs=[m2_file])
     sentences = read_m2(m2_file)
@@ -110,7 +109,7 @@ def sensitivity(m2_file: Path, representation: str | None, parser_name: str | No
     chains = [c for c in chains if all(c is not t for t, _ in too_large)]
     if not chains:
         raise SemsimError(f"no sentence could be scored: {m2_file}:{unparsed[0][0].sentence.line}: {unparsed[0][1]}")
-    score = signed(metric.sentence_score, with_tokenizer(parser_signature(parser, model), tokenize))
+    score = signed(metric.sentence_score, parser_signature(parser, model, tokenize))
     deltas = edit_deltas(chains, graphs, score)
     types = by_type(deltas, n_bootstrap=n_bootstrap, seed=seed)
     any_graph = next(iter(graphs.values()))  # the scores' own signature names the representation too

@@ -185,7 +185,7 @@ class USimMetric(_Base):
         """Full :class:`~semsim.Score` objects (counts, signature) per system and sentence."""
         from ..cache import ParseCache
         from ..pipeline import find_parser, parse_sentences, parser_signature, score_systems, signed
-        from ..tokenize import tokenize, warn_untokenized_python, with_tokenizer
+        from ..tokenize import tokenize, warn_untokenized_python
         for k, hyps in enumerate(hypotheses):
             if len(hyps) != len(sources):
                 raise SemsimError(f"system {k} has {len(hyps)} sentences but there are {len(sources)} sources")
@@ -204,7 +204,7 @@ class USimMetric(_Base):
             graphs = parse_sentences(texts, parser, c.model, None, c.batch_size, c.jobs, c.progress,
                                      executor=c.executor, batch_timeout=c.batch_timeout)
         systems = {str(k): hyps for k, hyps in enumerate(hypotheses)}
-        parsed_by = with_tokenizer(parser_signature(parser, c.model), c.tokenize)
+        parsed_by = parser_signature(parser, c.model, c.tokenize)
         usim = c.usim
         fallback = Score.fixed(0.0, usim.part_names(), f"{usim.get_signature(parser.representation)}|{parsed_by}")
         out: dict[str, list[Score]] = {k: [] for k in systems}
@@ -216,10 +216,9 @@ class USimMetric(_Base):
         """The settings of the scores, with the parser and model that produced the graphs (and
         the tokenizer, if one split the text first)."""
         from ..pipeline import find_parser, parser_signature
-        from ..tokenize import with_tokenizer
         c = self.config
         parser = find_parser(c.parser, c.representation)
-        parsed_by = with_tokenizer(parser_signature(parser, c.model), c.tokenize)
+        parsed_by = parser_signature(parser, c.model, c.tokenize)
         return f"{c.usim.get_signature(parser.representation)}|{parsed_by}"
 
 

@@ -38,7 +38,7 @@ def models_dir() -> Path:
 def installed(name: str) -> Path | None:
     """The unpacked directory of an installed model, or None. ``name`` is a name, never a
     path: ``../x`` would reach (and ``semsim models remove`` delete) outside the directory."""
-    if not name or name in (".", "..") or Path(name).name != name or "/" in name or "\\" in name:
+    if name in ("", "..") or Path(name).name != name or "\\" in name:  # "." and "a/b" have another .name
         raise SemsimError(f"{name!r} is not a model name (a name, with no directory in it: see `semsim models list`)")
     d = models_dir() / name
     return d if (d / MARKER).is_file() else None

@@ -16,6 +16,8 @@ import numpy as np
 import pytest
 from brackets import TRAINING, to_xml
 
+from semsim.models import Pinned
+
 pytestmark = pytest.mark.needs_ucca
 
 TINY = ["--set", "lstm_dim=16", "--set", "mlp_dim=16", "--set", "remote_dim=8", "--set", "word_dim=8",
@@ -151,7 +153,7 @@ def test_pinned_encoder_with_another_hash_is_refused(monkeypatch, tmp_path):
     (pkg / "__init__.py").write_text("")
     (pkg / "model" / "model.safetensors").write_bytes(b"not the weights")
     monkeypatch.syspath_prepend(str(tmp_path))
-    monkeypatch.setitem(encoder.PINNED, "pinned-test", encoder.Pinned(
+    monkeypatch.setitem(encoder.PINNED, "pinned-test", Pinned(
         "fake-encoder-dist", "fake_encoder_pkg", "model", "model.safetensors", "53aa5117" + "0" * 56, "MIT"))
     with pytest.raises(SemsimError) as info:
         encoder.resolve("pinned-test")
@@ -163,7 +165,7 @@ def test_pinned_encoder_with_another_hash_is_refused(monkeypatch, tmp_path):
 def test_missing_encoder_package_is_one_line_naming_it(monkeypatch):
     from semsim.errors import SemsimError
     from semsim_ucca.span import encoder
-    monkeypatch.setitem(encoder.PINNED, "absent", encoder.Pinned(
+    monkeypatch.setitem(encoder.PINNED, "absent", Pinned(
         "semsim-absent-encoder", "semsim_absent_encoder", "model", "model.safetensors", "0" * 64, "MIT"))
     with pytest.raises(SemsimError, match=r"^encoder 'absent' needs the package semsim-absent-encoder "
                                           r"\(pip install semsim-absent-encoder"):

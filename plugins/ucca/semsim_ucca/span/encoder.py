@@ -33,7 +33,6 @@ import numpy as np
 
 from semsim.errors import SemsimError
 from semsim.models import PINNED, pinned_path
-from semsim.models import Pinned as Pinned  # re-exported: the record of PINNED, which lives in the kernel now
 
 DEFAULT = "all-MiniLM-L6-v2"
 WEIGHT_FILES = ("model.safetensors", "pytorch_model.bin")

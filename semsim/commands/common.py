@@ -132,7 +132,7 @@ def fail_if_unparsed(unparsed: list[InputError]) -> None:
     raise SemsimError(f"{lines} line(s) not scored (see above)")
 
 
-def warn_if_untokenized(files: Mapping[Path, Sequence[str]], how: str, quiet: bool) -> None:
+def warn_if_untokenized(files: Mapping[str | Path, Sequence[str]], how: str, quiet: bool) -> None:
     """One stderr line if a file read as given (``--tokenize none``) looks untokenized, naming
     it and ``--tokenize spacy`` (:func:`semsim.tokenize.warn_untokenized`); none with ``-q``."""
     from ..files import shown

@@ -22,8 +22,9 @@ import click
 
 from ..cli import parsing_options, quiet_option, tokenize_option
 from ..errors import SemsimError, SettingsError
-from ..gec.metaeval import ANCHOR_MODULES, ANCHORS, RENDERINGS, TABLE_FORMATS, Judgment, MetaEvaluation
+from ..gec.metaeval import ANCHOR_MODULES, ANCHORS, RENDERINGS, TABLE_FORMATS, MetaEvaluation
 from ..io import write_jsonl
+from .common import warn_if_untokenized
 from .inputs import check_writable, open_output
 
 #: The measures when no --measure is given: semsim's default USim, then every anchor.
@@ -143,7 +144,7 @@ def meta_eval(table: str, table_format: str, measure_specs: tuple[str, ...], cha
     kept = changed(judgments) if changed_only else judgments
     if not kept:
         raise SemsimError(f"{table}: no output differs from its source (--keep-unchanged keeps them)")
-    _note_untokenized(table, kept, tokenize, quiet)
+    warn_if_untokenized({table: [t for j in kept for t in (j.source, j.output)]}, tokenize, quiet)
     config = {"parser": parser_name, "representation": representation, "model": model, "cache": cache_path,
               "use_cache": not no_cache, "batch_size": batch_size, "jobs": jobs, "executor": executor,
               "batch_timeout": batch_timeout, "progress": not quiet, "tokenize": tokenize}
@@ -175,13 +176,6 @@ def _installed(name: str, quiet: bool) -> bool:
         click.echo(f"semsim: anchor {name} left out: it needs {ANCHOR_MODULES[name]} "
                    "(pip install 'semsim[metaeval]')", err=True)
     return False
-
-
-def _note_untokenized(table: str, judgments: list[Judgment], how: str, quiet: bool) -> None:
-    from ..files import shown
-    from ..tokenize import warn_untokenized
-    if not quiet:
-        warn_untokenized([(shown(table), [t for j in judgments for t in (j.source, j.output)])], how)
 
 
 def _sentence_records(report: MetaEvaluation, usim: Mapping[str, Mapping[str, Any]],

@@ -11,6 +11,8 @@
 ``needs_evaluate``: the test loads semsim's Hugging Face ``evaluate`` module (the ``hf`` extra).
 Outside CI such tests are skipped when their resource is missing, saying so; in CI
 (``CI=true``) a missing resource is a failure, so nothing is skipped silently there.
+
+``slow``: the test took a second or more on a 2-core machine; ``-m "not slow"`` leaves it out.
 """
 
 from __future__ import annotations

@@ -24,6 +24,7 @@ import sys
 import tempfile
 import time
 from concurrent.futures import ProcessPoolExecutor
+from dataclasses import replace
 from multiprocessing import get_context
 from pathlib import Path
 
@@ -43,16 +44,16 @@ def warm_cluster(texts: list[str], batch_size: int) -> tuple[float, float]:
     loaded the model (a long run's steady state), given by address; and its start time."""
     from distributed import LocalCluster
 
-    from semsim.pipeline import find_parser, parse_sentences
-    parser = find_parser(None, "ucca")
+    from semsim.parsing import ParseSettings, parse_texts
     t = time.perf_counter()
     with LocalCluster(n_workers=2, threads_per_worker=1, processes=True, host="127.0.0.1",
                       dashboard_address=None, silence_logs=50) as cluster:
         address = cluster.scheduler_address.replace("tcp://", "dask://")
-        parse_sentences(["warm up .", "load the model ."], parser, batch_size=1, progress=False, executor=address)
+        settings = ParseSettings(representation="ucca", cache=False, executor=address)
+        parse_texts(["warm up .", "load the model ."], replace(settings, batch_size=1), keep_going=False)
         started = time.perf_counter() - t
         t = time.perf_counter()
-        parse_sentences(texts, parser, batch_size=batch_size, progress=False, executor=address)
+        parse_texts(texts, replace(settings, batch_size=batch_size), keep_going=False)
         return time.perf_counter() - t, started
 
 
@@ -60,7 +61,7 @@ def overhead(n: int) -> dict[str, tuple[float, float]]:
     """Seconds per empty batch (round trip one at a time, and at full throughput), per pool."""
     from semsim.cache import model_key
     from semsim.executors import Dask, executor_spec, parse_batch
-    from semsim.pipeline import find_parser
+    from semsim.parsing import find_parser
     parser = find_parser(None, "ucca")
     key = model_key(parser, None)
     out = {}

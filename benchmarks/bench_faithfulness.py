@@ -27,10 +27,10 @@ from pathlib import Path
 
 from semsim import Graph, USim
 from semsim.align.tokens import paper_token_pairs
-from semsim.cache import ParseCache, normalise
+from semsim.cache import normalise
 from semsim.gec import faithfulness as fa
 from semsim.metrics.usim import leaf_counts
-from semsim.pipeline import find_parser, parse_sentences, parser_signature
+from semsim.parsing import ParseSettings, parse_texts
 from semsim.plugins import paraphrase_judges, word_encoders
 
 ROOT = Path(__file__).resolve().parents[1]
@@ -88,11 +88,11 @@ def score_items(items: Sequence[tuple[str, str]], parser: str | None = None, mod
     location if None) and every USim reads the same graphs, so all measures are compared on
     identical pairs in one run. An empty side scores 1 if both are empty, else 0 (``semsim
     score``'s convention). ``Scored.seconds`` holds each measure's scoring time."""
-    p = find_parser(parser, None)
     texts = [t for pair in items for t in pair]
     t0 = time.perf_counter()
-    with ParseCache(cache) as c:
-        graphs = parse_sentences(texts, p, model, c, progress=progress)
+    parses = parse_texts(texts, ParseSettings(parser, model=model, cache=cache or True, progress=progress),
+                         keep_going=False)
+    graphs = parses.graphs
     t1 = time.perf_counter()
     scores: dict[str, list[float]] = {}
     seconds: dict[str, float] = {}
@@ -116,7 +116,7 @@ def score_items(items: Sequence[tuple[str, str]], parser: str | None = None, mod
     t = time.perf_counter()
     scores["lexical"] = [fa.lexical_similarity(src, text) for src, text in items]
     seconds["lexical"] = time.perf_counter() - t
-    return Scored(scores, len(graphs), t1 - t0, time.perf_counter() - t1, parser_signature(p, model), seconds)
+    return Scored(scores, len(graphs), t1 - t0, time.perf_counter() - t1, parses.signature, seconds)
 
 
 def report(pairs: Sequence[fa.Pair], spelling: Sequence[fa.SpellingPair], parser: str | None = None,

@@ -22,9 +22,8 @@ from pathlib import Path
 from scipy import stats
 
 import semsim
-from semsim.cache import ParseCache, normalise
 from semsim.graph import concat
-from semsim.pipeline import find_parser, parse_sentences, parser_signature
+from semsim.parsing import ParseSettings, parse_texts
 
 sys.path.insert(0, str(Path(__file__).resolve().parent))
 from reproduce_paper import DIFFERENT, SAME
@@ -51,18 +50,17 @@ def main() -> None:
     names = sorted({n for _, a, b in pairs for n in (a, b)})
     gold = {n: semsim.read(Path(args.data) / f"{n}.xml") for n in names}
     texts = {n: sentences(g) for n, g in gold.items()}
-    parser = find_parser(args.parser, "ucca")
     t0 = time.perf_counter()
-    with ParseCache() as cache:
-        parsed = parse_sentences([s for ss in texts.values() for s in ss], parser, args.model, cache, progress=False)
+    parsed = parse_texts([s for ss in texts.values() for s in ss],
+                         ParseSettings(args.parser, "ucca", args.model), keep_going=False)
     seconds = time.perf_counter() - t0
-    auto = {n: concat([parsed[normalise(s)] for s in texts[n]], n) for n in names}
+    auto = {n: concat([parsed.get(s) for s in texts[n]], n) for n in names}
     metric = semsim.USim()
     rows = [(group, a, b, metric.sentence_score(gold[a], gold[b]).f, metric.sentence_score(auto[a], auto[b]).f)
             for group, a, b in pairs]
     g_scores, a_scores = [r[3] for r in rows], [r[4] for r in rows]
     sep = " | " if args.markdown else "\t"
-    print(f"parser: {parser_signature(parser, args.model)}; {sum(map(len, texts.values()))} sentences "
+    print(f"parser: {parsed.signature}; {sum(map(len, texts.values()))} sentences "
           f"parsed (or read from the cache) in {seconds:.1f}s")
     print(sep.join(["group", "source", "reference", "USim gold", "USim auto"]))
     for group, a, b, g, s in rows:

@@ -14,14 +14,17 @@ from .graph import Graph
 from .io import read, read_all
 from .metrics import settings as _settings
 from .metrics.dagf import dag_f as _dag_f
+from .metrics.distsim import DistSim
 from .metrics.distsim import distsim as _distsim
 from .metrics.legacy import legacy_settings, usim_legacy
+from .metrics.settings import Settings
 from .metrics.usim import paper_settings
 from .metrics.usim import usim as _usim_paper
+from .parsing import Parses, ParseSettings, parse_texts
 from .plugins import paraphrase_judge, to_graph, word_encoder
 from .stats import CorpusScore, Score, corpus_score, signature
 
-__all__ = ["Parses", "USim", "dag_f", "distsim", "parse", "read", "read_all", "usim"]
+__all__ = ["ParseSettings", "Parses", "USim", "dag_f", "distsim", "parse", "parse_texts", "read", "read_all", "usim"]
 
 VARIANTS = _settings.VARIANTS
 GraphLike = Graph | str | os.PathLike[str] | Any
@@ -77,7 +80,7 @@ def _version() -> str:
 
 
 @dataclass(frozen=True)
-class USim:
+class USim(Settings):
     """USim with fixed settings, in the shape of sacrebleu's metrics.
 
     >>> metric = USim(variant="paper")
@@ -95,26 +98,11 @@ class USim:
     recognises) and ``edge_weights`` (``uniform``, ``height``, ``scheme``), and
     ``leaves`` (0, 1, 2, 3: the weight of each token's edge from its unit; 0, units only, is
     the paper's reading); for ``legacy``: ``single_token_units`` (False = the 2018
-    revision). One table, :data:`semsim.metrics.settings.SETTINGS`, holds them all.
+    revision); ``preset`` names a set of them. The fields are those of
+    :class:`semsim.metrics.settings.Settings`, generated from the one table
+    :data:`~semsim.metrics.settings.SETTINGS` and checked as the object is made; the metric
+    is itself the settings object the measures take.
     """
-
-    variant: str = "paper"
-    direction: str = "both"
-    tie_break: str = "coverage"
-    labels: str = "labeled"
-    remote: bool = True
-    by_sentence: bool = True
-    denominator: str = "yield"
-    tokens: str = "edit"
-    edge_weights: str = "uniform"
-    leaves: int = 0
-    single_token_units: bool = True
-    preset: str = "none"
-
-    def __post_init__(self) -> None:
-        for name, value in _settings.expand(self.settings()).items():  # a preset fills in its settings
-            object.__setattr__(self, name, value)
-        _settings.check(self.settings())
 
     def settings(self) -> dict[str, Any]:
         """Every setting by name (the fields of :data:`semsim.metrics.settings.SETTINGS`)."""
@@ -131,14 +119,11 @@ class USim:
         """
         g1, g2 = _pair(source, correction)
         if self.variant == "legacy":
-            return usim_legacy(g1, g2, single_token_units=self.single_token_units, version=_version())
+            return usim_legacy(g1, g2, self, version=_version())
         judge, judge_name = self.judge()
         encoder, encoder_name = self.encoder()
-        return _usim_paper(g1, g2, direction=self.direction, tie_break=self.tie_break, labels=self.labels,
-                           remote=self.remote, by_sentence=self.by_sentence, denominator=self.denominator,
-                           tokens=self.tokens, edge_weights=self.edge_weights, leaves=self.leaves,
-                           judge=judge, judge_name=judge_name, encoder=encoder, encoder_name=encoder_name,
-                           preset=self.preset, version=_version())
+        return _usim_paper(g1, g2, self, judge=judge, judge_name=judge_name, encoder=encoder,
+                           encoder_name=encoder_name, version=_version())
 
     def judge(self) -> tuple[Judge | None, str]:
         """The paraphrase judge ``tokens="paraphrase"`` asks, and its identity for the
@@ -188,11 +173,9 @@ class USim:
         score also names its graphs' representation (``scheme:ucca``), which the metric
         alone cannot know: give ``scheme`` to get exactly a score's signature."""
         if self.variant == "legacy":
-            settings = legacy_settings(self.single_token_units)
+            settings = legacy_settings(self)
         else:
-            settings = paper_settings(self.direction, self.tie_break, self.labels, self.remote, self.by_sentence,
-                                      self.denominator, self.tokens, self.edge_weights, self.leaves, self.judge()[1],
-                                      self.encoder()[1], self.preset)
+            settings = paper_settings(self, self.judge()[1], self.encoder()[1])
         return signature("usim", {**settings, **({"scheme": scheme} if scheme else {})}, _version())
 
 
@@ -207,63 +190,25 @@ def dag_f(guessed: GraphLike, reference: GraphLike, *, labels: str = "labeled", 
 
 
 def distsim(pairs: Iterable[tuple[GraphLike, GraphLike]], labels: Sequence[str] | None = None,
-            by_sentence: bool = False) -> dict[str, float]:
-    """DistSim per label and label group (lower = more similar) over source/correction pairs."""
-    return _distsim((_pair(a, b) for a, b in pairs), labels, by_sentence)
-
-
-@dataclass(frozen=True)
-class Parses:
-    """What :func:`parse` returns: the graph of every text that parsed (:meth:`get` looks one
-    up by the text as given, tokenized as it was for parsing), why each of the others did not,
-    and the signature of the parser and model (``parser:NAME|model:MODEL@HASH...``, then
-    ``|tok:...`` if a tokenizer split the texts) that a score from these graphs carries."""
-
-    graphs: dict[str, Graph]
-    failed: dict[str, str]
-    parser: str
-    signature: str
-    tokenize: str = "none"
-
-    def _key(self, text: str) -> str:
-        from .cache import normalise
-        from .tokenize import tokenize
-        return normalise(tokenize([text], self.tokenize)[0])
-
-    def get(self, text: str) -> Graph | None:
-        return self.graphs.get(self._key(text))
-
-    def failures_among(self, texts: Iterable[str]) -> int:
-        """How many distinct sentences of ``texts`` could not be parsed."""
-        return len({self._key(t) for t in texts} & set(self.failed))
+            by_sentence: bool = False) -> DistSim:
+    """DistSim per label and label group (lower = more similar) over source/correction pairs:
+    a dict of them, whose ``signature`` names the settings (:class:`~semsim.metrics.distsim.DistSim`)."""
+    return _distsim((_pair(a, b) for a, b in pairs), labels, by_sentence, version=_version())
 
 
 def parse(texts: Sequence[str], representation: str | None = None, parser: str | None = None,
-          model: str | None = None, *, cache: str | os.PathLike[str] | bool = True, batch_size: int = 32,
-          jobs: int = 1, progress: bool = False, tokenize: str = "none") -> Parses:
-    """Parse whitespace-tokenised sentences, each distinct one once, through the parse cache
-    (``cache``: True for the default file, a path, or False for none) in ``jobs`` processes.
-    Untokenized text (LLM outputs): ``tokenize="spacy"`` splits it first (:mod:`semsim.tokenize`).
+          model: str | None = None, **settings: Any) -> Parses:
+    """Parse whitespace-tokenised sentences, each distinct one once, through the parse cache.
 
     ``parser`` names a registered parser, else the default one of ``representation``; a
     parser of another representation is an error. A sentence the parser fails on is recorded
-    in :attr:`Parses.failed`, and the others are kept.
+    in :attr:`Parses.failed`, and the others are kept. The other keywords are those of
+    :class:`~semsim.parsing.ParseSettings`: ``cache`` (True for the default file, a path, or
+    False for none), ``jobs`` processes or an ``executor`` (docs/scale.md), ``batch_size``,
+    ``progress``, and ``tokenize="spacy"`` for untokenized text such as LLM outputs
+    (:mod:`semsim.tokenize`). :func:`~semsim.parsing.parse_texts` takes them as one object.
     """
-    from .cache import ParseCache
-    from .errors import SemsimError
-    from .pipeline import find_parser, parse_sentences, parser_signature
-    from .tokenize import tokenize as tokenized
     from .tokenize import warn_untokenized_python
-    found = find_parser(parser, representation)
-    if representation is not None and found.representation != representation:
-        raise SemsimError(f"parser {found.name!r} parses into {found.representation}, not {representation}")
-    store = None if cache is False else ParseCache(None if cache is True else os.fspath(cache))
-    failed: dict[str, str] = {}
-    warn_untokenized_python([("the texts", texts)], tokenize)
-    texts = tokenized(texts, tokenize)
-    try:
-        graphs = parse_sentences(texts, found, model, store, batch_size, jobs, progress=progress, failed=failed)
-    finally:
-        if store is not None:
-            store.close()
-    return Parses(graphs, failed, found.name, parser_signature(found, model, tokenize), tokenize)
+    how = ParseSettings(parser, representation, model, **settings)
+    warn_untokenized_python([("the texts", texts)], how.tokenize)
+    return parse_texts(texts, how)

@@ -111,7 +111,10 @@ class ParseCache:
                 return db
 
             def __exit__(self, exc_type, *_):
-                db.execute("ROLLBACK" if exc_type else "COMMIT")
+                if not exc_type:
+                    db.execute("COMMIT")
+                elif db.in_transaction:  # SQLite rolls back by itself on some errors (a full disk)
+                    db.execute("ROLLBACK")
         return _Tx()
 
     @staticmethod
@@ -127,11 +130,15 @@ class ParseCache:
         for i in range(0, len(items), 500):
             chunk = items[i:i + 500]
             marks = ",".join("?" * len(chunk))
-            rows = self._db.execute(f"SELECT key, native, graph FROM parses WHERE key IN ({marks})", chunk)
-            for key, native, graph in rows:
+            rows = self._db.execute(f"SELECT key, text, native, graph FROM parses WHERE key IN ({marks})", chunk)
+            for key, text, native, graph in rows:
                 try:
-                    found[keys[key]] = Entry(native, graph_from_dict(json.loads(graph)))
-                except (ValueError, KeyError, TypeError):  # a damaged or foreign row: parse again
+                    stored = json.loads(graph)
+                    # a row moved or edited (its key, text or graph another sentence's) serves no graph
+                    if normalise(keys[key]) != text or stored.get("sentence", text) != text:
+                        continue
+                    found[keys[key]] = Entry(native, graph_from_dict(stored))
+                except (ValueError, KeyError, TypeError, AttributeError):  # a damaged or foreign row: parse again
                     continue
         if found:
             hit = [self.key(representation, parser, model, t) for t in found]
@@ -144,12 +151,17 @@ class ParseCache:
         """Store parses, all or none (one transaction), replacing any row of the same key
         (the same parse, or a damaged row being healed)."""
         now = time.time()
+        # each graph names its sentence, so that a row whose graph is another's is found out
         rows = [(self.key(representation, parser, model, text), representation, parser, model, normalise(text),
-                 native, json.dumps(graph_to_dict(graph), separators=(",", ":")), now)
+                 native, json.dumps({**graph_to_dict(graph), "sentence": normalise(text)}, separators=(",", ":")), now)
                 for text, native, graph in items]
-        with self._transaction() as db:
-            db.executemany("INSERT OR REPLACE INTO parses (key, representation, parser, model, text, native, graph, "
-                           "created) VALUES (?, ?, ?, ?, ?, ?, ?, ?)", rows)
+        try:
+            with self._transaction() as db:
+                db.executemany("INSERT OR REPLACE INTO parses (key, representation, parser, model, text, native, "
+                               "graph, created) VALUES (?, ?, ?, ?, ?, ?, ?, ?)", rows)
+        except sqlite3.OperationalError as exc:  # a full disk, a lost mount: this batch rolled back, the rest kept
+            raise SemsimError(f"{self.path}: cannot store parses ({exc}); the parses stored before are kept: free "
+                              "space, or choose another cache with --cache or --no-cache") from None
 
     def stats(self) -> dict[str, Any]:
         groups = [{"representation": r, "parser": p, "model": m, "entries": n, "hits": h or 0}

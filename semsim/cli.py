@@ -12,7 +12,7 @@ from __future__ import annotations
 import functools
 import math
 import os
-from collections.abc import Callable
+from collections.abc import Callable, Sequence
 from pathlib import Path
 from typing import Any
 
@@ -21,11 +21,9 @@ import click
 from .api import USim
 from .errors import SemsimError, SettingsError
 from .metrics.settings import BY_NAME, SETTINGS, Setting, flag
+from .report import FORMATS
 from .tokenize import TOKENIZERS
 from .version import __version__
-
-FORMATS = ("text", "json", "jsonl", "tsv")
-
 
 #: Every command: ``semsim NAME`` is ``semsim.commands.NAME:NAME`` (:func:`command_location`: a
 #: hyphen is dropped from the module's name and is ``_`` in the function's), imported when it is
@@ -106,11 +104,19 @@ def cli(allow_pickle: bool, verbose: bool) -> None:
 
 
 # -- options shared by several commands ----------------------------------------------------------
+def format_option(choices: Sequence[str] = FORMATS, default: str = "text",
+                  help: str | None = None) -> Callable[[Callable[..., Any]], Callable[..., Any]]:
+    """``--format``, handed to the command as ``fmt``: which of ``choices`` (the renderings
+    :func:`semsim.report.write` gives the command's report) it writes. One option for every
+    command, so that the name, the default shown and the keyword agree."""
+    return click.option("--format", "fmt", type=click.Choice(list(choices)), default=default, show_default=True,
+                        help=help)
+
+
 def output_options(f: Callable[..., Any]) -> Callable[..., Any]:
     """Where and how ``usim`` and ``dagf`` write their records, and their corpus bootstrap."""
     for opt in reversed([
-        click.option("--format", "fmt", type=click.Choice(FORMATS), default="text", show_default=True,
-                     help="Output format (json/jsonl/tsv carry the signature on every record)."),
+        format_option(help="Output format (json/jsonl/tsv carry the signature on every record)."),
         click.option("-o", "--output", type=click.Path(dir_okay=False), help="Write here instead of stdout."),
         click.option("--read-format", help="Reader to use (see `semsim plugins`); default: by suffix."),
         click.option("--bootstrap", "n_bootstrap", type=click.IntRange(0), default=0, show_default=True,
@@ -142,10 +148,24 @@ def finite(_ctx: click.Context, param: click.Parameter, value: float | None) -> 
     return value
 
 
-def parsing_options(f: Callable[..., Any]) -> Callable[..., Any]:
-    """How the commands that parse text parse it (:func:`semsim.pipeline.parse_sentences`):
-    ``--jobs``, ``--executor`` and ``--batch-timeout`` (where; docs/scale.md),
-    ``--batch-size``, and the parse cache (``--cache``, ``--no-cache``)."""
+#: what each option of :func:`parsing_options` sets in :class:`~semsim.parsing.ParseSettings`
+_PARSING = ("representation", "parser_name", "model", "tokenize", "jobs", "executor", "batch_timeout", "batch_size",
+            "cache_path", "no_cache")
+
+
+def parsing_options(f: Callable[..., Any] | None = None, *, parser: bool = True, representation: str | None = None,
+                    tokenize: bool = True) -> Any:
+    """How the commands that parse text parse it, handed to the command as one ``parsing``: a
+    :class:`~semsim.parsing.ParseSettings` (``--representation`` unless the command fixes
+    ``representation``; ``--parser`` and ``--model`` unless ``parser=False``; ``--tokenize``
+    unless ``tokenize=False``; where batches run: ``--jobs``, ``--executor``,
+    ``--batch-timeout``, docs/scale.md; ``--batch-size``; the parse cache, ``--cache`` and
+    ``--no-cache``). Progress bars follow the command's ``-q``. A plugin's command takes
+    them too (``semsim ucca evaluate``: ``@parsing_options(representation="ucca", tokenize=False)``)."""
+    if f is None:
+        return functools.partial(parsing_options, parser=parser, representation=representation, tokenize=tokenize)
+    from .parsing import ParseSettings
+
     def check(_ctx: click.Context, _param: click.Parameter, value: str) -> str:
         from .executors import executor_spec
         try:
@@ -153,7 +173,25 @@ def parsing_options(f: Callable[..., Any]) -> Callable[..., Any]:
         except SettingsError as exc:
             raise click.BadParameter(str(exc).partition(": ")[2]) from None
         return value
-    for opt in reversed([
+
+    @functools.wraps(f)
+    def command(*args: Any, **kwargs: Any) -> Any:
+        given = {n: kwargs.pop(n, None) for n in _PARSING}
+        cache = False if given["no_cache"] else (given["cache_path"] or True)
+        settings = ParseSettings(given["parser_name"], representation or given["representation"], given["model"],
+                                 cache, given["batch_size"], given["jobs"], given["executor"], given["batch_timeout"],
+                                 given["tokenize"] or "none", progress=not kwargs.get("quiet", False))
+        return f(*args, parsing=settings, **kwargs)
+
+    options = [] if representation else [
+        click.option("--representation", default=None, help="Representation to parse into (e.g. ucca).")]
+    options += [
+        click.option("--parser", "parser_name", default=None,
+                     help="Parser to use (default: the representation's default; see `semsim plugins`)."),
+        click.option("--model", default=None, help="Parser model (path or name; default: the parser's own)."),
+    ] if parser else []
+    options += [tokenize_option] if tokenize else []
+    options += [
         click.option("--jobs", type=click.IntRange(1, MAX_JOBS), default=1, show_default=True,
                      help="Parsing processes (with --executor dask: local Dask workers); at most 4 per core."),
         click.option("--executor", default="local", show_default=True, envvar="SEMSIM_EXECUTOR", callback=check,
@@ -168,9 +206,10 @@ def parsing_options(f: Callable[..., Any]) -> Callable[..., Any]:
         click.option("--cache", "cache_path", type=click.Path(dir_okay=False), default=None,
                      help="Parse cache file (default: $SEMSIM_CACHE_DIR/parses.sqlite3)."),
         click.option("--no-cache", is_flag=True, help="Parse everything, store nothing."),
-    ]):
-        f = opt(f)
-    return f
+    ]
+    for opt in reversed(options):
+        command = opt(command)
+    return command
 
 
 def tokenize_option(f: Callable[..., Any]) -> Callable[..., Any]:

@@ -52,7 +52,7 @@ class ParseError(SemsimError):
     """A parser produced no usable graph for some sentences of a batch (``sentences``).
 
     Unlike other errors of a parser (a missing model, say), this one is about the
-    sentences, not the run: the pipeline parses the rest of the batch and reports these."""
+    sentences, not the run: the parsing route parses the rest of the batch and reports these."""
 
     def __init__(self, message: str, sentences: Sequence[str] = ()):
         self.sentences = list(sentences)

@@ -2,7 +2,7 @@
 process (:class:`Serial`), in local worker processes (``--jobs``, :class:`Processes`), or on a
 Dask cluster (:class:`Dask`: ``--executor dask`` starts one on this machine,
 ``dask://HOST:PORT`` uses a running one; docs/scale.md). Each runs :func:`parse_batch`, the
-unit of work, wherever it runs; :func:`semsim.pipeline.parse_sentences` only dedupes, looks
+unit of work, wherever it runs; :func:`semsim.parsing.parse_sentences` only dedupes, looks
 up the cache, hands batches to an executor and stores what comes back.
 
 Dask (its ``distributed`` scheduler), not Ray: a pure-Python install of a few MB (Ray's
@@ -72,10 +72,27 @@ def executor_spec(value: str | None) -> ExecutorSpec:
     if engine == "dask" and not sep:
         return ExecutorSpec("dask")
     if engine in ("dask", "tcp", "tls") and sep and rest:
-        return ExecutorSpec("dask", f"{'tcp' if engine == 'dask' else engine}://{rest}")
+        return ExecutorSpec("dask", f"{'tcp' if engine == 'dask' else engine}://{_host_port(value, rest)}")
     if engine == "ray":
         raise SettingsError(f"--executor {value}: Ray is not supported (yet); use {EXECUTORS} (docs/scale.md)")
     raise SettingsError(f"--executor {value}: unknown executor; use {EXECUTORS}")
+
+
+def _host_port(value: str, rest: str) -> str:
+    """``HOST:PORT`` of a scheduler's address, checked now: Dask would otherwise try a malformed
+    one (an unbracketed IPv6 address, a port that is no number, a path) until its connect
+    timeout, and then fail with a traceback."""
+    from urllib.parse import urlsplit
+    bad = f"--executor {value}: not a scheduler address; expected dask://HOST:PORT (IPv6 as [ADDRESS]:PORT)"
+    try:
+        parts = urlsplit(f"//{rest}")
+        port = parts.port
+    except ValueError:
+        raise SettingsError(bad) from None
+    if not parts.hostname or port is None or port == 0 or parts.path or parts.query or parts.fragment \
+            or parts.username is not None or ("[" in rest and not rest.startswith("[")):
+        raise SettingsError(bad)
+    return rest
 
 
 def parse_batch(parser_name: str, model: str | None, texts: list[str]) -> Parsed:
@@ -318,7 +335,7 @@ class Dask(Executor):
         return self._outcome(texts, self._submit(texts))()
 
 
-def open_executor(spec: ExecutorSpec, jobs: int, timeout: float | None, parser_name: str, model: str | None,
+def open_executor(spec: ExecutorSpec, *, jobs: int, timeout: float | None, parser_name: str, model: str | None,
                   key: str, batches: int) -> Executor:
     """The executor ``spec`` names, for ``batches`` batches: Dask when asked for, worker
     processes for ``jobs`` > 1 and more than one batch, else this process."""

@@ -9,6 +9,7 @@ import codecs
 import contextlib
 import os
 import re
+import stat
 import sys
 from collections.abc import Iterator
 from contextlib import contextmanager
@@ -98,6 +99,41 @@ def stdin_bytes() -> bytes:
     return data
 
 
+#: what pipes and devices given as paths held, read once: they cannot be read twice
+_STREAMS: dict[str, bytes] = {}
+
+
+def is_stream(path: str | os.PathLike[str]) -> bool:
+    """Whether ``path`` can be read only once: standard input, or a pipe or device given as a
+    path (``<(zcat a.xml.gz)``, ``/dev/stdin``), whose size says nothing of its content."""
+    if is_stdin(path):
+        return True
+    try:
+        mode = os.stat(path).st_mode
+    except (OSError, ValueError):
+        return False
+    return not stat.S_ISREG(mode) and not stat.S_ISDIR(mode)
+
+
+def input_bytes(path: str | os.PathLike[str]) -> bytes:
+    """All of a stream (:func:`is_stream`), read once per process within the input bound
+    (:func:`semsim.limits.read_bounded`: ``/dev/zero`` stops there), so that finding its reader
+    and reading it see the same bytes."""
+    if is_stdin(path):
+        return stdin_bytes()
+    key = os.fspath(path)
+    if key not in _STREAMS:
+        from .limits import LimitError, read_bounded
+        try:
+            with open(path, "rb") as f:
+                _STREAMS[key] = read_bounded(f, "the file")
+        except LimitError as exc:
+            raise InputError(str(exc), key) from None
+        except OSError as exc:
+            raise InputError(f"cannot read: {exc.strerror or exc}", key) from None
+    return _STREAMS[key]
+
+
 def read_text(path: str | os.PathLike[str], kind: str = "") -> str:
     r"""A text file's contents (``-``: standard input), as the readers of every text format
     take it: decoded (:func:`decode_text`), its line ends made ``\n`` (CRLF and the old
@@ -108,8 +144,8 @@ def read_text(path: str | os.PathLike[str], kind: str = "") -> str:
     from .limits import LimitError, read_bounded
     p = Path(shown(path))
     try:
-        if is_stdin(path):
-            data = stdin_bytes()
+        if is_stream(path):
+            data = input_bytes(path)
         else:
             with open(p, "rb") as f:
                 data = read_bounded(f, "the file")

@@ -1,25 +1,24 @@
 """Reading graphs through the registered readers, and writing result records.
 
 ``read(path)`` picks the reader by explicit format name, else by suffix, asking each
-candidate's ``sniff`` when several share a suffix. Writers produce JSON Lines and TSV;
-every record carries the score's signature. (File primitives: :mod:`semsim.files`; graphs
+candidate's ``sniff`` when several share a suffix. The result writers (JSON Lines, TSV)
+are :mod:`semsim.report`'s, importable from here too. (File primitives: :mod:`semsim.files`; graphs
 as JSON: :mod:`semsim.graph_json`; the CLI's input pairs: :mod:`semsim.commands.inputs`.)
 """
 
 from __future__ import annotations
 
-import csv
-import json
 import os
-from collections.abc import Iterable, Iterator
+from collections.abc import Iterator
 from pathlib import Path
-from typing import IO, Any
 
 from .errors import GraphError, InputError
-from .files import STDIN_NAME, is_stdin, stdin_bytes, text_head
+from .files import input_bytes, is_stream, shown, text_head
 from .graph import Graph
 from .plugins import readers, to_graph
 from .records import Reader
+from .report import write_jsonl as write_jsonl  # the result writers, kept importable from here
+from .report import write_tsv as write_tsv
 
 
 def find_reader(path: Path, format: str | None = None) -> Reader:
@@ -30,15 +29,15 @@ def find_reader(path: Path, format: str | None = None) -> Reader:
                              f"(installed: {', '.join(sorted(available)) or 'none'})", path)
         return available[format]
     suffix = "".join(path.suffixes[-1:]).lower()
-    candidates = [r for r in available.values() if suffix in r.suffixes or (is_stdin(path) and r.sniff)]
+    candidates = [r for r in available.values() if suffix in r.suffixes or (is_stream(path) and r.sniff)]
     if not candidates:
         known = sorted({s for r in available.values() for s in r.suffixes})
         raise InputError(f"no installed plugin reads {suffix or 'suffix-less'} files "
                          f"(readable: {', '.join(known) or 'none; install a plugin such as semsim-ucca'})", path)
     if len(candidates) == 1:
         return candidates[0]
-    if is_stdin(path):
-        head = stdin_bytes()[:4096]
+    if is_stream(path):
+        head = input_bytes(path)[:4096]
     else:
         with open(path, "rb") as f:
             head = f.read(4096)
@@ -63,9 +62,9 @@ def iter_graphs(path: str | os.PathLike[str], format: str | None = None,
     if errors not in ("raise", "yield"):
         raise ValueError(f"errors must be 'raise' or 'yield', not {errors!r}")
     p = Path(path)
-    if is_stdin(p):  # a stream: readers that read through read_text (MRP, PENMAN) take it
-        if not stdin_bytes():
-            raise InputError("empty file", STDIN_NAME)
+    if is_stream(p):  # standard input, a pipe: readers read it through read_text or input_bytes
+        if not input_bytes(p):
+            raise InputError("empty file", shown(p))
     elif not p.exists():
         raise InputError("no such file", p)
     elif p.is_dir():
@@ -98,36 +97,3 @@ def read(path: str | os.PathLike[str], format: str | None = None) -> Graph:
     if len(graphs) != 1:
         raise InputError(f"expected one graph, found {len(graphs)} (use read_all)", path)
     return graphs[0]
-
-
-# -- writers -------------------------------------------------------------------------------------
-def write_jsonl(records: Iterable[dict[str, Any]], out: IO[str]) -> int:
-    n = 0
-    for r in records:
-        out.write(json.dumps(r, ensure_ascii=False, sort_keys=False) + "\n")
-        out.flush()
-        n += 1
-    return n
-
-
-def write_tsv(records: Iterable[dict[str, Any]], out: IO[str], exclude: Iterable[str] = ()) -> int:
-    """One row per record; the header is the first record's keys (less ``exclude``)."""
-    w = csv.writer(out, delimiter="\t", lineterminator="\n")
-    columns: list[str] | None = None
-    n = 0
-    for r in records:
-        if columns is None:
-            columns = [c for c in r if c not in exclude]
-            w.writerow(columns)
-        w.writerow([_cell(r.get(c)) for c in columns])
-        out.flush()
-        n += 1
-    return n
-
-
-def _cell(v: Any) -> str:
-    if v is None:
-        return ""
-    if isinstance(v, float):
-        return f"{v:.6f}"
-    return str(v)

@@ -23,6 +23,9 @@ their machine has the memory:
 ``SEMSIM_MAX_SENTENCE_TOKENS`` (default 1,000)
     The longest sentence a parser whose cost grows with the square of its length should
     take (semsim's span parser scores every span: 1,500 tokens need ~3.7 GB and 27 s).
+``SEMSIM_MAX_TOKEN_CHARS`` (default 10,000)
+    The longest token a reader takes (the UCCA XML reader checks it): no word is longer, and
+    a 50 MB "token" (a corrupt or hostile file) only makes everything that reads it crawl.
 ``SEMSIM_MAX_INPUT_BYTES`` (default 536,870,912: 512 MiB)
     The largest text file (or standard input) read: a text is held in memory whole, decoded,
     so an endless stream (``--source /dev/zero``) would take all the memory there is.
@@ -48,6 +51,7 @@ YIELDS_ENV, DEFAULT_YIELDS = "SEMSIM_MAX_YIELDS", 4_000_000
 TOKENS_ENV, DEFAULT_TOKENS = "SEMSIM_MAX_SENTENCE_TOKENS", 1_000
 DEPTH_ENV, DEFAULT_DEPTH = "SEMSIM_MAX_DEPTH", 200
 INPUT_ENV, DEFAULT_INPUT = "SEMSIM_MAX_INPUT_BYTES", 512 * 2**20
+TOKEN_CHARS_ENV, DEFAULT_TOKEN_CHARS = "SEMSIM_MAX_TOKEN_CHARS", 10_000
 
 
 class LimitError(SemsimError):
@@ -70,6 +74,14 @@ def _setting(env: str, default: int, maximum: int | None = None) -> int:
     if maximum is not None and value > maximum:
         raise SemsimError(f"{env}={raw!r}: at most {maximum:,}")
     return value
+
+
+def check_settings() -> None:
+    """Read every bound now: a malformed one (``SEMSIM_MAX_SENTENCE_TOKENS=abc``) is an error at
+    the start of a run, not only when something reaches it (which a warm cache may never do)."""
+    for read in (max_input_bytes, max_cells, max_align_chars, max_yields, max_sentence_tokens, max_depth,
+                 max_token_chars):
+        read()
 
 
 def max_input_bytes() -> int:
@@ -96,6 +108,18 @@ def max_align_chars() -> int:
 
 def max_yields() -> int:
     return _setting(YIELDS_ENV, DEFAULT_YIELDS)
+
+
+def max_token_chars() -> int:
+    return _setting(TOKEN_CHARS_ENV, DEFAULT_TOKEN_CHARS)
+
+
+def token_too_long(text: str) -> str | None:
+    """Why a token is too long to be a word (:func:`max_token_chars`), or None."""
+    limit = max_token_chars()
+    if len(text) <= limit:
+        return None
+    return f"a token of {len(text):,} characters, over the limit of {limit:,} (raise {TOKEN_CHARS_ENV} to read it)"
 
 
 def max_sentence_tokens() -> int:

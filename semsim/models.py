@@ -87,12 +87,17 @@ def sha256_once(path: str | os.PathLike[str]) -> str:
 
 def requested_model(model: str | os.PathLike[str] | None, env: str, exists: Callable[[Path], bool], *,
                     default: Path | None = None, named: Callable[[str], Path | None] | None = None,
-                    missing: str = "") -> Path:
+                    missing: str = "", runs_code: str = "") -> Path:
     """Where the model a parser is asked for is: ``model`` (``--model``), else ``$env``, else
     ``default``. A bare name that ``exists`` does not accept as a model is looked up as one
     the plugin ships (``named``), then as an installed download (``semsim models download``).
     What comes back may still be no model: the plugin checks, and says what it expected.
     Nothing asked for and no default: :class:`SemsimError` with ``missing``.
+
+    ``runs_code`` (e.g. "TUPA"): loading the format runs code from its files, so nothing is
+    loaded by a name that a file in the working directory (a shared or writable place, such
+    as ``/tmp``) could answer: a bare name is an installed or shipped model only, and a model
+    elsewhere must be given as a path with a ``/`` (``./name``), a choice made on purpose.
     """
     value = os.fspath(model) if model else os.environ.get(env)
     if not value:
@@ -100,6 +105,15 @@ def requested_model(model: str | os.PathLike[str] | None, env: str, exists: Call
             raise SemsimError(missing)
         return default
     path = Path(value)
+    if runs_code and "/" not in value and os.sep not in value:
+        shipped = named(value) if named else None
+        if shipped is not None and exists(shipped):
+            return shipped
+        if installed(value):
+            return model_path(value)
+        raise SemsimError(f"{runs_code} model {value!r} is not installed: `semsim models download {value}` (if "
+                          f"published); loading a {runs_code} model runs code from its files, so one in this "
+                          f"directory is loaded only as ./{value}")
     if not exists(path) and path.name == str(path):  # a bare name (``name``, ``./name``, ``name/``)
         name = str(path)
         shipped = named(name) if named else None

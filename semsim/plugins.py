@@ -92,6 +92,9 @@ def _load_module(spec: str) -> Any:
         return importlib.import_module(spec)
     except (ImportError, OSError) as exc:
         raise PluginError(f"SEMSIM_PLUGINS: cannot load {spec!r}: {exc}") from None
+    except SyntaxError as exc:  # the file's own line, not a traceback through importlib
+        raise PluginError(f"{exc.filename or spec}:{exc.lineno}: SEMSIM_PLUGINS: {spec!r} is not valid Python: "
+                          f"{exc.msg}") from None
 
 
 def _tracing() -> bool:

@@ -8,11 +8,13 @@ renderings are plain text, Markdown (for a paper's appendix or a README), TSV an
 
 from __future__ import annotations
 
-import json
-from collections.abc import Collection, Mapping, Sequence
+from collections.abc import Callable, Collection, Iterator, Mapping, Sequence
 from dataclasses import dataclass
 from typing import Any
 
+from .cache import normalise
+from .graph import Graph
+from .report import Col, Record, Report, Table, num, render
 from .significance import PairedTest, paired_tests
 from .stats import Score, corpus_score
 
@@ -46,34 +48,28 @@ class SystemsReport:
                 "signature": self.signature}
 
     def render(self, fmt: str) -> str:
-        if fmt == "json":
-            return json.dumps(self.as_dict(), indent=2, ensure_ascii=False) + "\n"
-        if fmt == "tsv":
-            return self._tsv()
-        if fmt in ("text", "markdown"):
-            return self._table(markdown=fmt == "markdown")
-        raise ValueError(f"unknown format {fmt!r}; choose from {', '.join(RENDERINGS)}")
+        """The report as text, Markdown, TSV or JSON (:data:`RENDERINGS`)."""
+        return render(Report(self._rows(), document=lambda _: self.as_dict(), parts=self._parts,
+                             formats=RENDERINGS), fmt)
 
     # -- renderings ----------------------------------------------------------------------------
-    def _tsv(self) -> str:
-        """One row per system; the paired test against the best system in two columns (the
-        full set of tests is in the JSON rendering)."""
-        extra = ["changed", "word_change"] if self.changes else []
-        cols = ["system", "n", "macro_f", "ci_low", "ci_high", "micro_f", *extra, "p_vs_best", "q_vs_best",
-                "signature"]
-        lines = ["\t".join(cols)]
+    def _rows(self) -> list[Record]:
+        """One row per system, as TSV has them: the paired test against the best system in two
+        columns (the full set of tests is in the JSON rendering)."""
+        out = []
         for r in self.systems:
             t = self.versus_best(r["system"])
-            ci = r.get("macro_ci") or ["", ""]
-            cells = [r["system"], r["n"], r["macro_f"], *ci, r["micro_f"], *(r[c] for c in extra),
-                     *((t.p, t.q) if t else ("", "")), self.signature]
-            lines.append("\t".join(f"{c:.6f}" if isinstance(c, float) else str(c) for c in cells))
-        return "\n".join(lines) + "\n"
+            ci = r.get("macro_ci") or [None, None]
+            out.append({"system": r["system"], "n": r["n"], "macro_f": r["macro_f"], "ci_low": ci[0], "ci_high": ci[1],
+                        "micro_f": r["micro_f"],
+                        **({c: r[c] for c in ("changed", "word_change")} if self.changes else {}),
+                        "p_vs_best": t.p if t else None, "q_vs_best": t.q if t else None, "signature": self.signature})
+        return out
 
-    def _table(self, markdown: bool) -> str:
+    def _parts(self, _rows: list[Record], markdown: bool) -> list[Table | str]:
         ranked = self.ranked
         conf = ranked[0].get("confidence", 0.95) if ranked else 0.95
-        head = ["#", "system", "n", "mean F", f"{conf:.0%} CI", "micro F"]
+        head = ["#", "system", "n", "mean F", f"{num(conf, 0, percent=True)} CI", "micro F"]
         if self.changes:
             head += ["changed", "WordChange"]
         if self.tests:
@@ -81,15 +77,15 @@ class SystemsReport:
         rows = []
         for i, r in enumerate(ranked, 1):
             ci = r.get("macro_ci")
-            row = [str(i), r["system"], str(r["n"]), f"{r['macro_f']:.4f}",
-                   f"[{ci[0]:.4f}, {ci[1]:.4f}]" if ci else "", f"{r['micro_f']:.4f}"]
+            row = [str(i), r["system"], str(r["n"]), num(r["macro_f"]),
+                   f"[{num(ci[0])}, {num(ci[1])}]" if ci else "", num(r["micro_f"])]
             if self.changes:
-                row += [f"{r['changed']:.1%}", f"{r['word_change']:.2f}"]
+                row += [num(r["changed"], 1, percent=True), num(r["word_change"], 2)]
             if self.tests:
                 t = self.versus_best(r["system"])
                 row.append("—" if t is None else f"{'yes' if t.q < self.alpha else 'no'} (p={_p(t.p)}, q={_p(t.q)})")
             rows.append(row)
-        out = [_grid(head, rows, markdown)]
+        out: list[Table | str] = [_grid(head, rows)]
         if self.tests and len(ranked) > 1:
             names = [r["system"] for r in ranked]
             matrix = [[str(i), *("" if j <= i else self._cell(a, b) for j, b in enumerate(names, 1))]
@@ -98,13 +94,13 @@ class SystemsReport:
             title = (f"{method} ({self.tests[0].trials} trials), p-values of the difference in mean F "
                      f"(row vs. column, by rank); * = significant after Benjamini–Hochberg at {self.alpha:g}")
             out += ["", f"**{title}**" if markdown else title, "",
-                    _grid(["", *map(str, range(2, len(names) + 1))], [row[:1] + row[2:] for row in matrix], markdown)]
+                    _grid(["", *map(str, range(2, len(names) + 1))], [row[:1] + row[2:] for row in matrix])]
         if self.changes:
             out += ["", CHANGES_NOTE]
         sig = self.signature
         if sig:
             out += ["", f"signature: `{sig}`" if markdown else f"signature: {sig}"]
-        return "\n".join(out) + "\n"
+        return out
 
     def _cell(self, a: str, b: str) -> str:
         t = self.test(a, b)
@@ -119,18 +115,12 @@ CHANGES_NOTE = ("USim is faithfulness to the source: an output that changes noth
 
 
 def _p(p: float) -> str:
-    return f"{p:.4f}" if p >= 1e-4 else f"{p:.1e}"
+    return num(p, tiny=1e-4)
 
 
-def _grid(head: list[str], rows: list[list[str]], markdown: bool) -> str:
-    """A Markdown table, or the same columns aligned with spaces."""
-    if markdown:
-        lines = ["| " + " | ".join(head) + " |", "|" + "|".join("---" for _ in head) + "|"]
-        return "\n".join(lines + ["| " + " | ".join(r) + " |" for r in rows])
-    widths = [max(len(c) for c in col) for col in zip(head, *rows)]
-    left = [h == "system" for h in head]  # names read best left-aligned, numbers right-aligned
-    return "\n".join("  ".join(c.ljust(w) if lft else c.rjust(w) for c, w, lft in zip(r, widths, left)).rstrip()
-                     for r in [head, *rows])
+def _grid(head: list[str], rows: list[list[str]]) -> Table:
+    """Columns as wide as their widest cell; names read best left-aligned, numbers right-aligned."""
+    return Table([Col(h, "<" if h == "system" else ">") for h in head], rows, rstrip=True)
 
 
 def compare_systems(by_system: Mapping[str, Sequence[Score]], n_bootstrap: int = 1000, seed: int = 12345,
@@ -164,3 +154,39 @@ def how_much_changed(source: Sequence[str], systems: Mapping[str, Sequence[str]]
         out[name] = {"changed": changed / len(keep) if keep else 0.0,
                      "word_change": sum(m.word_change for m in measured) / len(measured) if measured else 0.0}
     return out
+
+
+@dataclass(frozen=True)
+class SentenceResult:
+    system: str
+    line: int
+    score: Score
+    empty: bool
+
+
+def score_lines(source: Sequence[str], systems: dict[str, Sequence[str]], graphs: dict[str, Graph],
+                  score: Callable[[Graph, Graph], Score], fallback: Score,
+                  skip: Collection[int] = ()) -> Iterator[SentenceResult]:
+    """Score each system's lines against the source lines, in file order, but for the
+    1-based lines in ``skip`` (e.g. a sentence that could not be parsed), for every system
+    alike, so that systems stay comparable sentence by sentence.
+
+    A pair with an empty side is not parsed; as in the authors' tool it scores 1 if both
+    sides are empty and 0 otherwise, by convention (no counts). Such scores copy the parts
+    and signature of a real score of the run (``fallback`` when every pair is empty).
+    """
+    template: Score | None = None
+    for name, lines in systems.items():
+        for i, (src, hyp) in enumerate(zip(source, lines)):
+            if i + 1 in skip:
+                continue
+            if src.strip() and hyp.strip():
+                yield SentenceResult(name, i + 1, score(graphs[normalise(src)], graphs[normalise(hyp)]), False)
+                continue
+            if template is None:
+                template = next((score(graphs[normalise(a)], graphs[normalise(b)])
+                                 for lines_ in systems.values() for k, (a, b) in enumerate(zip(source, lines_))
+                                 if a.strip() and b.strip() and k + 1 not in skip), fallback)
+            value = 1.0 if not src.strip() and not hyp.strip() else 0.0
+            yield SentenceResult(name, i + 1, Score.fixed(value, list(template.parts), template.signature,
+                                                          template.headline), True)

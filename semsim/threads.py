@@ -37,6 +37,9 @@ def threads() -> int:
         return 1
     if not value.isdigit() or int(value) < 1:
         raise SettingsError(f"${ENV}={value!r}: expected a whole number of threads, at least 1", [ENV])
+    if int(value) > cores():  # more threads than cores only spin (and torch refuses absurd counts)
+        raise SettingsError(f"${ENV}={value} is more than this machine's {cores()} cores: threads would spin "
+                            "against each other", [ENV])
     return int(value)
 
 

@@ -93,6 +93,7 @@ def test_graphs_labelled_np_and_pn_differ():
     assert semsim.usim(np_, pn, labels="unlabeled").f == 1.0
 
 
+@pytest.mark.slow
 def test_py_typed_is_in_the_wheel(tmp_path):
     """Build the wheel from a copy of the sources (the checkout gets no build/ or dist/) with
     setuptools, the project's build backend: its absence is a failure, not a skip."""

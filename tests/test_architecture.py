@@ -26,16 +26,19 @@ KERNEL = {
     "semsim.metrics.usim", "semsim.metrics.legacy", "semsim.metrics.dagf", "semsim.metrics.distsim",
     "semsim.metrics.settings",
 }
-#: The application: the public API, the plugin manager and reader dispatch, parsing (pipeline,
+#: The application: the public API, the plugin manager and reader dispatch, parsing (parsing,
 #: executors, cache, downloads), the command line, the GEC studies, explanations, integrations.
 APPLICATION_PACKAGES = ("semsim.commands", "semsim.gec", "semsim.explain", "semsim.hf")
 APPLICATION = {
-    "semsim", "semsim.__main__", "semsim.api", "semsim.cli", "semsim.plugins", "semsim.io", "semsim.pipeline",
+    "semsim", "semsim.__main__", "semsim.api", "semsim.cli", "semsim.plugins", "semsim.io", "semsim.parsing",
+    "semsim.textfiles",
     "semsim.executors", "semsim.cache", "semsim.downloads", "semsim.systems", "semsim.testing", "semsim.tokenize",
+    "semsim.report",
 }
 #: A plugin's command-line commands (its ``register_commands``) are application code of the
-#: plugin: besides the kernel they may use semsim's public API, as any program using semsim does.
-PLUGIN_COMMANDS = {"semsim_ucca.commands": {"semsim.api"}}
+#: plugin: besides the kernel they may use semsim's public API, as any program using semsim does,
+#: and the command line's shared options (``semsim.cli.parsing_options``), so they parse as every command does.
+PLUGIN_COMMANDS = {"semsim_ucca.commands": {"semsim.api", "semsim.cli"}}
 
 
 def _modules() -> dict[str, Path]:
@@ -159,12 +162,12 @@ def test_the_cycle_and_private_name_checks_can_fail():
 
 def test_the_private_name_check_can_fail(tmp_path):
     path = tmp_path / "fake.py"
-    path.write_text("def f():\n    from semsim.pipeline import _guarded, find_parser\n", encoding="utf-8")
+    path.write_text("def f():\n    from semsim.parsing import _guarded, find_parser\n", encoding="utf-8")
     imports = [(_owner(m), n, line) for m, n, line in _imports("semsim.commands.fake", path)]
-    assert _private("semsim.commands.fake", imports) == ["semsim.commands.fake:2 imports semsim.pipeline._guarded"]
+    assert _private("semsim.commands.fake", imports) == ["semsim.commands.fake:2 imports semsim.parsing._guarded"]
 
 
-@pytest.mark.parametrize("bad", ["from semsim.pipeline import parse_sentences", "import semsim.cli",
+@pytest.mark.parametrize("bad", ["from semsim.parsing import parse_sentences", "import semsim.cli",
                                  "from ..plugins import parsers", "from .. import io"])
 def test_the_check_sees_a_wrong_import(bad, tmp_path):
     """The check itself can fail: a kernel module (here semsim.metrics.fake) importing the

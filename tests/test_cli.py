@@ -2,13 +2,13 @@
 
 from __future__ import annotations
 
+import functools
 import json
 
 import pytest
-from click.testing import CliRunner
+from support import run_cli
 
 from semsim import __version__
-from semsim.cli import cli
 
 
 def toy(path, words, labels):
@@ -23,8 +23,7 @@ def pair(toy_plugin, tmp_path):
     return a, b
 
 
-def run(*args):
-    return CliRunner().invoke(cli, list(map(str, args)), catch_exceptions=False)
+run = functools.partial(run_cli, catch_exceptions=False)
 
 
 def test_version():
@@ -58,7 +57,7 @@ def test_directory_batch_with_corpus_summary_and_tsv(toy_plugin, tmp_path):
 def test_list_files_and_mismatched_counts(pair, tmp_path):
     (tmp_path / "l1").write_text(f"{pair[0]}\n{pair[0]}\n")
     (tmp_path / "l2").write_text(f"{pair[1]}\n")
-    r = CliRunner().invoke(cli, ["usim", f"@{tmp_path / 'l1'}", f"@{tmp_path / 'l2'}"])
+    r = run_cli("usim", f"@{tmp_path / 'l1'}", f"@{tmp_path / 'l2'}")
     assert r.exit_code == 1 and "lists 2 files but" in r.output and "Traceback" not in r.output
     (tmp_path / "l2").write_text(f"{pair[1]}\n{pair[1]}\n")
     assert run("usim", f"@{tmp_path / 'l1'}", f"@{tmp_path / 'l2'}").exit_code == 0
@@ -69,7 +68,7 @@ def test_unmatched_directories(toy_plugin, tmp_path):
         (tmp_path / side).mkdir()
         for n in names:
             toy(tmp_path / side / f"{n}.toy", ["a"], ["Big"])
-    r = CliRunner().invoke(cli, ["usim", str(tmp_path / "s"), str(tmp_path / "c")])
+    r = run_cli("usim", tmp_path / "s", tmp_path / "c")
     assert r.exit_code == 1 and "y.toy: no file of that name" in r.output
 
 
@@ -77,7 +76,7 @@ def test_bad_input_is_one_line_and_nothing_is_written(pair, tmp_path):
     bad = tmp_path / "bad.toy"
     bad.write_text("{not json\n")
     out = tmp_path / "out.jsonl"
-    r = CliRunner().invoke(cli, ["usim", str(pair[0]), str(bad), "-o", str(out)])
+    r = run_cli("usim", pair[0], bad, "-o", out)
     assert r.exit_code == 1
     assert r.output.strip().splitlines() == [f"Error: {bad}:1: bad toy graph: Expecting property name "
                                              "enclosed in double quotes: line 1 column 2 (char 1)"]
@@ -110,7 +109,7 @@ def test_output_into_a_pipe_or_device_writes_into_it(pair, tmp_path):
 def test_dagf_and_distsim_and_plugins(pair):
     r = run("dagf", pair[0], pair[0], "--format", "jsonl")
     assert json.loads(r.output)["f"] == 1.0
-    r = CliRunner().invoke(cli, ["dagf", str(pair[0]), str(pair[1])])
+    r = run_cli("dagf", pair[0], pair[1])
     assert r.exit_code == 1 and "same tokens" in r.output
     r = run("distsim", *pair, "--format", "json")
     assert json.loads(r.output)["distsim"]["Big"] == 1.0
@@ -120,5 +119,5 @@ def test_dagf_and_distsim_and_plugins(pair):
 
 
 def test_missing_file(toy_plugin, tmp_path):
-    r = CliRunner().invoke(cli, ["usim", str(tmp_path / "nope.toy"), str(tmp_path / "nope2.toy")])
+    r = run_cli("usim", tmp_path / "nope.toy", tmp_path / "nope2.toy")
     assert r.exit_code == 1 and "nope.toy: no such file or directory" in r.output

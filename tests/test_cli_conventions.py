@@ -7,16 +7,12 @@ from __future__ import annotations
 import json
 from pathlib import Path
 
-from click.testing import CliRunner
-from test_fuzz import MRP_SEEDS
+from support import MRP_SEEDS
+from support import run_cli as run
 
 from semsim.cli import cli
 
 EXAMPLES = Path(__file__).resolve().parent.parent / "examples"
-
-
-def run(*args, input=None, env=None):
-    return CliRunner().invoke(cli, [str(a) for a in args], input=input, env=env)
 
 
 def test_stdin_for_graphs_text_and_m2(toy_env, tmp_path):

@@ -6,16 +6,11 @@ import json
 from pathlib import Path
 
 import pytest
-from click.testing import CliRunner
+from support import run_cli as run
 
-from semsim.cli import cli
 from semsim.commands.compare import correlations
 
 EXAMPLES = Path(__file__).resolve().parent.parent / "examples"
-
-
-def run(*args):
-    return CliRunner().invoke(cli, list(map(str, args)))
 
 
 def toy(path, rows):
@@ -71,6 +66,22 @@ def test_text_route_parses_once_per_parser(toy_plugin, tmp_path):
     assert set(rows[0]) == {"name", "toy:usim", "toy:toy-labels"}
 
 
+def test_text_route_signs_as_score_does(toy_plugin, tmp_path):
+    """Scores of parsed text name the parser and model (and the tokenizer), in `compare` as in
+    `score`: the same pair under the same settings carries the same signature."""
+    (tmp_path / "s.txt").write_text("He ran\nX y\n", encoding="utf-8")
+    (tmp_path / "h.txt").write_text("He runs\nx Y\n", encoding="utf-8")
+    r = run("compare", "--source", tmp_path / "s.txt", "--hyp", tmp_path / "h.txt", "--parser", "toy-parser",
+            "--no-cache", "--format", "json", "--bootstrap", "0", "-q")
+    assert r.exit_code == 0, r.output
+    signatures = json.loads(r.output)["signatures"]
+    assert all(s.endswith("|parser:toy-parser|model:rules@rules-v1") for s in signatures.values()), signatures
+    s = run("score", "--source", tmp_path / "s.txt", "--hyp", tmp_path / "h.txt", "--parser", "toy-parser",
+            "--no-cache", "--format", "json", "--bootstrap", "0", "--paired", "none", "-q")
+    assert s.exit_code == 0, s.output
+    assert json.loads(s.output)["systems"][0]["signature"] == signatures["toy:usim"]
+
+
 def test_text_route_leaves_out_lines_a_parser_fails_on(toy_plugin, tmp_path, monkeypatch):
     monkeypatch.setenv("TOY_FAIL_AT", "x Y")
     (tmp_path / "s.txt").write_text("He ran\nA b\nX y\n", encoding="utf-8")
@@ -95,6 +106,7 @@ def test_ucca_and_amr_side_by_side_on_figure1():
     assert "ucca:smatch" not in row  # Smatch is registered for AMR graphs only
 
 
+@pytest.mark.slow
 @pytest.mark.needs_shared
 def test_ucca_vs_amr_on_the_mrp_sample(shared, tmp_path):
     """Consecutive sentences of the sample as pairs: both representations rank them alike."""

@@ -10,9 +10,8 @@ import json
 import sys
 
 import pytest
-from click.testing import CliRunner
+from support import run_cli as run
 
-from semsim.cli import cli
 from semsim.errors import InputError
 from semsim.gec.conservatism import (
     conservatism,
@@ -22,10 +21,6 @@ from semsim.gec.conservatism import (
     summarise,
     words,
 )
-
-
-def run(*args):
-    return CliRunner().invoke(cli, list(map(str, args)))
 
 
 # -- per-sentence measures ------------------------------------------------------------------------
@@ -195,6 +190,7 @@ def test_cli_jsonl_tsv_and_output_file(files, tmp_path):
     assert not (tmp_path / "out.tsv.partial").exists()
 
 
+@pytest.mark.slow
 @pytest.mark.parametrize("suffix", ["png", "svg"])
 def test_cli_plot_is_written_and_deterministic(files, tmp_path, suffix):
     paths = [tmp_path / f"a.{suffix}", tmp_path / f"b.{suffix}"]
@@ -248,10 +244,11 @@ def test_cli_errors_name_file_and_line(files, tmp_path):
 
 
 # -- JFLEG dev -------------------------------------------------------------------------------------
+@pytest.mark.slow
 @pytest.mark.needs_shared
 def test_jfleg_dev_references(shared):
     """References against their sources: properties any sane run must have, not its numbers."""
-    from semsim.pipeline import read_lines
+    from semsim.textfiles import read_lines
     d = shared / "data/jfleg/dev"
     src = read_lines(d / "dev.src")
     identity = summarise(conservatism(src, src), "source")

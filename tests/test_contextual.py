@@ -43,8 +43,8 @@ def one_hot(words):
 
 
 def score(a: str, b: str, labels: dict[str, str] | None = None, **kw):
-    return semsim.metrics.usim.usim(flat(a, labels), flat(b, labels), tokens="contextual", encoder=one_hot,
-                                    encoder_name="one-hot@1", **kw)
+    return semsim.metrics.usim.usim(flat(a, labels), flat(b, labels), settings.Settings(tokens="contextual", **kw),
+                                    encoder=one_hot, encoder_name="one-hot@1")
 
 
 def test_heaviest_monotone_prefers_weight_and_never_crosses():

@@ -64,3 +64,12 @@ def test_distsim_by_sentence():
     g2 = build_graph(["x", "y"], units, [(0, 1, "A"), (0, 2, "D")], sentence_ends=(1, 2), scheme=WEAK)
     assert distsim([(g1, g2)], by_sentence=True)["A"] == 0.5  # two sentence pairs
     assert distsim([(g1, g2)])["A"] == 1.0
+
+
+def test_distsim_is_signed_and_still_a_dict():
+    """The library signs DistSim as the command prints it; the result stays the dict it was."""
+    g1, g2 = graph("AAU"), graph("ADU")
+    d = semsim.distsim([(g1, g2)], labels=["A", "D"], by_sentence=True)
+    assert d == {"A": 1.0, "D": 1.0} and isinstance(d, dict)
+    assert d.signature == f"distsim|by_sentence:yes|labels:A,D|scheme:t|version:{semsim.__version__}"
+    assert semsim.distsim([(g1, g2)]).signature.startswith("distsim|by_sentence:no|labels:all|scheme:t|")

@@ -9,17 +9,12 @@ import sqlite3
 from pathlib import Path
 
 import pytest
-from click.testing import CliRunner
+from support import run_cli as run
 
 from semsim.cache import ParseCache
-from semsim.cli import cli
 from semsim.errors import SemsimError
 
 EXAMPLES = Path(__file__).resolve().parents[1] / "examples"
-
-
-def run(*args):
-    return CliRunner().invoke(cli, [str(a) for a in args])
 
 
 @pytest.fixture
@@ -81,6 +76,7 @@ def test_sensitivity_refuses_to_write_over_its_m2_file(toy_env):
     refused(run("sensitivity", m2, "--parser", "toy-parser", "-o", m2), m2, before)
 
 
+@pytest.mark.slow
 def test_a_model_is_never_written_over_training_data(tmp_path):
     train = tmp_path / "train"
     train.mkdir()
@@ -119,3 +115,61 @@ def test_a_database_that_is_not_a_parse_cache_is_left_alone(tmp_path):
         assert db.execute("SELECT * FROM people").fetchall() == [("ann",)]
     ParseCache(tmp_path / "new.sqlite").close()  # a new file, and a semsim cache, open as before
     ParseCache(tmp_path / "new.sqlite").close()
+
+
+# -- the property: no command ever writes to a path it reads -------------------------------------------
+def _spellings(path: Path) -> list[str]:
+    """Ways to name one file: as given, through ``./`` and ``..``, and through a symbolic link."""
+    link = path.with_name(f"link-to-{path.name}")
+    if not link.exists():
+        link.symlink_to(path.name)
+    return [str(path), f"{path.parent}/./{path.name}", f"{path.parent}/../{path.parent.name}/{path.name}", str(link)]
+
+
+def _runs(d: Path) -> list[tuple[list[str], list[Path], list[str]]]:
+    """Every command with an output option: (its arguments without the output, the files it
+    reads, its output options)."""
+    src, hyp, m2, table = d / "src.txt", d / "hyp.txt", d / "a.m2", d / "t.tsv"
+    xml1, xml2 = d / "fig1-source.xml", d / "fig1-correction.xml"
+    toy = ["--parser", "toy-parser", "--no-cache", "-q"]
+    return [(["usim", str(xml1), str(xml2)], [xml1, xml2], ["-o"]),
+            (["dagf", str(xml1), str(xml2)], [xml1, xml2], ["-o"]),
+            (["explain", str(xml1), str(xml2)], [xml1, xml2], ["--json", "--html"]),
+            (["score", "--source", str(src), "--hyp", str(hyp), *toy, "--bootstrap", "0"], [src, hyp], ["-o"]),
+            (["conservatism", "--source", str(src), "--hyp", str(hyp)], [src, hyp], ["-o", "--plot"]),
+            (["parse", str(hyp), *toy], [hyp], ["-o"]),
+            (["compare", "--source", str(src), "--hyp", str(hyp), *toy, "--bootstrap", "0"], [src, hyp], ["-o"]),
+            (["sensitivity", str(m2), *toy, "--bootstrap", "0"], [m2], ["-o"]),
+            (["meta-eval", str(table), "--measure", "paper", *toy, "--bootstrap", "0"], [table],
+             ["-o", "--per-sentence"])]
+
+
+@pytest.mark.slow
+def test_no_command_ever_writes_to_a_path_it_reads(toy_env):
+    """Hypothesis draws a command, one of its output options, one of its inputs and a spelling
+    of that input's path: the run is refused and every input keeps its bytes."""
+    from hypothesis import HealthCheck, given, settings
+    from hypothesis import strategies as st
+    d = toy_env
+    for name in ("fig1-source.xml", "fig1-correction.xml"):
+        shutil.copy(EXAMPLES / name, d / name)
+    (d / "src.txt").write_text("a b .\nc d .\n")
+    (d / "hyp.txt").write_text("a b .\nc e .\n")
+    (d / "a.m2").write_text("S a b c\nA 1 2|||R:NOUN|||x|||REQUIRED|||-NONE-|||0\n\n")
+    (d / "t.tsv").write_text("source\toutput\tscore\na b .\ta c .\t2\nc d .\tc e .\t3\nd e .\td f .\t1\n")
+    runs = _runs(d)
+    before = {p: p.read_bytes() for _, inputs, _ in runs for p in inputs}
+
+    @settings(max_examples=40, deadline=None, suppress_health_check=[HealthCheck.function_scoped_fixture])
+    @given(st.data())
+    def check(data):
+        args, inputs, options = data.draw(st.sampled_from(runs))
+        target = data.draw(st.sampled_from(inputs))
+        spelling = data.draw(st.sampled_from(_spellings(target)))
+        option = data.draw(st.sampled_from(options))
+        r = run(*args, option, spelling)
+        assert r.exit_code != 0, (args, option, spelling, r.output)
+        assert "Traceback" not in r.output
+        assert all(p.read_bytes() == b for p, b in before.items()), (args, option, spelling)
+
+    check()

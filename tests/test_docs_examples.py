@@ -67,9 +67,14 @@ def _help_examples() -> list[tuple[str, str]]:
     return out
 
 
-DOC_LINES = [pytest.param(line, id=f"{doc.relative_to(ROOT)}:{line[:60]}")
+def _param(line: str, id: str):
+    """A line that parses the shipped text (``examples/*.txt``) runs the UCCA parser: seconds, marked slow."""
+    return pytest.param(line, id=id, marks=[pytest.mark.slow] if re.search(r"\bexamples/\S+\.txt\b", line) else [])
+
+
+DOC_LINES = [_param(line, f"{doc.relative_to(ROOT)}:{line[:60]}")
              for doc in DOCS for line in _lines_in(doc.read_text(encoding="utf-8"))]
-HELP_LINES = [pytest.param(line, id=f"--help of {cmd}: {line[:50]}") for cmd, line in _help_examples()]
+HELP_LINES = [_param(line, f"--help of {cmd}: {line[:50]}") for cmd, line in _help_examples()]
 
 
 def _resolve(args: list[str]) -> tuple[click.Command, list[str], list[str]]:

@@ -27,12 +27,14 @@ def site(tmp_path_factory) -> Path:
     return out
 
 
+@pytest.mark.slow
 @pytest.mark.needs_mkdocs
 def test_docs_build_strict_without_warnings(site):
     assert (site / "index.html").is_file()
     assert (site / "plugins" / "index.html").is_file()
 
 
+@pytest.mark.slow
 @pytest.mark.needs_mkdocs
 @pytest.mark.parametrize(("page", "objects"), [
     ("semsim", ["semsim.api.usim", "semsim.api.USim", "semsim.api.dag_f", "semsim.api.distsim"]),

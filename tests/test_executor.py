@@ -4,6 +4,7 @@ worker processes, through the commands themselves, as a user's laptop would."""
 
 from __future__ import annotations
 
+import functools
 import json
 import os
 import signal
@@ -13,20 +14,18 @@ import sys
 import time
 
 import pytest
-from test_pipeline import SOURCE, SYS1, SYS2, files
+from support import SOURCE, SYS1, SYS2, files, run_semsim
 
 import semsim.plugins as plugins
 from semsim.errors import SemsimError, SettingsError
 from semsim.executors import ExecutorSpec, executor_spec
-from semsim.pipeline import find_parser, parse_sentences
+from semsim.parsing import ParseSettings, find_parser, parse_sentences
 
 # each death costs a worker restart (about a second): let the scheduler give up at the first
 FAST_FAIL = {"DASK_DISTRIBUTED__SCHEDULER__ALLOWED_FAILURES": "0", "OMP_NUM_THREADS": "1"}
 
 
-def score(*args, env=None, **kwargs):
-    cmd = [sys.executable, "-m", "semsim.cli", "score", *map(str, args)]
-    return subprocess.run(cmd, capture_output=True, text=True, env={**os.environ, **(env or {})}, **kwargs)
+score = functools.partial(run_semsim, "score")
 
 
 def cache_rows(path):
@@ -61,25 +60,41 @@ def test_executor_values():
     assert executor_spec("dask") == ExecutorSpec("dask")
     assert executor_spec("dask://10.0.0.5:8786") == ExecutorSpec("dask", "tcp://10.0.0.5:8786")
     assert executor_spec("tls://h:8786").address == "tls://h:8786"
+    assert executor_spec("dask://[fe80::1]:8786").address == "tcp://[fe80::1]:8786"
     for bad in ("ray", "ray://h:10001", "spark", "dask://"):
         with pytest.raises(SettingsError, match="--executor"):
             executor_spec(bad)
 
 
+@pytest.mark.slow
+@pytest.mark.parametrize("address", ["dask://fe80::1:8786", "dask://h:port", "dask://h", "tcp://h:8786/status",
+                                     "dask://h:8786?x=1", "dask://me@h:8786", "dask://h:0", "dask://h:99999",
+                                     "tls://:8786", "dask://[fe80::1:8786"])
+def test_malformed_scheduler_address_fails_at_once(address, toy_env):
+    """Dask would try each until its connect timeout, then fail with a traceback: refused before
+    anything is read or parsed, in one line naming the option."""
+    with pytest.raises(SettingsError, match="not a scheduler address"):
+        executor_spec(address)
+    f = files(toy_env)
+    r = score("--source", f["src.txt"], "--hyp", f["sys1.txt"], "--executor", address)
+    assert r.returncode == 2 and "not a scheduler address" in r.stderr and "Traceback" not in r.stderr
+
+
+@pytest.mark.slow
 def test_bad_executor_is_one_line(toy_env):
     f = files(toy_env)
     r = score("--source", f["src.txt"], "--hyp", f["sys1.txt"], "--executor", "ray://h:1")
     assert r.returncode == 2 and "Ray is not supported" in r.stderr and "Traceback" not in r.stderr
     r = score("--source", f["src.txt"], "--hyp", f["sys1.txt"], "--parser", "toy-parser", "--batch-timeout", "9")
-    assert r.returncode == 1 and r.stderr == "Error: --batch-timeout needs --executor dask or dask://HOST:PORT " \
-                                             "(docs/scale.md)\n"
+    assert r.returncode == 1 and r.stderr == "Error: batch_timeout (--batch-timeout) needs executor dask or " \
+                                             "dask://HOST:PORT (docs/scale.md)\n"
 
 
 def test_dask_missing_is_one_clear_error(toy_env, monkeypatch):
     monkeypatch.setitem(sys.modules, "distributed", None)  # import distributed -> ImportError
     plugins.reset_plugin_manager()
     with pytest.raises(SemsimError, match=r"pip install 'semsim\[distributed\]'"):
-        parse_sentences(["a b", "c d"], find_parser("toy-parser", None), executor="dask", progress=False)
+        parse_sentences(["a b", "c d"], find_parser("toy-parser", None), ParseSettings(executor="dask"))
 
 
 def test_a_worker_checks_its_parser_and_model(toy_env):
@@ -99,6 +114,7 @@ def test_a_worker_checks_its_parser_and_model(toy_env):
         parse_on_worker("nope", None, key, ["A b"], None)
 
 
+@pytest.mark.slow
 @pytest.mark.needs_dask
 def test_same_output_and_cache_as_jobs_1_even_when_a_worker_dies(toy_env):
     """Two workers; then two workers, one of which is killed (SIGKILL) by the batch it parses:
@@ -116,6 +132,7 @@ def test_same_output_and_cache_as_jobs_1_even_when_a_worker_dies(toy_env):
     assert out3 == out1 and r3.stdout == r1.stdout and rows3 == rows1
 
 
+@pytest.mark.slow
 @pytest.mark.needs_dask
 def test_a_sentence_that_fails_kills_or_hangs_costs_only_its_line(toy_env):
     """A parser error, a worker killed at every try and a batch past --batch-timeout: each is
@@ -137,6 +154,7 @@ def test_a_sentence_that_fails_kills_or_hangs_costs_only_its_line(toy_env):
     assert set(rows2) < set(rows1) and len(rows1) - len(rows2) == 2  # all but the killer and the hanger
 
 
+@pytest.mark.slow
 @pytest.mark.needs_dask
 def test_ctrl_c_leaves_a_usable_cache(toy_env):
     """Interrupted while a batch hangs on the cluster: what was parsed stays in the cache, and
@@ -169,6 +187,7 @@ def test_ctrl_c_leaves_a_usable_cache(toy_env):
     assert json.loads(again.stdout) == json.loads(r.stdout)
 
 
+@pytest.mark.slow
 @pytest.mark.needs_dask
 def test_a_running_scheduler_by_address(toy_env):
     """``dask://HOST:PORT``: a cluster someone else started (here, this test), whose workers
@@ -179,9 +198,9 @@ def test_a_running_scheduler_by_address(toy_env):
     with LocalCluster(n_workers=2, threads_per_worker=1, processes=True, host="127.0.0.1",
                       dashboard_address=None) as cluster:
         address = cluster.scheduler_address.replace("tcp://", "dask://")
-        remote = parse_sentences(texts, parser, batch_size=2, progress=False, executor=address)
+        remote = parse_sentences(texts, parser, ParseSettings(batch_size=2, executor=address))
         assert len(cluster.scheduler.workers) == 2
-    here = parse_sentences(texts, parser, batch_size=2, progress=False)
+    here = parse_sentences(texts, parser, ParseSettings(batch_size=2))
     assert remote.keys() == here.keys() and all(remote[t] == here[t] for t in here)
 
 
@@ -192,6 +211,7 @@ def test_every_command_that_parses_takes_the_executor():
         assert {"jobs", "executor", "batch_timeout"} <= params, name
 
 
+@pytest.mark.slow
 @pytest.mark.needs_dask
 @pytest.mark.needs_gec_metrics
 def test_usim_metric_on_a_local_cluster(toy_env):
@@ -199,13 +219,14 @@ def test_usim_metric_on_a_local_cluster(toy_env):
     from semsim.gec.metric import USimMetric
     with pytest.raises(SettingsError, match="Ray"):
         USimMetric.Config(parser="toy-parser", executor="ray")
-    with pytest.raises(SettingsError, match="batch_timeout needs"):
+    with pytest.raises(SettingsError, match=r"batch_timeout \(--batch-timeout\) needs"):
         USimMetric.Config(parser="toy-parser", batch_timeout=5.0)
     here = USimMetric(USimMetric.Config(parser="toy-parser", use_cache=False, batch_size=2))
     dask = USimMetric(USimMetric.Config(parser="toy-parser", use_cache=False, batch_size=2, executor="dask", jobs=2))
     assert dask.score_systems(SOURCE, [SYS1, SYS2]) == here.score_systems(SOURCE, [SYS1, SYS2])
 
 
+@pytest.mark.slow
 @pytest.mark.needs_dask
 def test_a_lost_scheduler_is_one_error(toy_env, monkeypatch):
     """The cluster goes away mid-run (here: closed while a batch hangs): one error, not a hang."""
@@ -221,7 +242,7 @@ def test_a_lost_scheduler_is_one_error(toy_env, monkeypatch):
 
     def run(address):
         try:
-            parse_sentences(["a b", "hang here", "c d"], parser, batch_size=1, progress=False, executor=address)
+            parse_sentences(["a b", "hang here", "c d"], parser, ParseSettings(batch_size=1, executor=address))
         except PluginError as exc:
             raised.append(str(exc))
     cluster = LocalCluster(n_workers=1, threads_per_worker=1, processes=True, host="127.0.0.1",

@@ -3,6 +3,7 @@ page must render and react in a real (headless) browser."""
 
 from __future__ import annotations
 
+import functools
 import html
 import itertools
 import json
@@ -16,11 +17,10 @@ import typing
 from pathlib import Path
 
 import pytest
-from click.testing import CliRunner
+from support import run_cli
 
 import semsim
 from semsim.api import USim
-from semsim.cli import cli
 from semsim.explain import ExplanationDoc, explain, render_html, summary
 from semsim.graph import concat
 from semsim.stats import Counts
@@ -196,8 +196,7 @@ def test_embedded_json_cannot_leave_its_script_block():
     assert json.loads(block) == json.loads(json.dumps(doc))
 
 
-def run(*args):
-    return CliRunner().invoke(cli, [str(a) for a in args], catch_exceptions=False)
+run = functools.partial(run_cli, catch_exceptions=False)
 
 
 def test_cli_writes_both_files_atomically(tmp_path):
@@ -218,9 +217,9 @@ def test_cli_summary_and_errors(tmp_path):
     assert "s->r: P 0.7778 (7/9)" in r.output and 'unmatched source edge 1.8 -R-> 1.9 "for"' in r.output
     r = run("explain", src, cor, "--variant", "legacy")
     assert r.exit_code == 0 and "legacy: P" in r.output and "per-edge detail is for the paper variant" in r.output
-    r = CliRunner().invoke(cli, ["explain", str(src), str(cor), "--html", str(tmp_path / "no" / "x.html")])
+    r = run_cli("explain", src, cor, "--html", tmp_path / "no" / "x.html")
     assert r.exit_code == 1 and "cannot write" in r.output and "Traceback" not in r.output
-    r = CliRunner().invoke(cli, ["explain", str(src), str(cor), "--pair", "2"])
+    r = run_cli("explain", src, cor, "--pair", "2")
     assert r.exit_code == 1 and "--pair 2: the inputs hold 1 pairs" in r.output
 
 
@@ -230,7 +229,7 @@ def test_cli_chooses_a_pair_among_several(tmp_path):
     for path, names in zip(both, (order, order[::-1])):
         path.write_text("\n\n".join((EXAMPLES / n).read_text(encoding="utf-8").strip() for n in names) + "\n",
                         encoding="utf-8")
-    r = CliRunner().invoke(cli, ["explain", *map(str, both)])
+    r = run_cli("explain", *both)
     assert r.exit_code == 1 and "hold 2 pairs" in r.output
     r = run("explain", *both, "--pair", "2", "--json", tmp_path / "p.json")
     doc = json.loads((tmp_path / "p.json").read_text(encoding="utf-8"))
@@ -332,7 +331,7 @@ def test_summary_wraps_to_the_width():
 
 def test_cli_summary_wraps_to_the_terminal():
     src, cor = EXAMPLES / FIG1[0][0], EXAMPLES / FIG1[0][1]
-    r = CliRunner().invoke(cli, ["explain", str(src), str(cor)], env={"COLUMNS": "50"})
+    r = run_cli("explain", src, cor, env={"COLUMNS": "50"})
     assert r.exit_code == 0
     long = [line for line in r.output.splitlines() if len(line) > 50]
     assert long == ["  [" + explain(semsim.read(src), semsim.read(cor))["signature"] + "]"]
@@ -378,7 +377,7 @@ def test_cli_pair_names_as_documented(tmp_path):
         r = run("explain", a, b, "--pair", name, "--json", tmp_path / "p.json", "-q")
         assert r.exit_code == 0, r.output
         assert json.loads((tmp_path / "p.json").read_text(encoding="utf-8"))["graphs"]["source"]["id"] == source_id
-    r = CliRunner().invoke(cli, ["explain", str(a), str(b), "--pair", "three"])
+    r = run_cli("explain", a, b, "--pair", "three")
     assert r.exit_code == 1 and "no pair of that name (names: one.xml, two.xml)" in r.output
 
 
@@ -386,26 +385,27 @@ def test_cli_quiet(tmp_path):
     """Notes (the pair chosen, the files written) go to stderr; -q silences them, not errors."""
     src, cor = EXAMPLES / FIG1[0][0], EXAMPLES / FIG1[0][1]
     out = tmp_path / "x.html"
-    r = CliRunner().invoke(cli, ["explain", str(src), str(cor), "--html", str(out)])
+    r = run_cli("explain", src, cor, "--html", out)
     assert r.exit_code == 0 and r.stdout == "" and r.stderr == f"semsim: wrote {out}\n"
-    r = CliRunner().invoke(cli, ["explain", str(src), str(cor), "--html", str(out), "-q"])
+    r = run_cli("explain", src, cor, "--html", out, "-q")
     assert r.exit_code == 0 and r.stdout == "" and r.stderr == ""
-    r = CliRunner().invoke(cli, ["explain", str(src), str(cor), "--quiet"])
+    r = run_cli("explain", src, cor, "--quiet")
     assert r.exit_code == 0 and r.stderr == "" and r.stdout.startswith("source:")
     a, b = tmp_path / "a", tmp_path / "b"
     for d in (a, b):
         d.mkdir()
         for name in FIG1[0]:
             shutil.copy(EXAMPLES / name, d / name)
-    r = CliRunner().invoke(cli, ["explain", str(a), str(b), "--pair", "2"])
+    r = run_cli("explain", a, b, "--pair", "2")
     assert r.exit_code == 0 and r.stderr.endswith("semsim: explaining pair 2 of 2: fig1-source.xml\n")  # after progress
-    r = CliRunner().invoke(cli, ["explain", str(a), str(b), "--pair", "2", "-q"])
+    r = run_cli("explain", a, b, "--pair", "2", "-q")
     assert r.exit_code == 0 and r.stderr == ""
-    r = CliRunner().invoke(cli, ["explain", str(a), str(b), "-q"])
+    r = run_cli("explain", a, b, "-q")
     assert r.exit_code == 1 and "hold 2 pairs" in r.stderr
 
 
 # -- real data ---------------------------------------------------------------------------------
+@pytest.mark.slow
 @pytest.mark.needs_shared
 def test_counts_equal_the_metric_on_annotated_passages(shared):
     """Whole passages (several sentences, remote edges, implicit units), source vs correction."""
@@ -435,13 +435,14 @@ def test_counts_equal_the_metric_on_mrp_pairs(shared, framework):
     render_html(explain(reentrant, graphs[0]))
 
 
+@pytest.mark.slow
 @pytest.mark.needs_shared
 def test_essay_text_is_wrapped_and_drawn_by_sentence(shared):
     """A 576-token essay: no summary line past 100 columns but the signature (the old one
     printed lines of 3,000-6,000 characters), and 20 drawings of a screen or two each where
     one row of the whole passage was about 31,000 pixels wide."""
     src, cor = (shared / "data" / "usim-annotations" / name for name in ESSAY)
-    r = CliRunner().invoke(cli, ["explain", str(src), str(cor), "--direction", "r->s"], env={"COLUMNS": "100"})
+    r = run_cli("explain", src, cor, "--direction", "r->s", env={"COLUMNS": "100"})
     assert r.exit_code == 0
     lines = r.output.splitlines()
     assert [line for line in lines if len(line) > 100] == [lines[-1]] and lines[-1].startswith("  [usim|")
@@ -481,6 +482,7 @@ def browser():
     driver.quit()
 
 
+@pytest.mark.slow
 @pytest.mark.needs_browser
 @pytest.mark.parametrize("kind", [0, 1], ids=["ucca", "amr"])
 def test_page_in_headless_chromium(browser, tmp_path, kind):
@@ -551,6 +553,7 @@ def test_page_in_headless_chromium(browser, tmp_path, kind):
     assert errors == []
 
 
+@pytest.mark.slow
 @pytest.mark.needs_browser
 def test_legacy_page_in_headless_chromium(browser, tmp_path):
     """The legacy page colours units by the legacy verdicts and runs without errors."""
@@ -590,6 +593,7 @@ def shoot(browser, name: str, tmp_path: Path, size: tuple[int, int]) -> Path:
     return path
 
 
+@pytest.mark.slow
 @pytest.mark.needs_browser
 @pytest.mark.needs_shared
 def test_essay_page_in_headless_chromium(browser, tmp_path, shared):

@@ -5,7 +5,6 @@ The sentences carry hand-written analyses (what spaCy gives them), so no spaCy i
 
 from __future__ import annotations
 
-import importlib.util
 import os
 import subprocess
 import sys
@@ -113,6 +112,7 @@ def test_make_pairs_is_seeded_and_needs_a_tagger_for_tagged_kinds():
     assert only == [p for p in a if p.kind == "replace_content_word"]
 
 
+@pytest.mark.slow
 def test_pairs_do_not_depend_on_the_hash_seed():
     code = ("from semsim.gec import faithfulness as fa\n"
             "src = ['a b c d e f g h .'] * 3\n"
@@ -171,11 +171,8 @@ def test_records_round_trip_through_json():
 
 
 def _bench():
-    spec = importlib.util.spec_from_file_location("bench_faithfulness", ROOT / "benchmarks" / "bench_faithfulness.py")
-    bench = importlib.util.module_from_spec(spec)
-    sys.modules[spec.name] = bench
-    spec.loader.exec_module(bench)
-    return bench
+    import bench_faithfulness  # benchmarks/ is on the tests' path (pyproject.toml)
+    return bench_faithfulness
 
 
 def test_benchmark_end_to_end_with_the_toy_parser(toy_env):

@@ -9,43 +9,21 @@ readers the same way (``plugins/*/tests/test_fuzz_*.py``).
 from __future__ import annotations
 
 import contextlib
-import json
 from pathlib import Path
 
+import pytest
 from hypothesis import given
 from hypothesis import strategies as st
+from support import MRP_SEEDS
 
 from semsim.errors import SemsimError
 from semsim.gec.m2 import read_m2
 from semsim.graph import Graph
-from semsim.pipeline import read_parallel
 from semsim.testing import any_bytes, check_command, check_reader, fuzz_settings, json_mutated, mutated
+from semsim.textfiles import read_parallel
 
 EXAMPLES = Path(__file__).resolve().parent.parent / "examples"
 
-#: Valid MRP graphs (hand-made): an anchored tree with a remote edge and parallel labels,
-#: an unanchored concept graph, and one whose nodes share and nest character spans (as EDS).
-MRP_SEEDS = [
-    "".join(json.dumps(g) + "\n" for g in graphs).encode("utf-8") for graphs in [
-        [{"id": "a", "framework": "toyframe", "input": "Kim sleeps.", "tops": [3],
-          "nodes": [{"id": 0, "anchors": [{"from": 0, "to": 3}], "label": "kim"},
-                    {"id": 1, "anchors": [{"from": 4, "to": 10}]}, {"id": 2, "anchors": [{"from": 10, "to": 11}]},
-                    {"id": 3}],
-          "edges": [{"source": 3, "target": 0, "label": "A"}, {"source": 3, "target": 0, "label": "B"},
-                    {"source": 3, "target": 1, "label": "P"}, {"source": 3, "target": 2, "label": "U"},
-                    {"source": 1, "target": 0, "label": "A", "properties": ["remote"], "values": [True]}]},
-         {"id": "b", "framework": "toyframe", "input": "Dogs bark", "tops": [0],
-          "nodes": [{"id": 0, "label": "bark", "anchors": [{"from": 5, "to": 9}]},
-                    {"id": 1, "label": "dog", "anchors": [{"from": 0, "to": 4}],
-                     "properties": ["num"], "values": ["pl"]}],
-          "edges": [{"source": 0, "target": 1, "label": "ARG1"}]}],
-        [{"id": "c", "framework": "nested", "input": "the old cat", "tops": [0],
-          "nodes": [{"id": 0, "label": "q", "anchors": [{"from": 0, "to": 11}]},
-                    {"id": 1, "label": "old", "anchors": [{"from": 4, "to": 7}]},
-                    {"id": 2, "label": "cat", "anchors": [{"from": 8, "to": 11}]}],
-          "edges": [{"source": 0, "target": 2, "label": "BV"}, {"source": 1, "target": 2, "label": "ARG1"}]}],
-    ]
-]
 TEXT_SEEDS = [(EXAMPLES / "source.txt").read_bytes(), (EXAMPLES / "system.txt").read_bytes()]
 M2_SEEDS = [(EXAMPLES / "sensitivity.m2").read_bytes()]
 
@@ -59,12 +37,14 @@ def test_valid_seeds_are_valid(isolated_plugins, tmp_path):
         assert all(isinstance(g, Graph) for g in check_reader(tmp_path / f"{k}.mrp", seed))
 
 
+@pytest.mark.slow
 @fuzz_settings()
 @given(data=any_bytes() | mutated(MRP_SEEDS) | json_mutated(MRP_SEEDS))
 def test_mrp_reader(isolated_plugins, tmp_path_factory, data):
     check_reader(tmp_path_factory.mktemp("mrp") / "x.mrp", data)
 
 
+@pytest.mark.slow
 @fuzz_settings()
 @given(data=mutated(MRP_SEEDS) | json_mutated(MRP_SEEDS), command=st.sampled_from(GRAPH_COMMANDS))
 def test_graph_commands_on_mrp(isolated_plugins, tmp_path_factory, data, command):
@@ -78,6 +58,7 @@ def test_graph_commands_on_mrp(isolated_plugins, tmp_path_factory, data, command
         assert out.read_text(encoding="utf-8")  # a success writes its results
 
 
+@pytest.mark.slow
 @fuzz_settings()
 @given(data=any_bytes() | mutated(TEXT_SEEDS))
 def test_text_reader(tmp_path_factory, data):
@@ -88,6 +69,7 @@ def test_text_reader(tmp_path_factory, data):
         read_parallel(d / "src.txt", [d / "hyp.txt"])
 
 
+@pytest.mark.slow
 @fuzz_settings()
 @given(data=mutated(TEXT_SEEDS))
 def test_conservatism_command(tmp_path_factory, data):
@@ -106,6 +88,7 @@ def test_m2_reader(tmp_path_factory, data):
         read_m2(f)
 
 
+@pytest.mark.slow
 @fuzz_settings(examples=50)
 @given(data=mutated(M2_SEEDS))
 def test_sensitivity_command(toy_plugin, tmp_path_factory, data):

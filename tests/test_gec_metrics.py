@@ -129,11 +129,11 @@ def test_rank_systems_and_score_pairwise_parse_once(toy_env, monkeypatch):
     score_pairwise parse all systems' sentences in one pass, with the same results."""
     from gec_metrics.metrics import MetricBaseForReferenceFree
 
-    import semsim.pipeline
+    import semsim.parsing
     from semsim.gec.metric import USimMetric
     calls = []
-    parse = semsim.pipeline.parse_sentences
-    monkeypatch.setattr(semsim.pipeline, "parse_sentences", lambda texts, *a, **k: calls.append(len(texts))
+    parse = semsim.parsing.parse_sentences
+    monkeypatch.setattr(semsim.parsing, "parse_sentences", lambda texts, *a, **k: calls.append(len(texts))
                         or parse(texts, *a, **k))
     scorer = USimMetric(USimMetric.Config(parser="toy-parser"))
     systems = [HYP1, HYP2, SOURCE]
@@ -143,7 +143,7 @@ def test_rank_systems_and_score_pairwise_parse_once(toy_env, monkeypatch):
     calls.clear()
     scorer.rank_systems(SOURCE, systems)
     scorer.score_pairwise(SOURCE, systems)
-    assert calls == [20, 20]  # one pass each: 5 sources + 3 systems x 5 lines
+    assert calls == [13, 13]  # one pass each over the distinct texts of 5 sources + 3 systems x 5 lines
     assert scorer.rank_systems(SOURCE, systems)[2] == 1.0  # an unchanged "system" is perfectly faithful
     with pytest.raises(ValueError, match="aggregation must be"):
         scorer.rank_systems(SOURCE, systems, aggregation="median")
@@ -154,15 +154,44 @@ def test_meta_eval_seeda_runs_offline_on_the_shared_data(shared):
     """benchmarks/meta_eval_seeda.py's harness: gec-metrics' own MetaEvalSEEDA finds the
     shared SEEDA data through the directory it builds (no download, stand-in references),
     here with the measure that needs no parser (the share of changed lines)."""
-    import importlib.util
-
+    import meta_eval_seeda as bench  # benchmarks/ is on the tests' path (pyproject.toml)
     from gec_metrics.meta_eval import MetaEvalSEEDA
-    spec = importlib.util.spec_from_file_location("meta_eval_seeda", ROOT / "benchmarks" / "meta_eval_seeda.py")
-    bench = importlib.util.module_from_spec(spec)
-    sys.modules[spec.name] = bench  # its dataclasses look themselves up there
-    spec.loader.exec_module(bench)
     with bench.seeda_tree(shared):
         changed = bench.metrics("toy-parser", None, "unused")["changed share"]
         out = MetaEvalSEEDA(MetaEvalSEEDA.Config(system="base")).corr_system(changed)
         assert len(out.ew_sent.metric_scores) == 12  # SEEDA's base set
         assert out.ew_sent.spearman == pytest.approx(0.818, abs=1e-3)  # docs/systems.md's table
+
+
+@pytest.mark.parametrize("case,message", [
+    ("missing", "no-such.txt: no such file"),
+    ("fewer", "hyp.txt:3: 2 lines but the source"),
+    ("binary", "hyp.txt:1: control character U+0000"),
+    ("empty", "src.txt: no sentences"),
+    ("unknown key", "usim.yaml: unknown usim setting parsr: choose from"),
+    ("bad yaml", "usim.yaml:3: not valid YAML"),
+])
+def test_gecmetrics_eval_refuses_bad_inputs_in_one_line(registered, monkeypatch, capsys, case, message):
+    """What gec-metrics' own main would meet as a traceback (or, for empty files, score 1.0)."""
+    from semsim.gec.cli import gecmetrics_eval
+    src, hyp, config = registered / "src.txt", registered / "hyp.txt", registered / "usim.yaml"
+    src.write_text("\n".join(SOURCE[:3]) + "\n", encoding="utf-8")
+    hyp.write_text("\n".join(HYP1[:3]) + "\n", encoding="utf-8")
+    config.write_text("usim:\n  parser: toy-parser\n", encoding="utf-8")
+    if case == "fewer":
+        hyp.write_text("\n".join(HYP1[:2]) + "\n", encoding="utf-8")
+    elif case == "binary":
+        hyp.write_bytes(b"\x00\x01\x02 binary\n" * 3)
+    elif case == "empty":
+        src.write_text("\n\n", encoding="utf-8")
+    elif case == "unknown key":
+        config.write_text("usim:\n  parsr: toy-parser\n", encoding="utf-8")
+    elif case == "bad yaml":
+        config.write_text("usim:\n  parser: [toy\n", encoding="utf-8")
+    hyps = [str(registered / "no-such.txt")] if case == "missing" else [str(hyp)]
+    monkeypatch.setattr(sys, "argv", ["semsim-gecmetrics-eval", "--src", str(src), "--hyps", *hyps,
+                                      "--metric", "usim", "--config", str(config)])
+    with pytest.raises(SystemExit) as exit_:
+        gecmetrics_eval()
+    err = capsys.readouterr().err
+    assert exit_.value.code == 1 and len(err.splitlines()) == 1 and message in err, err

@@ -103,6 +103,7 @@ def test_module_path_is_a_local_evaluate_module():
     assert "import ." not in (path / "usim.py").read_text(encoding="utf-8")  # no file for evaluate to fetch
 
 
+@pytest.mark.slow
 @pytest.mark.needs_evaluate
 def test_same_scores_as_semsim_score(hf_env):
     usim = _load()
@@ -150,6 +151,7 @@ def test_keywords_set_the_settings(hf_env):
     assert "variant:legacy" in legacy["signature"]
 
 
+@pytest.mark.slow
 @pytest.mark.needs_evaluate
 def test_unknown_settings_are_clear_errors(hf_env):
     with pytest.raises(SettingsError, match=r"unknown config_name 'paper-ish'.*default, legacy, weak, unlabeled"):
@@ -169,6 +171,7 @@ def test_unknown_settings_are_clear_errors(hf_env):
         usim.compute(sources=SOURCE, predictions=HYP, n_bootstrap=100)
 
 
+@pytest.mark.slow
 @pytest.mark.needs_evaluate
 def test_nothing_is_downloaded_in_a_fresh_process(hf_env):
     """A new interpreter, offline, with empty caches and sockets refused before evaluate is
@@ -199,6 +202,7 @@ print(json.dumps(usim.compute(sources={SOURCE!r}, predictions={HYP!r})))
     assert [p.read_bytes() for p in copied] == [(Path(semsim.hf.module_path()) / "usim.py").read_bytes()]
 
 
+@pytest.mark.slow
 @pytest.mark.needs_evaluate
 def test_the_module_is_in_the_wheel(hf_env):
     """The wheel built from the sources ships the script, and evaluate loads the shipped copy."""

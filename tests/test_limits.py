@@ -8,7 +8,7 @@ import json
 
 import pytest
 from click.testing import CliRunner
-from test_fuzz import MRP_SEEDS
+from support import MRP_SEEDS
 
 import semsim
 from semsim.cli import cli
@@ -54,3 +54,19 @@ def test_usim_scores_the_pairs_within_bounds(isolated_plugins, tmp_path, monkeyp
     assert r.stderr.splitlines()[-1].startswith("Error: 1 of 2 pairs not scored")
     (record,) = [json.loads(x) for x in (tmp_path / "o.jsonl").read_text().splitlines()]
     assert record["name"] == "b" and record["f"] == 1.0
+
+
+def test_a_ucca_token_longer_than_any_word_is_refused_naming_its_line(tmp_path, monkeypatch):
+    """A terminal whose text is megabytes long: one line naming the file, the line and the bound,
+    read in one pass (expat 2.5 rescanned such a token once per 64 KB chunk: minutes at 50 MB)."""
+    from pathlib import Path
+    examples = Path(__file__).resolve().parent.parent / "examples"
+    xml = (examples / "fig1-correction.xml").read_text(encoding="utf-8")
+    big = tmp_path / "big.xml"
+    big.write_text(xml.replace('text="He"', 'text="' + "a" * 2_000_000 + '"', 1), encoding="utf-8")
+    r = CliRunner().invoke(cli, ["usim", str(big), str(big)])
+    assert r.exit_code == 1 and "Traceback" not in r.output
+    assert f"{big}:6: terminal '0.1': a token of 2,000,000 characters, over the limit of 10,000" in r.output
+    monkeypatch.setenv("SEMSIM_MAX_TOKEN_CHARS", "3000000")
+    r = CliRunner().invoke(cli, ["usim", str(examples / "fig1-source.xml"), str(big), "-b"])
+    assert r.exit_code == 0 and 0 < float(r.output) < 1, r.output

@@ -8,6 +8,7 @@ matching labels P = m/n1, R = m/n2.
 
 from __future__ import annotations
 
+import functools
 import json
 import os
 import subprocess
@@ -16,15 +17,14 @@ from pathlib import Path
 
 import numpy as np
 import pytest
-from click.testing import CliRunner
+from support import run_cli
 
 import semsim.plugins as plugins
 from semsim.api import USim
-from semsim.cli import cli
 from semsim.errors import InputError
 from semsim.gec.m2 import Edit, apply_edits, overlap, parse_m2, read_m2, resolve_overlaps
 from semsim.gec.sensitivity import EditDelta, build_chains, by_type, chain_texts, edit_deltas
-from semsim.pipeline import find_parser, parse_sentences
+from semsim.parsing import find_parser, parse_sentences
 
 TOY = str(Path(__file__).with_name("toy_plugin.py"))
 EXAMPLE = Path(__file__).resolve().parent.parent / "examples" / "sensitivity.m2"
@@ -106,10 +106,24 @@ def test_encoding_errors_and_accepted_variants(tmp_path):
 def test_overlap_rules():
     assert overlap(edit(1, 3), edit(2, 4))  # share token 2
     assert overlap(edit(1, 3), edit(2, 2))  # insertion strictly inside a span
-    assert overlap(edit(2, 2, "a"), edit(2, 2, "b"))  # two insertions at one point: order undefined
+    assert not overlap(edit(2, 2, "a"), edit(2, 2, "b"))  # two insertions at one point: in file order
     assert not overlap(edit(1, 3), edit(3, 4))  # adjacent
     assert not overlap(edit(1, 3), edit(1, 1))  # insertion just before the span
     assert not overlap(edit(1, 3), edit(3, 3))  # insertion just after it
+
+
+def test_errant_s_insertions_at_one_offset_are_applied_in_file_order():
+    """ERRANT writes "his or her" as three insertions at one offset: none is skipped, and every
+    chain (any order, any subset) puts them in file order (issue #35)."""
+    (s,) = parse_m2("S everyone loves mother .\nA 2 2|||M:DET|||his|||REQUIRED|||-NONE-|||0\n"
+                    "A 2 2|||M:CONJ|||or|||REQUIRED|||-NONE-|||0\nA 2 2|||M:DET|||her|||REQUIRED|||-NONE-|||0\n")
+    kept, skipped = resolve_overlaps(s.edits_of(0))
+    assert len(kept) == 3 and skipped == []
+    assert apply_edits(s.tokens, kept[::-1]) == ["everyone", "loves", "his", "or", "her", "mother", "."]
+    assert apply_edits(s.tokens, [kept[2], kept[0]]) == ["everyone", "loves", "his", "her", "mother", "."]
+    for seed in range(5):
+        (chain,) = build_chains([s], annotator=0, seed=seed)
+        assert chain.versions[-1] == "everyone loves his or her mother ." and chain.skipped == ()
 
 
 def test_overlapping_edits_keep_the_earlier_in_file_order():
@@ -162,6 +176,7 @@ def test_seeded_order_is_deterministic_and_per_chain():
     assert [c.edits for c in original] == [c.edits for c in one] and all(c.anchor == 0 for c in original)
 
 
+@pytest.mark.slow
 def test_order_does_not_depend_on_the_hash_seed():
     code = ("from semsim.gec.m2 import parse_m2; from semsim.gec.sensitivity import build_chains; "
             f"c = build_chains(parse_m2({long_sentence()!r}), seed=5)[0]; print([e.type for e in c.edits], c.anchor)")
@@ -188,7 +203,7 @@ def hand_usim(a: str, b: str) -> float:
 
 def toy_deltas(toy_plugin, text: str, **kw):
     chains = build_chains(parse_m2(text), **kw)
-    graphs = parse_sentences(chain_texts(chains), find_parser("toy-parser", None), progress=False)
+    graphs = parse_sentences(chain_texts(chains), find_parser("toy-parser", None))
     return chains, edit_deltas(chains, graphs, USim().sentence_score)
 
 
@@ -246,8 +261,7 @@ def test_by_type_mean_se_ci_and_order():
 
 
 # -- CLI -----------------------------------------------------------------------------------------------
-def run(*args):
-    return CliRunner().invoke(cli, ["sensitivity", *map(str, args)])
+run = functools.partial(run_cli, "sensitivity")
 
 
 def test_cli_json_and_per_edit_records(toy_plugin, tmp_path):
@@ -310,6 +324,7 @@ def test_cli_a_version_that_cannot_be_parsed_costs_only_its_chain(toy_plugin, tm
     assert len(records) == doc["summary"]["edits"] and all(x["sentence"] != 1 for x in records)
 
 
+@pytest.mark.slow
 def test_cli_example_file_annotators_overlap_and_jobs(tmp_path, monkeypatch):
     """The shipped example: an overlapping edit is reported, annotator 1's chain counted only with
     'all', and two parsing processes give the same numbers as one."""

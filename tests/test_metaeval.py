@@ -11,10 +11,9 @@ from pathlib import Path
 
 import numpy as np
 import pytest
-from click.testing import CliRunner
 from scipy import stats
+from support import run_cli as run
 
-from semsim.cli import cli
 from semsim.errors import InputError, SettingsError
 from semsim.gec import metaeval
 from semsim.gec.metaeval import Judgment, anchor, changed, correlate, meta_evaluate, read_judgments
@@ -37,10 +36,6 @@ def write(path: Path, text: str) -> Path:
 def tsv_table(tmp_path: Path, header: bool = True) -> Path:
     rows = [f"{s}\t{o}\t{h}" for s, o, h in TSV]
     return write(tmp_path / "ratings.tsv", "\n".join((["source\toutput\tscore"] if header else []) + rows) + "\n")
-
-
-def run(*args):
-    return CliRunner().invoke(cli, [str(a) for a in args])
 
 
 # -- correlations ---------------------------------------------------------------------------------
@@ -188,6 +183,7 @@ def test_levenshtein_and_chrf_anchors():
     assert "|sacrebleu:" in anchor("chrf").signature
 
 
+@pytest.mark.slow
 def test_encoder_anchors_on_the_pinned_minilm():
     """minilm-cosine and bertscore run offline on the pinned all-MiniLM-L6-v2."""
     pairs = [("The cat sat on the mat.", "The cat sat on the mat."),

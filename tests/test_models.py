@@ -164,3 +164,23 @@ def test_pinned_model_is_found_and_checked_by_content(monkeypatch, tmp_path):
         pinned_path("absent")
     with pytest.raises(SemsimError, match=r"^model 'nope' is not pinned \(pinned: all-MiniLM-L6-v2"):
         pinned_path("nope")
+
+
+def test_a_code_running_format_loads_no_model_by_a_name_the_working_directory_answers(tmp_path, monkeypatch):
+    """TUPA's and amrlib's models run code when loaded: a bare name is an installed model only,
+    never a file of that name in the working directory (say, /tmp); ./name is the explicit way."""
+    from semsim.models import requested_model
+    monkeypatch.setenv("SEMSIM_MODELS_DIR", str(tmp_path / "models"))
+    monkeypatch.chdir(tmp_path)
+    (tmp_path / "planted.json").write_text("{}")
+    exists = lambda p: Path(f"{p}.json").is_file()  # noqa: E731  (TUPA's test: PREFIX.json)
+    assert requested_model("planted", "NO_SUCH_ENV", exists) == Path("planted")  # a safe format: as before
+    with pytest.raises(SemsimError, match=r"TUPA model 'planted' is not installed: .* only as \./planted"):
+        requested_model("planted", "NO_SUCH_ENV", exists, runs_code="TUPA")
+    assert requested_model("./planted", "NO_SUCH_ENV", exists, runs_code="TUPA") == Path("planted")
+    installed_model = tmp_path / "models" / "planted"
+    installed_model.mkdir(parents=True)
+    (installed_model / ".semsim-model.json").write_text('{"subpath": "planted"}')
+    # the installed model, not the working directory's file of that name
+    assert requested_model("planted", "NO_SUCH_ENV", exists, runs_code="TUPA") == model_path("planted") \
+        == installed_model / "planted"

@@ -39,6 +39,8 @@ def test_an_endless_or_huge_input_is_refused_at_the_bound(toy_env, monkeypatch, 
 @pytest.mark.parametrize("env,value,message", [
     ("SEMSIM_PROGRESS_INTERVAL", "abc", "SEMSIM_PROGRESS_INTERVAL='abc': expected a number of seconds, 0 or more"),
     ("SEMSIM_PROGRESS_INTERVAL", "-1", "expected a number of seconds"),
+    ("SEMSIM_THREADS", "9" * 30, "is more than this machine's"),
+    ("SEMSIM_MAX_SENTENCE_TOKENS", "abc", "SEMSIM_MAX_SENTENCE_TOKENS='abc': expected a positive whole number"),
 ])
 def test_environment_settings_out_of_range_are_one_line_errors(toy_env, monkeypatch, env, value, message):
     monkeypatch.setenv(env, value)
@@ -68,3 +70,18 @@ def test_a_cache_directory_that_is_a_file_and_an_output_directory_that_is_a_file
     r = CliRunner().invoke(cli, ["parse", str(src), "--parser", "toy-parser", "--no-cache", "--format", "toy",
                                  "-o", str(blocker)])
     assert r.exit_code == 1 and "not a directory" in r.output and blocker.read_text() == ""
+
+
+def test_a_plugin_module_with_a_syntax_error_is_one_line_naming_its_line(toy_env, monkeypatch, tmp_path):
+    bad = tmp_path / "bad_plugin.py"
+    bad.write_text("import semsim\n\ndef register_readers(register:\n    pass\n", encoding="utf-8")
+    monkeypatch.setenv("SEMSIM_PLUGINS", str(bad))
+    from semsim import plugins
+    plugins.reset_plugin_manager()
+    try:
+        r = CliRunner().invoke(cli, ["plugins"])
+    finally:
+        monkeypatch.delenv("SEMSIM_PLUGINS")
+        plugins.reset_plugin_manager()
+    assert r.exit_code == 1 and "Traceback" not in r.output, r.output
+    assert f"{bad}:3: SEMSIM_PLUGINS" in r.output and "not valid Python" in r.output

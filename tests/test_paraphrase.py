@@ -121,7 +121,7 @@ def test_the_legacy_variant_and_a_missing_judge_refuse_it(isolated_plugins):
     with pytest.raises(PluginError, match="no installed plugin registers one"):
         USim(tokens="paraphrase").sentence_score(flat("a b"), flat("a c"))
     with pytest.raises(SettingsError, match="needs a paraphrase judge"):
-        semsim.metrics.usim.usim(flat("a b"), flat("a c"), tokens="paraphrase")
+        semsim.metrics.usim.usim(flat("a b"), flat("a c"), USim(tokens="paraphrase"))
 
 
 def test_two_judges_are_never_chosen_between_silently(isolated_plugins, monkeypatch):

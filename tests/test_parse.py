@@ -4,23 +4,16 @@ through the toy plugin (no representation plugin needed)."""
 from __future__ import annotations
 
 import json
-import os
-import subprocess
-import sys
 
 import pytest
 from figure1 import correction, source
+from support import run_semsim as run
 
 import semsim
 from semsim.errors import PluginError
 from semsim.formats.mrp import MrpGraph, graph_to_mrp, mrp_to_graph
 from semsim.graph import concat
-from semsim.pipeline import find_parser, parser_signature
-
-
-def run(*args, env=None):
-    return subprocess.run([sys.executable, "-m", "semsim.cli", *map(str, args)], capture_output=True, text=True,
-                          env={**os.environ, **(env or {})})
+from semsim.parsing import find_parser, parser_signature
 
 
 def test_default_parser_is_chosen_when_none_is_named(toy_plugin):
@@ -33,11 +26,12 @@ def test_default_parser_is_chosen_when_none_is_named(toy_plugin):
 def test_several_parsers_without_a_default_must_be_chosen(toy_plugin, monkeypatch):
     from dataclasses import replace
     parsers = {n: replace(p, default=False) for n, p in semsim.plugins.parsers().items()}
-    monkeypatch.setattr("semsim.pipeline.parsers", lambda: parsers)
+    monkeypatch.setattr("semsim.parsing.parsers", lambda: parsers)
     with pytest.raises(PluginError, match="choose a parser for representation 'toy' with --parser"):
         find_parser(None, "toy")
 
 
+@pytest.mark.slow
 def test_scores_from_text_are_signed_with_parser_and_model(toy_env):
     (toy_env / "s.txt").write_text("He gva an apple .\n")
     (toy_env / "h.txt").write_text("He gave John an apple .\n")
@@ -48,6 +42,7 @@ def test_scores_from_text_are_signed_with_parser_and_model(toy_env):
     assert record["signature"].endswith(tail)
 
 
+@pytest.mark.slow
 def test_parse_writes_mrp_lines_named_by_file_and_line(toy_env):
     text = toy_env / "doc.txt"
     text.write_text("Dogs run .\n\nThe Cat sat .\n", encoding="utf-8")
@@ -60,6 +55,7 @@ def test_parse_writes_mrp_lines_named_by_file_and_line(toy_env):
     assert sorted(lab for e in back[1].edges for lab in e.labels) == ["Big", "Big", "Punct", "Small"]
 
 
+@pytest.mark.slow
 def test_parse_with_a_plugin_writer_and_passages(toy_env):
     a, b = toy_env / "a.txt", toy_env / "b.txt"
     a.write_text("Dogs run .\nCats sleep .\n")
@@ -73,6 +69,7 @@ def test_parse_with_a_plugin_writer_and_passages(toy_env):
     assert g.text == "Dogs run . Cats sleep ."
 
 
+@pytest.mark.slow
 @pytest.mark.parametrize(("args", "message"), [
     (["--format", "nope"], "no writer 'nope' (available: mrp, toy)"),
     (["--format", "toy"], "--format toy writes one file per graph: give a directory with -o"),
@@ -83,6 +80,7 @@ def test_parse_errors_are_one_line(toy_env, args, message):
     assert r.returncode == 1 and message in r.stderr and len(r.stderr.strip().splitlines()) == 1
 
 
+@pytest.mark.slow
 def test_plugins_add_commands(toy_env):
     r = run("toy-count", "one two three")
     assert r.returncode == 0 and r.stdout.strip() == "3"

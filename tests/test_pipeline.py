@@ -2,39 +2,25 @@
 
 from __future__ import annotations
 
+import functools
 import json
-import os
 import sqlite3
 import subprocess
 import sys
 
 import pytest
-from click.testing import CliRunner
+from support import SOURCE, SYS1, SYS2, files, run_cli, run_semsim
 
 import semsim.plugins as plugins
 from semsim.cache import ParseCache
-from semsim.cli import cli
-from semsim.errors import InputError, ParseError
-from semsim.pipeline import parse_sentences, read_lines
+from semsim.errors import InputError, ParseError, SemsimError
+from semsim.parsing import ParseSettings, parse_sentences
+from semsim.textfiles import read_lines
 
-SOURCE = ["He gva an apple .", "The cat sat .", "", "Dogs run fast .", "A b c ."]
-SYS1 = ["He gave John an apple .", "The cat sat .", "", "Dogs ran fast .", "A B c ."]
-SYS2 = ["He gave an apple .", "the cat sat down .", "x", "Dogs run .", "A b c ."]
+score = functools.partial(run_semsim, "score")
 
 
-def files(tmp_path):
-    paths = {}
-    for name, lines in (("src.txt", SOURCE), ("sys1.txt", SYS1), ("sys2.txt", SYS2)):
-        (tmp_path / name).write_text("\n".join(lines) + "\n", encoding="utf-8")
-        paths[name] = tmp_path / name
-    return paths
-
-
-def score(*args, env=None):
-    cmd = [sys.executable, "-m", "semsim.cli", "score", *map(str, args)]
-    return subprocess.run(cmd, capture_output=True, text=True, env={**os.environ, **(env or {})})
-
-
+@pytest.mark.slow
 def test_score_writes_sentences_and_summary_and_caches(toy_env):
     f = files(toy_env)
     log = toy_env / "parsed.log"
@@ -56,11 +42,11 @@ def test_score_writes_sentences_and_summary_and_caches(toy_env):
     r2 = score("--source", f["src.txt"], "--hyp", f["sys1.txt"], "--hyp", f["sys2.txt"], "--parser", "toy-parser",
                "--format", "json", "-q", env={"TOY_PARSE_LOG": str(log)})
     assert not log.exists() and json.loads(r2.stdout) == json.loads(r.stdout)
-    info = json.loads(subprocess.run([sys.executable, "-m", "semsim.cli", "cache", "info", "--format", "json"],
-                                     capture_output=True, text=True, check=True).stdout)
+    info = json.loads(run_semsim("cache", "info", "--format", "json", check=True).stdout)
     assert info["entries"] == len(unique) and info["hits"] == len(unique)
 
 
+@pytest.mark.slow
 def test_killed_run_leaves_a_usable_cache_and_resumes(toy_env):
     f = files(toy_env)
     log = toy_env / "parsed.log"
@@ -78,6 +64,7 @@ def test_killed_run_leaves_a_usable_cache_and_resumes(toy_env):
     assert done.isdisjoint(log.read_text().splitlines())  # nothing parsed twice
 
 
+@pytest.mark.slow
 def test_jobs_do_not_change_results(toy_env):
     f = files(toy_env)
     outs = []
@@ -90,6 +77,7 @@ def test_jobs_do_not_change_results(toy_env):
     assert outs[0] == outs[1]
 
 
+@pytest.mark.slow
 def test_mismatched_lines_and_bad_encoding(toy_env):
     f = files(toy_env)
     short = toy_env / "short.txt"
@@ -107,7 +95,7 @@ def test_mismatched_lines_and_bad_encoding(toy_env):
 def test_parse_sentences_in_process(toy_env):
     parser = plugins.parsers()["toy-parser"]
     with ParseCache(toy_env / "c.sqlite3") as cache:
-        graphs = parse_sentences(["a  b", "a b", "", "C"], parser, cache=cache, progress=False)
+        graphs = parse_sentences(["a  b", "a b", "", "C"], parser, cache=cache)
         assert set(graphs) == {"a b", "C"}
         assert cache.stats()["entries"] == 2
         (group,) = cache.stats()["groups"]
@@ -118,17 +106,18 @@ def test_parse_sentences_in_process(toy_env):
 def test_corrupt_cache_file_is_a_clear_error(toy_env):
     bad = toy_env / "bad.sqlite3"
     bad.write_bytes(b"this is not a database" * 100)
-    r = CliRunner().invoke(cli, ["cache", "info", "--cache", str(bad)])
+    r = run_cli("cache", "info", "--cache", bad)
     assert r.exit_code == 1 and "not a usable semsim cache" in r.output
 
 
 def test_cache_clear(toy_env):
     with ParseCache() as cache:
-        parse_sentences(["a b"], plugins.parsers()["toy-parser"], cache=cache, progress=False)
-    r = CliRunner().invoke(cli, ["cache", "clear"])
+        parse_sentences(["a b"], plugins.parsers()["toy-parser"], cache=cache)
+    r = run_cli("cache", "clear")
     assert r.exit_code == 0 and "removed 1 parses" in r.output
 
 
+@pytest.mark.slow
 def test_concurrent_processes_share_one_cache(toy_env):
     f = files(toy_env)
     cmd = [sys.executable, "-m", "semsim.cli", "score", "--source", str(f["src.txt"]), "--hyp", str(f["sys1.txt"]),
@@ -143,6 +132,7 @@ def test_concurrent_processes_share_one_cache(toy_env):
         assert con.execute("SELECT COUNT(*), COUNT(DISTINCT text) FROM parses").fetchone() == (len(unique),) * 2
 
 
+@pytest.mark.slow
 @pytest.mark.parametrize("jobs", ["1", "2"])
 def test_a_sentence_the_parser_fails_on_costs_only_its_line(toy_env, jobs):
     f = files(toy_env)
@@ -186,13 +176,14 @@ def test_parse_errors_raise_without_a_failure_record(toy_env, monkeypatch):
     parser = plugins.parsers()["toy-parser"]
     with ParseCache(toy_env / "c.sqlite3") as cache:
         with pytest.raises(ParseError, match="failed on 'b c': RuntimeError"):
-            parse_sentences(["a", "b c", "d"], parser, cache=cache, progress=False)
+            parse_sentences(["a", "b c", "d"], parser, cache=cache)
         assert cache.stats()["entries"] == 2  # "a" and "d" were stored before the error
         failed: dict[str, str] = {}
-        graphs = parse_sentences(["a", "b  c", "e"], parser, cache=cache, progress=False, failed=failed)
+        graphs = parse_sentences(["a", "b  c", "e"], parser, cache=cache, failed=failed)
     assert set(graphs) == {"a", "e"} and list(failed) == ["b c"]
 
 
+@pytest.mark.slow
 def test_bom_crlf_and_empty_lines(toy_env):
     bom = toy_env / "bom.txt"
     bom.write_bytes(b"\xef\xbb\xbfHe ate apples .\r\n\r\nThe cat .\r\n")
@@ -203,6 +194,7 @@ def test_bom_crlf_and_empty_lines(toy_env):
     assert summary["macro_f"] == 1.0 and summary["micro_f"] == 1.0 and summary["n"] == 3
 
 
+@pytest.mark.slow
 def test_empty_pairs_are_conventions_not_counts(toy_env):
     src, hyp = toy_env / "s.txt", toy_env / "h.txt"
     src.write_text("a B c\n\n\n")
@@ -217,6 +209,7 @@ def test_empty_pairs_are_conventions_not_counts(toy_env):
     assert r.returncode == 0 and json.loads(r.stdout)["systems"][0]["macro_f"] == 0.5
 
 
+@pytest.mark.slow
 def test_damaged_cache_rows_are_parsed_again(toy_env):
     f = files(toy_env)
     args = ["--source", f["src.txt"], "--hyp", f["sys1.txt"], "--parser", "toy-parser", "--format", "json", "-q"]
@@ -230,13 +223,33 @@ def test_damaged_cache_rows_are_parsed_again(toy_env):
         assert con.execute("SELECT COUNT(*) FROM parses WHERE graph = '{damaged'").fetchone() == (0,)
 
 
+@pytest.mark.slow
+@pytest.mark.parametrize("swap", ["graph", "key", "text"])
+def test_cache_rows_swapped_serve_no_other_sentence_s_graph(toy_env, swap):
+    """Two rows' graphs (or keys, or texts) exchanged by hand or by a faulty copy: each cached
+    graph must belong to its sentence, so the two are parsed again and the scores stay right."""
+    f = files(toy_env)
+    args = ["--source", f["src.txt"], "--hyp", f["sys1.txt"], "--parser", "toy-parser", "--format", "json", "-q"]
+    first = score(*args)
+    db = toy_env / "cache" / "parses.sqlite3"
+    with sqlite3.connect(db) as con:
+        (id1, v1), (id2, v2) = con.execute(f"SELECT rowid, {swap} FROM parses ORDER BY rowid LIMIT 2").fetchall()
+        con.execute(f"UPDATE parses SET {swap} = ? WHERE rowid = ?", (f"{v1}-moving", id1))  # keys stay unique
+        con.execute(f"UPDATE parses SET {swap} = ? WHERE rowid = ?", (v1, id2))
+        con.execute(f"UPDATE parses SET {swap} = ? WHERE rowid = ?", (v2, id1))
+    log = toy_env / "parsed.log"
+    second = score(*args, env={"TOY_PARSE_LOG": str(log)})
+    assert second.returncode == 0 and second.stdout == first.stdout
+    assert len(log.read_text(encoding="utf-8").splitlines()) == 2  # the two swapped rows, parsed again
+
+
 def test_a_parser_that_fails_on_everything_is_one_error(toy_plugin, monkeypatch):
     """Nothing parses and a whole batch fails sentence by sentence: the parser is broken (a missing
     resource, say), which is one error, not one failure per sentence."""
     monkeypatch.setattr(toy_plugin, "toy_parse", lambda texts, model=None: 1 / 0)
     failed: dict[str, str] = {}
     with pytest.raises(ParseError, match="failed on 'a': ZeroDivisionError"):
-        parse_sentences(["a", "b", "c"], plugins.parsers()["toy-parser"], progress=False, failed=failed)
+        parse_sentences(["a", "b", "c"], plugins.parsers()["toy-parser"], failed=failed)
     assert failed == {}
 
 
@@ -253,8 +266,7 @@ def test_only_the_sentences_a_parser_names_are_parsed_again(toy_plugin, monkeypa
 
     monkeypatch.setattr(toy_plugin, "toy_parse", naming)
     failed: dict[str, str] = {}
-    graphs = parse_sentences(["a", "bad one", "b", "c"], plugins.parsers()["toy-parser"], progress=False,
-                             failed=failed)
+    graphs = parse_sentences(["a", "bad one", "b", "c"], plugins.parsers()["toy-parser"], failed=failed)
     assert calls == [["bad one", "a", "b", "c"], ["a", "b", "c"], ["bad one"]]  # longest first
     assert set(graphs) == {"a", "b", "c"} and failed == {"bad one": "cannot parse ['bad one']"}
 
@@ -266,13 +278,29 @@ def test_batches_hold_sentences_of_one_length_longest_first(toy_plugin, monkeypa
     real = toy_plugin.toy_parse
     monkeypatch.setattr(toy_plugin, "toy_parse", lambda texts, model=None: calls.append(list(texts)) or real(texts))
     texts = ["a b", "c", "d e f", "g h", "i", "j k l"]
-    parse_sentences(texts, plugins.parsers()["toy-parser"], batch_size=2, progress=False)
+    parse_sentences(texts, plugins.parsers()["toy-parser"], ParseSettings(batch_size=2))
     assert calls == [["d e f", "j k l"], ["a b", "g h"], ["c", "i"]]
 
 
+@pytest.mark.slow
 def test_no_table_of_conventions_alone_when_every_real_line_failed(toy_env):
     src = toy_env / "s.txt"
     src.write_text("a B\n\n", encoding="utf-8")
     r = score("--source", src, "--hyp", src, "--parser", "toy-parser", "-q", env={"TOY_FAIL_AT": "a B"})
     assert r.returncode == 1 and r.stdout == ""
     assert r.stderr.strip().splitlines()[-1].startswith(f"Error: no line could be scored: {src}:1: parser")
+
+
+def test_a_full_disk_while_storing_parses_is_one_error_and_keeps_what_was_stored(toy_env):
+    """SQLite answers "database or disk is full" (here: a page limit) mid-run: one line naming the
+    cache, the batch rolled back (the file stays a usable cache), the batches before it kept."""
+    parser = plugins.parsers()["toy-parser"]
+    path = toy_env / "full.sqlite3"
+    with ParseCache(path) as cache:
+        parse_sentences(["a b"], parser, cache=cache)
+        pages = cache._db.execute("PRAGMA page_count").fetchone()[0]
+        cache._db.execute(f"PRAGMA max_page_count = {pages}")
+        with pytest.raises(SemsimError, match=r"full\.sqlite3: cannot store parses \(database or disk is full\)"):
+            parse_sentences([" ".join(["word"] * 2000)], parser, cache=cache)
+    with ParseCache(path) as cache:
+        assert cache.stats()["entries"] == 1

@@ -8,18 +8,13 @@ import json
 from pathlib import Path
 
 import pytest
-from click.testing import CliRunner
+from support import run_cli as run
 
 import semsim
-from semsim.cli import cli
 from semsim.errors import SettingsError
 
 EXAMPLES = Path(__file__).resolve().parent.parent / "examples"
 SRC, COR = EXAMPLES / "fig1-source.xml", EXAMPLES / "fig1-correction.xml"
-
-
-def run(*args):
-    return CliRunner().invoke(cli, [str(a) for a in args])
 
 
 @pytest.mark.parametrize(("settings", "named"), [

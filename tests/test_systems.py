@@ -133,15 +133,3 @@ def test_gec_metrics_shaped_adapter(toy_env):
     with pytest.raises(SemsimError, match="system 0 has 4 sentences but there are 5 sources"):
         scorer.score_sentence(SOURCE, HYP1[:4])
     assert USimMetric().config.usim.variant == "paper" and "usim|variant:paper" in scorer.get_signature()
-
-
-def test_adapter_config_mirrors_usim_settings():
-    """USimMetric.Config repeats USim's fields flat (gec-metrics reads flat YAML): same names,
-    same defaults, so that the two cannot drift apart."""
-    import dataclasses
-
-    from semsim.api import USim
-    from semsim.gec.metric import USimMetric
-    config = {f.name: f.default for f in dataclasses.fields(USimMetric.Config)}
-    assert {f.name: f.default for f in dataclasses.fields(USim)}.items() <= config.items()
-    assert USimMetric.Config(labels="weak").usim == USim(labels="weak")

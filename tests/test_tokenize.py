@@ -10,9 +10,8 @@ import warnings
 from pathlib import Path
 
 import pytest
-from click.testing import CliRunner
+from support import run_cli as run
 
-from semsim.cli import cli
 from semsim.errors import SettingsError
 from semsim.tokenize import TOKENIZERS, looks_untokenized, tokenize, tokenizer_signature, untokenized_lines
 
@@ -31,10 +30,6 @@ def spacy():
     """spaCy (the ``tokenize`` extra; scripts/setup.sh installs it, so its absence fails)."""
     import spacy
     return spacy
-
-
-def run(*args, input=None):
-    return CliRunner().invoke(cli, [str(a) for a in args], input=input)
 
 
 def write(path: Path, lines: list[str]) -> Path:

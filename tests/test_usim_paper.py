@@ -8,7 +8,15 @@ from figure1 import correction, source
 import semsim
 from semsim import Unit, build_graph
 from semsim.align.tokens import paper_token_pairs
-from semsim.metrics.usim import usim
+from semsim.errors import SettingsError
+from semsim.metrics import usim as kernel
+from semsim.metrics.legacy import usim_legacy
+from semsim.metrics.settings import Settings
+
+
+def usim(g1, g2, **settings):
+    """The kernel's paper USim, under the settings given by name."""
+    return kernel.usim(g1, g2, Settings(**settings))
 
 
 def counts(score, part):
@@ -64,6 +72,14 @@ def test_directions_and_average():
     assert list(usim(source(), correction(), direction="s->r").parts) == ["s->r"]
     with pytest.raises(ValueError):
         usim(source(), correction(), direction="sideways")
+
+
+def test_each_variant_takes_one_settings_object_of_its_own():
+    with pytest.raises(SettingsError, match="computes the paper variant"):
+        kernel.usim(source(), correction(), Settings(variant="legacy"))
+    with pytest.raises(SettingsError, match="computes the legacy variant"):
+        usim_legacy(source(), correction(), Settings())
+    assert usim_legacy(source(), source(), Settings(variant="legacy")).f == 1.0
 
 
 def test_swapping_arguments_swaps_directions():

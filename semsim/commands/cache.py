@@ -2,11 +2,10 @@
 
 from __future__ import annotations
 
-import json
-
 import click
 
-from ..cli import quiet_option
+from ..cli import format_option, quiet_option
+from ..report import Report, write
 
 
 @click.group()
@@ -16,20 +15,17 @@ def cache() -> None:
 
 @cache.command("info")
 @click.option("--cache", "cache_path", type=click.Path(dir_okay=False), default=None)
-@click.option("--format", "fmt", type=click.Choice(["text", "json"]), default="text", show_default=True)
+@format_option(["text", "json"])
 @quiet_option
 def cache_info(cache_path: str | None, fmt: str, quiet: bool) -> None:
     """Where the cache is, its size, and entries and hits per parser and model."""
     from ..cache import ParseCache
     with ParseCache(cache_path) as c:
         st = c.stats()
-    if fmt == "json":
-        click.echo(json.dumps(st, indent=2))
-        return
-    click.echo(f"{st['path']}: {st['entries']} parses, {st['hits']} hits, {st['bytes'] / 1e6:.1f} MB")
-    for g in st["groups"]:
-        click.echo(f"  {g['representation']}/{g['parser']} model {g['model'][:12]}: "
-                   f"{g['entries']} parses, {g['hits']} hits")
+    lines = [f"{st['path']}: {st['entries']} parses, {st['hits']} hits, {st['bytes'] / 1e6:.1f} MB",
+             *(f"  {g['representation']}/{g['parser']} model {g['model'][:12]}: {g['entries']} parses, {g['hits']} hits"
+               for g in st["groups"])]
+    write(Report(document=lambda _: st, parts=lambda _, __: lines, formats=("text", "json")), fmt)
 
 
 @cache.command("clear")

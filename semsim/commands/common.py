@@ -5,57 +5,44 @@
 from __future__ import annotations
 
 import itertools
-import json
-from collections.abc import Callable, Iterator, Mapping, Sequence
+from collections.abc import Callable, Iterable, Iterator, Mapping, Sequence
 from pathlib import Path
-from typing import IO, Any
-
-import click
+from typing import Any
 
 from ..errors import GraphError, InputError, SemsimError
-from ..io import write_jsonl, write_tsv
 from ..limits import LimitError
+from ..report import Col, Record, Report, Skipped, Table, num, write
 from ..stats import Score, corpus_score
 from .inputs import GraphPair, check_writable, fail_if_unread, open_output, read_pairs, readable_pairs
 
 _NOT_IN_TABLES = ("name", "source", "correction", "detail", "signature")
 
 
-def emit(records: Callable[[], Iterator[dict[str, Any]]], fmt: str, out: IO[str],
-         summary: Callable[[], dict[str, Any] | None]) -> None:
-    """Pair records (and the corpus record) in one of the output formats; the text table ends
-    with the signature, the corpus one (which names the bootstrap) when there is one."""
-    if fmt == "jsonl":
-        write_jsonl(records(), out)
+def pairs_report(records: Iterable[Record], summary: Callable[[], dict[str, Any] | None]) -> Report:
+    """Pair records and the corpus record (``summary``, asked for once the pairs are scored;
+    None for a single pair): TSV leaves out the name and the detail; the text table ends with
+    the signature, the corpus one (which names the bootstrap) when there is one."""
+    def document(rows: list[Record]) -> dict[str, Any]:
         s = summary()
-        if s:
-            write_jsonl([s], out)
-    elif fmt == "tsv":
-        write_tsv(records(), out, exclude=("name", "detail"))
-    elif fmt == "json":
-        rows = list(records())
-        doc: dict[str, Any] = {"pairs": rows}
-        s = summary()
-        if s:
-            doc["corpus"] = s
-        out.write(json.dumps(doc, indent=2, ensure_ascii=False) + "\n")
-    else:
-        rows = list(records())
+        return {"pairs": rows, **({"corpus": s} if s else {})}
+
+    def parts(rows: list[Record], _markdown: bool) -> list[Table | str]:
         columns = [c for c in rows[0] if c not in _NOT_IN_TABLES] if rows else []
         width = max(len(str(r.get("name", ""))) for r in rows) if rows else 4
-        out.write("  ".join([f"{'pair':<{width}}"] + [f"{c:>8}" for c in columns]) + "\n")
-        for r in rows:
-            cells = [f"{r.get(c, ''):>8.4f}" if isinstance(r.get(c), float) else f"{r.get(c, '')!s:>8}"
-                     for c in columns]
-            out.write("  ".join([f"{r.get('name', ''):<{width}}", *cells]) + "\n")
+        cells = [[str(r.get("name", "")), *(num(v) if isinstance(v := r.get(c, ""), float) else str(v)
+                                            for c in columns)] for r in rows]
+        out: list[Table | str] = [Table([Col("pair", "<", width), *(Col(c, ">", 8) for c in columns)], cells)]
         s = summary()
         if s:
-            ci = ""
-            if "macro_ci" in s:
-                ci = f"  {s['confidence']:.0%} CI [{s['macro_ci'][0]:.4f}, {s['macro_ci'][1]:.4f}]"
-            out.write(f"corpus: macro F {s['macro_f']:.4f}{ci}  micro F {s['micro_f']:.4f}  n={s['n']}\n")
+            ci = f"  {num(s['confidence'], 0, percent=True)} CI [{num(s['macro_ci'][0])}, {num(s['macro_ci'][1])}]" \
+                if "macro_ci" in s else ""
+            out.append(f"corpus: macro F {num(s['macro_f'])}{ci}  micro F {num(s['micro_f'])}  n={s['n']}")
         if rows:
-            out.write(f"signature: {(s or rows[0])['signature']}\n")
+            out.append(f"signature: {(s or rows[0])['signature']}")
+        return out
+
+    return Report(records, trailer=lambda: [s] if (s := summary()) else [], document=document,
+                  row=lambda r: {k: v for k, v in r.items() if k not in ("name", "detail")}, parts=parts)
 
 
 def score_pairs(pairs: list[tuple[Path, Path]], score: Callable[[Any, Any], Score], fmt: str,
@@ -69,14 +56,14 @@ def score_pairs(pairs: list[tuple[Path, Path]], score: Callable[[Any, Any], Scor
     read = read_pairs(pairs, read_format, quiet)
     graphs = readable_pairs(read)
     scores: list[Score] = []
-    unscored: list[str] = []  # pairs beyond a resource bound, or not comparable: reported, the others scored
+    unscored = Skipped()  # pairs beyond a resource bound, or not comparable: reported, the others scored
 
     def records() -> Iterator[dict[str, Any]]:
         for pair in bar(graphs, desc="scoring", unit="pair", quiet=quiet or len(graphs) < 2):
             try:
                 s = score(pair.g1, pair.g2)
             except (LimitError, GraphError) as exc:  # e.g. dagf of two texts: this pair only
-                unscored.append(unscored_pair(pair, exc))
+                skip_pair(unscored, pair, exc)
                 continue
             scores.append(s)
             parts = {f"{k}_f": c.f for k, c in s.parts.items()} if len(s.parts) > 1 else {}
@@ -92,44 +79,38 @@ def score_pairs(pairs: list[tuple[Path, Path]], score: Callable[[Any, Any], Scor
     pending = records()
     first = next(pending, None)  # the output is opened once there is something to write
     if first is not None:
-        def rows() -> Iterator[dict[str, Any]]:
-            return itertools.chain([first], pending)
-
+        rows = itertools.chain([first], pending)
         with open_output(output) as out:
             if score_only:
-                done = list(rows())
+                done = list(rows)
                 out.write(f"{done[0]['f'] if len(done) == 1 else summary()['macro_f']:.6f}\n")  # type: ignore[index]
             else:
-                emit(rows, fmt, out, summary)
+                write(pairs_report(rows, summary), fmt, out)
     report_unscored(unscored, read)
 
 
-def unscored_pair(pair: GraphPair, exc: Exception) -> str:
-    """How a pair that a metric could not score is reported: its file first."""
-    return f"{pair.source}: {exc} (pair {pair.name} not scored)"
+def skip_pair(unscored: Skipped, pair: GraphPair, exc: Exception) -> None:
+    """Record a pair that a metric could not score, its file first."""
+    unscored.add(f"{pair.source}: {exc}", f"pair {pair.name}")
 
 
-def report_unscored(unscored: list[str], read: list[GraphPair]) -> None:
+def report_unscored(unscored: Skipped, read: list[GraphPair]) -> None:
     """After the scored pairs were written: the pairs that could not be read or scored, one
     stderr line each (a single pair: the error alone), and exit status 1."""
     if len(read) == 1 and unscored:
-        raise SemsimError(unscored[0].removesuffix(f" (pair {read[0].name} not scored)"))
-    for message in unscored:
-        click.echo(f"semsim: {message}", err=True)
+        raise SemsimError(unscored.reasons[0])
+    unscored.show()
     fail_if_unread(read)
-    if unscored:
-        raise SemsimError(f"{len(unscored)} of {len(read)} pairs not scored: {unscored[0]}")
+    unscored.fail(lambda s: f"{len(s)} of {len(read)} pairs not scored: {s.lines[0]}")
 
 
 def fail_if_unparsed(unparsed: list[InputError]) -> None:
     """After everything else was scored and written: one stderr line per sentence the parser
     could not parse, and exit status 1."""
-    if not unparsed:
-        return
+    skipped = Skipped()
     for err in unparsed:
-        click.echo(f"semsim: {err} (line {err.line} not scored)", err=True)
-    lines = len({e.line for e in unparsed})
-    raise SemsimError(f"{lines} line(s) not scored (see above)")
+        skipped.add(err, f"line {err.line}")
+    skipped.fail(lambda _: f"{len({e.line for e in unparsed})} line(s) not scored (see above)")
 
 
 def warn_if_untokenized(files: Mapping[str | Path, Sequence[str]], how: str, quiet: bool) -> None:

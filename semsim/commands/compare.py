@@ -10,20 +10,22 @@ representation: columns are called after the graphs' schemes.
 
 from __future__ import annotations
 
-import json
+import functools
 import math
 from collections.abc import Callable, Collection, Sequence
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from pathlib import Path
 from typing import Any
 
 import click
 
 from ..api import USim
-from ..cli import parsing_options, quiet_option, tokenize_option, usim_options
+from ..cache import normalise
+from ..cli import format_option, parsing_options, quiet_option, usim_options
 from ..errors import InputError, SemsimError
 from ..graph import Graph
-from ..io import write_jsonl
+from ..parsing import ParseSettings
+from ..report import Col, Record, Report, Skipped, Table, num, write
 from ..stats import Score, corpus_score
 from .common import fail_if_unparsed, warn_if_untokenized
 from .inputs import check_writable, fail_if_unread, open_output, pair_inputs, read_pairs, readable_pairs
@@ -114,40 +116,38 @@ def _pairs_from_files(specs: tuple[tuple[str, str, str], ...], read_format: str 
             {n: [p[i].correction for i in keep] for n, p in read.items()})
 
 
-def _pairs_from_text(source: Path, hyp: Path, parser_specs: tuple[str, ...], batch_size: int, jobs: int,
-                     cache_path: str | None, no_cache: bool, quiet: bool, executor: str = "local",
-                     batch_timeout: float | None = None, tokenize: str = "none"
+def _pairs_from_text(source: Path, hyp: Path, parser_specs: tuple[str, ...], parsing: ParseSettings, quiet: bool
                      ) -> tuple[list[str], dict[str, list[tuple[Graph, Graph]]], list[InputError],
-                                dict[str, list[str]]]:
+                                dict[str, list[str]], dict[str, str]]:
     """Graph pairs per parser's representation from two line-parallel text files; pairs with
     an empty line are left out (nothing to parse), and so are, in every representation, the
-    lines a parser could not parse (returned as errors, to report). Lines are tokenized as
-    ``tokenize`` says before parsing, and the scores' signatures name the tokenizer."""
-    from ..cache import ParseCache, normalise
-    from ..pipeline import find_parser, parse_sentences, read_parallel, too_large_lines, unparsed_lines
-    src, files = read_parallel(source, [hyp], tokenize)
-    warn_if_untokenized({source: src, **files}, tokenize, quiet)
-    cor = files[hyp]
-    cache = None if no_cache else ParseCache(cache_path)
+    lines a parser could not parse (returned as errors, to report). Also what each
+    representation's scores are signed with (its parser, model and tokenizer)."""
+    from ..parsing import parse_texts
+    from ..textfiles import read_parallel, too_large_lines, unparsed_lines
+    raw_src, raw_cor = read_parallel(source, [hyp])
+    warn_if_untokenized({source: raw_src, **raw_cor}, parsing.tokenize, quiet)
     parsed: dict[str, dict[str, Graph]] = {}
+    signed_by: dict[str, str] = {}
     unparsed: list[InputError] = []
+    src, cor = raw_src, raw_cor
     for spec in parser_specs:
         name, model = _parse_spec(spec)
-        parser = find_parser(name, None)
-        failed: dict[str, str] = {}
-        graphs = parse_sentences([*src, *cor], parser, model, cache, batch_size, jobs, progress=not quiet,
-                                 failed=failed, executor=executor, batch_timeout=batch_timeout)
-        parsed[parser.representation if parser.representation not in parsed else name] = graphs
-        unparsed += unparsed_lines({source: src, hyp: cor}, failed)
-        unparsed += too_large_lines(src, {hyp: cor}, graphs, {e.line for e in unparsed})
+        parses = parse_texts([*raw_src, *raw_cor[hyp]], replace(parsing, parser=name, model=model))
+        src, cor = parses.tokenized(raw_src), {hyp: parses.tokenized(raw_cor[hyp])}
+        rep = parses.representation if parses.representation not in parsed else name
+        parsed[rep], signed_by[rep] = parses.graphs, parses.signature
+        unparsed += unparsed_lines({source: src, **cor}, parses.failed)
+        unparsed += too_large_lines(src, cor, parses.graphs, {e.line for e in unparsed})
     skip = {e.line for e in unparsed}
-    lines = [i for i, (a, b) in enumerate(zip(src, cor)) if a.strip() and b.strip() and i + 1 not in skip]
+    lines = [i for i, (a, b) in enumerate(zip(src, cor[hyp])) if a.strip() and b.strip() and i + 1 not in skip]
     if not lines:
         raise SemsimError(f"{source}: no pair of non-empty lines to compare"
                           + (f" ({len(skip)} could not be parsed or aligned: {unparsed[0]})" if unparsed else ""))
-    out = {rep: [(graphs[normalise(src[i])], graphs[normalise(cor[i])]) for i in lines]
+    out = {rep: [(graphs[normalise(src[i])], graphs[normalise(cor[hyp][i])]) for i in lines]
            for rep, graphs in parsed.items()}
-    return [f"line {i + 1}" for i in lines], out, unparsed, {rep: [f"{hyp}:{i + 1}" for i in lines] for rep in out}
+    return ([f"line {i + 1}" for i in lines], out, unparsed, {rep: [f"{hyp}:{i + 1}" for i in lines] for rep in out},
+            signed_by)
 
 
 @click.command()
@@ -158,22 +158,18 @@ def _pairs_from_text(source: Path, hyp: Path, parser_specs: tuple[str, ...], bat
 @click.option("--hyp", type=click.Path(dir_okay=False, path_type=Path), help="Corrections, line-parallel to --source.")
 @click.option("--parser", "parser_specs", multiple=True, metavar="NAME[=MODEL]",
               help="With --source/--hyp: a parser (and its model) per representation. Repeatable.")
-@tokenize_option
 @usim_options
 @click.option("--read-format", help="Reader to use for --pairs files; default: by suffix.")
-@parsing_options
-@click.option("--format", "fmt", type=click.Choice(["text", "json", "jsonl", "tsv"]), default="text",
-              show_default=True)
+@parsing_options(parser=False)
+@format_option()
 @click.option("-o", "--output", type=click.Path(dir_okay=False), help="Write here instead of stdout.")
 @click.option("--bootstrap", "n_bootstrap", type=click.IntRange(0), default=1000, show_default=True,
               help="Bootstrap resamples for each column's corpus confidence interval.")
 @click.option("--seed", type=click.IntRange(0), default=12345, show_default=True)
 @quiet_option
 def compare(pair_specs: tuple[tuple[str, str, str], ...], source: Path | None, hyp: Path | None,
-            parser_specs: tuple[str, ...], tokenize: str, metric: USim, read_format: str | None, batch_size: int,
-            jobs: int, executor: str, batch_timeout: float | None, cache_path: str | None, no_cache: bool,
-            fmt: str, output: str | None, n_bootstrap: int,
-            seed: int, quiet: bool) -> None:
+            parser_specs: tuple[str, ...], metric: USim, read_format: str | None, parsing: ParseSettings,
+            fmt: str, output: str | None, n_bootstrap: int, seed: int, quiet: bool) -> None:
     """The same pairs under several representations, side by side, with their correlation.
 
     \b
@@ -185,30 +181,30 @@ def compare(pair_specs: tuple[tuple[str, str, str], ...], source: Path | None, h
     unparsed: list[InputError] = []
     if pair_specs and (source or hyp or parser_specs):
         raise SemsimError("give --pairs, or --source/--hyp with --parser, not both")
-    if pair_specs and tokenize != "none":  # graphs are read, not parsed: there is no text to tokenize
+    if pair_specs and parsing.tokenize != "none":  # graphs are read, not parsed: there is no text to tokenize
         raise SemsimError("--tokenize applies to --source/--hyp text, not to --pairs graphs")
     if pair_specs:
         if len({n for n, _, _ in pair_specs}) != len(pair_specs):
             raise SemsimError("each --pairs needs its own name")
         names, by_rep, read, where = _pairs_from_files(pair_specs, read_format, quiet)
+        signed_by: dict[str, str] = {}
     elif source and hyp and parser_specs:
-        names, by_rep, unparsed, where = _pairs_from_text(source, hyp, parser_specs, batch_size, jobs, cache_path,
-                                                   no_cache, quiet, executor, batch_timeout, tokenize)
+        names, by_rep, unparsed, where, signed_by = _pairs_from_text(source, hyp, parser_specs, parsing, quiet)
     else:
         raise SemsimError("give --pairs NAME SRC COR (per representation), or --source, --hyp and --parser")
     if not names:
         raise SemsimError("no pair could be read in every representation")
     failed: dict[int, str] = {}  # pairs too large to score in some representation: left out of all
-    columns = drop_failed([c for rep, pairs in by_rep.items()
-                           for c in columns_for(rep, pairs, metric, failed, where[rep])], failed)
-    if tokenize != "none":  # scores of tokenized text say so (|tok:...), the corpus scores with them
-        from dataclasses import replace
-
-        from ..tokenize import with_tokenizer
-        columns = [Column(c.name, [replace(s, signature=with_tokenizer(s.signature, tokenize)) for s in c.scores])
-                   for c in columns]
+    columns = []
+    for rep, pairs in by_rep.items():
+        by = signed_by.get(rep)  # scores of parsed text name the parser, model and tokenizer, as `score`'s do
+        columns += [c if by is None else Column(c.name, [replace(s, signature=f"{s.signature}|{by}") for s in c.scores])
+                    for c in columns_for(rep, pairs, metric, failed, where[rep])]
+    columns = drop_failed(columns, failed)
+    not_compared = Skipped("compared")
     for i in sorted(failed):
-        click.echo(f"semsim: {failed[i]} (pair {names[i]} not compared)", err=True)
+        not_compared.add(failed[i], f"pair {names[i]}")
+    not_compared.show()
     names = [n for i, n in enumerate(names) if i not in failed]
     if not names:
         raise SemsimError(f"no pair could be compared: {failed[min(failed)]}")
@@ -217,46 +213,37 @@ def compare(pair_specs: tuple[tuple[str, str, str], ...], source: Path | None, h
     rows = [{"name": n, **{c.name: c.scores[i].f for c in columns}} for i, n in enumerate(names)]
     signatures = {c.name: c.scores[0].signature for c in columns}
     with open_output(output) as out:
-        _write(out, fmt, rows, corpus, corr, signatures)
+        write(_report(rows, corpus, corr, signatures), fmt, out)
     for pairs in read:
         fail_if_unread(pairs)
     fail_if_unparsed(unparsed)
-    if failed:
-        raise SemsimError(f"{len(failed)} pair(s) not compared (see above)")
+    not_compared.fail(lambda s: f"{len(s)} pair(s) not compared (see above)")
 
 
-def _write(out: Any, fmt: str, rows: list[dict[str, Any]], corpus: dict[str, Any], corr: list[dict[str, Any]],
-           signatures: dict[str, str]) -> None:
+def _report(rows: list[dict[str, Any]], corpus: dict[str, Any], corr: list[dict[str, Any]],
+            signatures: dict[str, str]) -> Report:
+    """A record per pair, its number under each column, then the columns' corpus scores,
+    correlations and signatures (the last JSON Lines record; below the text table)."""
     cols = list(signatures)
     summary = {"corpus": {k: v.as_dict() for k, v in corpus.items()}, "correlations": corr,
                "signatures": signatures}
-    if fmt == "jsonl":
-        write_jsonl([*rows, summary], out)
-    elif fmt == "json":
-        out.write(json.dumps({"pairs": rows, **summary}, indent=2, ensure_ascii=False) + "\n")
-    elif fmt == "tsv":
-        out.write("\t".join(["pair", *cols]) + "\n")
-        for r in rows:
-            out.write("\t".join([r["name"], *(f"{r[c]:.6f}" for c in cols)]) + "\n")
-    else:
+
+    def parts(_rows: list[Record], _markdown: bool) -> list[Table | str]:
         width = max(len("pair"), *(len(r["name"]) for r in rows))
         cw = max(10, *(len(c) for c in cols))
-        out.write("  ".join([f"{'pair':<{width}}", *(f"{c:>{cw}}" for c in cols)]) + "\n")
-        for r in rows:
-            out.write("  ".join([f"{r['name']:<{width}}", *(f"{r[c]:>{cw}.4f}" for c in cols)]) + "\n")
-        out.write("  ".join([f"{'mean':<{width}}", *(f"{corpus[c].macro:>{cw}.4f}" for c in cols)]) + "\n")
+        cells = [[r["name"], *(num(r[c]) for c in cols)] for r in rows]
+        cells.append(["mean", *(num(corpus[c].macro) for c in cols)])
         if any(corpus[c].ci for c in cols):
-            out.write("  ".join([f"{'95% CI':<{width}}", *(f"{_ci(corpus[c].ci):>{cw}}" for c in cols)]) + "\n")
-        for c in corr:
-            out.write(f"{c['a']} ~ {c['b']}: Pearson r {_num(c['pearson'])} (p {_num(c['pearson_p'])}), "
-                      f"Spearman rho {_num(c['spearman'])} (p {_num(c['spearman_p'])}), n={c['n']}\n")
-        for c, s in signatures.items():
-            out.write(f"signature {c}: {s}\n")
+            cells.append(["95% CI", *(_ci(corpus[c].ci) for c in cols)])
+        p = functools.partial(num, tiny=1e-4)  # correlations and their p-values
+        return [Table([Col("pair", "<", width), *(Col(c, ">", cw) for c in cols)], cells),
+                *(f"{c['a']} ~ {c['b']}: Pearson r {p(c['pearson'])} (p {p(c['pearson_p'])}), "
+                  f"Spearman rho {p(c['spearman'])} (p {p(c['spearman_p'])}), n={c['n']}" for c in corr),
+                *(f"signature {c}: {s}" for c, s in signatures.items())]
+
+    return Report(rows, trailer=lambda: [summary], document=lambda items: {"pairs": items, **summary},
+                  row=lambda r: {"pair": r["name"], **{c: float(r[c]) for c in cols}}, parts=parts)
 
 
 def _ci(ci: tuple[float, float] | None) -> str:
-    return f"{ci[0]:.3f}-{ci[1]:.3f}" if ci else ""
-
-
-def _num(x: float | None) -> str:
-    return "n/a" if x is None else f"{x:.4f}" if abs(x) >= 1e-4 else f"{x:.1e}"
+    return f"{num(ci[0], 3)}-{num(ci[1], 3)}" if ci else ""

@@ -9,19 +9,15 @@ more than correctors do.
 
 from __future__ import annotations
 
-import json
 from pathlib import Path
-from typing import IO, Any
 
 import click
 
-from ..cli import quiet_option, systems_inputs, tokenize_option
+from ..cli import format_option, quiet_option, systems_inputs, tokenize_option
 from ..errors import InputError, SemsimError
 from ..gec import conservatism as measures
 from ..gec.conservatism import SentenceConservatism, SystemSummary
-from ..io import write_jsonl, write_tsv
-from ..stats import signature
-from ..version import __version__
+from ..report import Col, Report, Skipped, Table, num, write
 from .common import system_names, warn_if_untokenized
 from .inputs import check_writable, open_output
 
@@ -34,9 +30,8 @@ TEXT_BINS = 10
 @tokenize_option
 @click.option("--ignore-case", is_flag=True,
               help="A change of case only (i -> I) is not a word change (§2 counts changes 'in any way').")
-@click.option("--format", "fmt", type=click.Choice(["text", "json", "jsonl", "tsv"]), default="text",
-              show_default=True, help="text: tables per system; json: summaries and sentences; "
-                                      "jsonl: a record per sentence pair, then per system; tsv: per sentence pair.")
+@format_option(help="text: tables per system; json: summaries and sentences; "
+                    "jsonl: a record per sentence pair, then per system; tsv: per sentence pair.")
 @click.option("-o", "--output", type=click.Path(dir_okay=False), help="Write here instead of stdout.")
 @click.option("--plot", "plot_path", type=click.Path(dir_okay=False),
               help="Also draw Figure 1 of the paper here (.png, .svg or .pdf; needs matplotlib).")
@@ -57,81 +52,58 @@ def conservatism(source_path: Path, hyps: tuple[Path, ...], refs: tuple[Path, ..
     if plot_path:
         measures.plot_format(plot_path)
         measures.require_matplotlib()
-    from ..pipeline import read_parallel
-    from ..tokenize import with_tokenizer
+    from ..textfiles import read_parallel
     check_writable(output, plot_path, inputs=[source_path, *hyps, *refs])
     source, files = read_parallel(source_path, [*hyps, *refs], tokenize)
     warn_if_untokenized({source_path: source, **files}, tokenize, quiet)
     names = system_names([*hyps], [*refs])
-    too_long: list[InputError] = []  # pairs too long to align: reported, the others measured
+    too_long = Skipped("measured")  # pairs too long to align: reported, the others measured
     results = {names[p]: measures.conservatism(source, files[p], ignore_case,
-                                               lambda line, exc, p=p: too_long.append(InputError(str(exc), p, line)))
+                                               lambda line, exc, p=p: too_long.add(InputError(str(exc), p, line),
+                                                                                   f"line {line}"))
                for p in dict.fromkeys([*hyps, *refs])}
     summaries = [measures.summarise(rs, name) for name, rs in results.items()]
-    sig = with_tokenizer(signature("conservatism", {"case": "ignored" if ignore_case else "mixed"}, __version__),
-                         tokenize)
     with open_output(output) as out:
-        _write(out, fmt, results, summaries, sig)
+        write(_report(results, summaries, measures.get_signature(ignore_case, tokenize)), fmt, out)
     if plot_path:
         measures.plot(results, plot_path, references={names[p] for p in refs if p not in hyps})
-    for err in too_long:
-        click.echo(f"semsim: {err} (line {err.line} not measured)", err=True)
-    if too_long:
-        raise SemsimError(f"{len(too_long)} line(s) not measured (see above)")
+    too_long.fail(lambda s: f"{len(s)} line(s) not measured (see above)")
 
 
-def _rows(results: dict[str, list[SentenceConservatism]], sig: str) -> list[dict[str, Any]]:
-    return [{"system": name, **r.as_dict(), "signature": sig} for name, rs in results.items() for r in rs]
-
-
-def _write(out: IO[str], fmt: str, results: dict[str, list[SentenceConservatism]],
-           summaries: list[SystemSummary], sig: str) -> None:
+def _report(results: dict[str, list[SentenceConservatism]], summaries: list[SystemSummary], sig: str) -> Report:
     """Every machine-readable record carries the signature; the text tables end with it."""
-    if fmt == "jsonl":
-        write_jsonl(_rows(results, sig), out)
-        write_jsonl([{"summary": True, **s.as_dict(), "signature": sig} for s in summaries], out)
-    elif fmt == "json":
-        doc = {"systems": [s.as_dict() for s in summaries], "sentences": _rows(results, sig), "signature": sig}
-        out.write(json.dumps(doc, indent=2, ensure_ascii=False) + "\n")
-    elif fmt == "tsv":
-        write_tsv(_rows(results, sig), out)
-    else:
-        _write_text(out, summaries)
-        out.write(f"\nsignature: {sig}\n")
+    rows = [{"system": name, **r.as_dict(), "signature": sig} for name, rs in results.items() for r in rs]
+    return Report(rows, trailer=lambda: [{"summary": True, **s.as_dict(), "signature": sig} for s in summaries],
+                  document=lambda items: {"systems": [s.as_dict() for s in summaries], "sentences": items,
+                                          "signature": sig},
+                  parts=lambda _rows, _markdown: [*_tables(summaries), "", f"signature: {sig}"])
 
 
 def _pct(x: float) -> str:
-    return f"{100 * x:.1f}%"
+    return num(x, 1, percent=True)
 
 
-def _num(x: float | None, digits: int = 4) -> str:
-    return "n/a" if x is None else f"{x:.{digits}f}"
-
-
-def _write_text(out: IO[str], summaries: list[SystemSummary]) -> None:
+def _tables(summaries: list[SystemSummary]) -> list[Table | str]:
+    """The §2 measures per system: means, then the distributions of Figure 1."""
     w = max(len("system"), *(len(s.system) for s in summaries))
     header = ["n", "mean WC", "unchanged", "mean rho", "median", "reordered", "no rho", "splits", "concats"]
-    out.write(f"{'system':<{w}}  " + "  ".join(f"{h:>9}" for h in header) + "\n")
-    for s in summaries:
-        cells = [str(s.n), f"{s.word_change_mean:.3f}", _pct(s.unchanged_share), _num(s.rho_mean),
-                 _num(s.rho_median), _pct(s.reordered / s.rho_n) if s.rho_n else "n/a", str(s.rho_undefined),
-                 str(s.splits), str(s.concatenations)]
-        out.write(f"{s.system:<{w}}  " + "  ".join(f"{c:>9}" for c in cells) + "\n")
-    out.write("\nWordChange distribution (sentence pairs with k changed, deleted or added words):\n")
+    means = [[s.system, str(s.n), num(s.word_change_mean, 3), _pct(s.unchanged_share), num(s.rho_mean),
+              num(s.rho_median), _pct(s.reordered / s.rho_n) if s.rho_n else "n/a", str(s.rho_undefined),
+              str(s.splits), str(s.concatenations)] for s in summaries]
     bins = [*map(str, range(TEXT_BINS)), f">={TEXT_BINS}"]
-    out.write(f"{'system':<{w}}  " + " ".join(f"{b:>5}" for b in bins) + "\n")
-    for s in summaries:
-        counts = list(s.word_change_counts[:TEXT_BINS]) + [0] * max(0, TEXT_BINS - len(s.word_change_counts))
-        counts.append(sum(s.word_change_counts[TEXT_BINS:]))
-        out.write(f"{s.system:<{w}}  " + " ".join(f"{c:>5}" for c in counts) + "\n")
-    out.write("\nWord order: share of pairs with rho <= threshold (of pairs with >= 2 aligned words):\n")
+    counts = [[s.system, *map(str, list(s.word_change_counts[:TEXT_BINS])
+                              + [0] * max(0, TEXT_BINS - len(s.word_change_counts))
+                              + [sum(s.word_change_counts[TEXT_BINS:])])] for s in summaries]
     ts = list(summaries[0].rho_cdf)
-    out.write(f"{'system':<{w}}  " + " ".join(f"{'<=' + t:>7}" for t in ts) + "\n")
-    for s in summaries:
-        out.write(f"{s.system:<{w}}  " + " ".join(f"{_pct(s.rho_cdf[t]):>7}" for t in ts) + "\n")
-    out.write("\nSentences: source/output totals; a split (concatenation) is a pair whose output has more "
-              "(fewer) sentences:\n")
-    for s in summaries:
-        out.write(f"{s.system:<{w}}  {s.source_sentences} -> {s.output_sentences} sentences; "
-                  f"{s.splits} pairs split ({_pct(s.split_share)}), "
-                  f"{s.concatenations} concatenated ({_pct(s.concatenation_share)})\n")
+    cdf = [[s.system, *(_pct(s.rho_cdf[t]) for t in ts)] for s in summaries]
+    system = Col("system", "<", w)
+    return [Table([system, *(Col(h, ">", 9) for h in header)], means), "",
+            "WordChange distribution (sentence pairs with k changed, deleted or added words):",
+            Table([system, *(Col(b, ">", 5, before=" " if k else None) for k, b in enumerate(bins))], counts), "",
+            "Word order: share of pairs with rho <= threshold (of pairs with >= 2 aligned words):",
+            Table([system, *(Col("<=" + t, ">", 7, before=" " if k else None) for k, t in enumerate(ts))], cdf), "",
+            "Sentences: source/output totals; a split (concatenation) is a pair whose output has more "
+            "(fewer) sentences:",
+            *(f"{s.system:<{w}}  {s.source_sentences} -> {s.output_sentences} sentences; "
+              f"{s.splits} pairs split ({_pct(s.split_share)}), "
+              f"{s.concatenations} concatenated ({_pct(s.concatenation_share)})" for s in summaries)]

@@ -2,16 +2,14 @@
 
 from __future__ import annotations
 
-import json
-
 import click
 
-from ..cli import quiet_option
+from ..cli import format_option, quiet_option
 from ..errors import GraphError
 from ..limits import LimitError
-from ..stats import signature
+from ..report import Report, Skipped, num, write
 from ..version import __version__
-from .common import report_unscored, unscored_pair
+from .common import report_unscored, skip_pair
 from .inputs import pair_inputs, read_pairs, readable_pairs
 
 
@@ -20,7 +18,7 @@ from .inputs import pair_inputs, read_pairs, readable_pairs
 @click.argument("correction")
 @click.option("--by-sentence", is_flag=True, help="Count per synchronised sentence (N = sentence pairs).")
 @click.option("--label", "labels", multiple=True, help="Labels or groups to report (default: all).")
-@click.option("--format", "fmt", type=click.Choice(["text", "json"]), default="text", show_default=True)
+@format_option(["text", "json"])
 @click.option("--read-format", help="Reader to use; default: by suffix.")
 @quiet_option
 def distsim(source: str, correction: str, by_sentence: bool, labels: tuple[str, ...], fmt: str,
@@ -33,24 +31,19 @@ def distsim(source: str, correction: str, by_sentence: bool, labels: tuple[str, 
     """
     from ..api import distsim as _distsim
     read = read_pairs(pair_inputs(source, correction), read_format, quiet)
-    graphs, unscored = [], []
+    graphs, unscored = [], Skipped()
     for p in readable_pairs(read):  # a pair too large (or deep) to count costs only itself
         try:
             _distsim([(p.g1, p.g2)], labels or None, by_sentence)
             graphs.append(p)
         except (LimitError, GraphError) as exc:
-            unscored.append(unscored_pair(p, exc))
+            skip_pair(unscored, p, exc)
     if not graphs:
         report_unscored(unscored, read)
     result = _distsim([(p.g1, p.g2) for p in graphs], labels or None, by_sentence)
-    sig = signature("distsim", {"by_sentence": by_sentence, "labels": ",".join(labels) or "all",
-                                "scheme": graphs[0].g1.scheme.name}, __version__)
-    if fmt == "json":
-        click.echo(json.dumps({"distsim": result, "by_sentence": by_sentence, "n_pairs": len(graphs),
-                               "version": __version__, "signature": sig}, indent=2))
-    else:
-        for k, v in result.items():
-            click.echo(f"{k}\t{v:.4f}")
-        click.echo(f"signature: {sig}")
+    document = {"distsim": dict(result), "by_sentence": by_sentence, "n_pairs": len(graphs), "version": __version__,
+                "signature": result.signature}
+    lines = [*(f"{k}\t{num(v)}" for k, v in result.items()), f"signature: {result.signature}"]
+    write(Report(document=lambda _: document, parts=lambda _, __: lines, formats=("text", "json")), fmt)
     report_unscored(unscored, read)
 

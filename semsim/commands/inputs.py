@@ -16,6 +16,7 @@ from ..errors import InputError, SemsimError
 from ..files import atomic_write, is_stdin, same_file, shown
 from ..graph import Graph
 from ..io import iter_graphs
+from ..report import Skipped
 
 
 def _list_file(spec: str) -> list[Path]:
@@ -147,9 +148,11 @@ def _mixed(g1: Graph, g2: Graph, a: Path, b: Path) -> InputError | None:
 
 def readable_pairs(pairs: list[GraphPair]) -> list[GraphPair]:
     """The pairs that could be read; each one that could not is reported on stderr, one line."""
+    unread = Skipped()
     for p in pairs:
         if p.error is not None:
-            print(f"semsim: {p.error} (pair {p.name} not scored)", file=sys.stderr)
+            unread.add(p.error, f"pair {p.name}")
+    unread.show()
     return [p for p in pairs if p.error is None]
 
 

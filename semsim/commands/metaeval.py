@@ -20,10 +20,12 @@ from typing import Any
 
 import click
 
-from ..cli import parsing_options, quiet_option, tokenize_option
+from ..cli import format_option, parsing_options, quiet_option
 from ..errors import SemsimError, SettingsError
 from ..gec.metaeval import ANCHOR_MODULES, ANCHORS, RENDERINGS, TABLE_FORMATS, MetaEvaluation
-from ..io import write_jsonl
+from ..gec.metric import config_fields
+from ..parsing import ParseSettings
+from ..report import write_jsonl
 from .common import warn_if_untokenized
 from .inputs import check_writable, open_output
 
@@ -96,27 +98,20 @@ def _literal(value: str) -> Any:
 @click.option("--changed-only/--keep-unchanged", default=True, show_default=True,
               help="Keep only the outputs that differ from their source (whitespace aside): copies inflate "
                    "every measure's correlation.")
-@tokenize_option
-@click.option("--representation", default=None, help="Representation to parse into (e.g. ucca).")
-@click.option("--parser", "parser_name", default=None, help="Parser to use (see `semsim plugins`).")
-@click.option("--model", default=None, help="Parser model (path or name; default: the parser's own setting).")
 @parsing_options
 @click.option("--bootstrap", "n_bootstrap", type=click.IntRange(0), default=1000, show_default=True,
               help="Bootstrap resamples of the sources for each interval (0: none).")
 @click.option("--confidence", type=click.FloatRange(0, 1, min_open=True, max_open=True), default=0.95,
               show_default=True, help="Confidence of the intervals.")
 @click.option("--seed", type=click.IntRange(0), default=0, show_default=True, help="Bootstrap seed.")
-@click.option("--format", "fmt", type=click.Choice(RENDERINGS), default="text", show_default=True,
-              help="Format of the table of correlations.")
+@format_option(RENDERINGS, help="Format of the table of correlations.")
 @click.option("-o", "--output", type=click.Path(dir_okay=False), help="Write the table here instead of stdout.")
 @click.option("--per-sentence", "per_sentence", type=click.Path(dir_okay=False),
               help="Write every pair as JSON Lines here: human score, each measure's score and rank error, "
                    "and the commands that explain the pair.")
 @quiet_option
-def meta_eval(table: str, table_format: str, measure_specs: tuple[str, ...], changed_only: bool, tokenize: str,
-              representation: str | None, parser_name: str | None, model: str | None, jobs: int, executor: str,
-              batch_timeout: float | None, batch_size: int, cache_path: str | None, no_cache: bool,
-              n_bootstrap: int, confidence: float, seed: int, fmt: str, output: str | None,
+def meta_eval(table: str, table_format: str, measure_specs: tuple[str, ...], changed_only: bool,
+              parsing: ParseSettings, n_bootstrap: int, confidence: float, seed: int, fmt: str, output: str | None,
               per_sentence: str | None, quiet: bool) -> None:
     """Correlate measures with people's judgments of meaning preservation in TABLE.
 
@@ -144,11 +139,9 @@ def meta_eval(table: str, table_format: str, measure_specs: tuple[str, ...], cha
     kept = changed(judgments) if changed_only else judgments
     if not kept:
         raise SemsimError(f"{table}: no output differs from its source (--keep-unchanged keeps them)")
-    warn_if_untokenized({table: [t for j in kept for t in (j.source, j.output)]}, tokenize, quiet)
-    config = {"parser": parser_name, "representation": representation, "model": model, "cache": cache_path,
-              "use_cache": not no_cache, "batch_size": batch_size, "jobs": jobs, "executor": executor,
-              "batch_timeout": batch_timeout, "progress": not quiet, "tokenize": tokenize}
-    measures = {name: anchor(name, tokenize) if settings is None else USimMeasure(settings, **config)
+    warn_if_untokenized({table: [t for j in kept for t in (j.source, j.output)]}, parsing.tokenize, quiet)
+    config = config_fields(parsing)
+    measures = {name: anchor(name, parsing.tokenize) if settings is None else USimMeasure(settings, **config)
                 for name, settings in specs}  # settings are checked here, before any parse
     with warnings.catch_warnings():
         # USimMetric's note on untokenized text is the Python API's; the command said it once above

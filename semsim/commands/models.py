@@ -2,12 +2,11 @@
 
 from __future__ import annotations
 
-import json
-
 import click
 
-from ..cli import quiet_option
+from ..cli import format_option, quiet_option
 from ..errors import SemsimError
+from ..report import Report, write
 
 
 @click.group()
@@ -16,7 +15,7 @@ def models() -> None:
 
 
 @models.command("list")
-@click.option("--format", "fmt", type=click.Choice(["text", "json"]), default="text", show_default=True)
+@format_option(["text", "json"])
 @quiet_option
 def models_list(fmt: str, quiet: bool) -> None:
     """Known models and whether each is installed.
@@ -28,18 +27,20 @@ def models_list(fmt: str, quiet: bool) -> None:
     from ..downloads import known as known_downloads
     from ..models import installed, model_path, models_dir
     known = known_downloads()
-    if fmt == "json":
-        click.echo(json.dumps({"directory": str(models_dir()), "models": [
+
+    def document(_: object) -> dict[str, object]:
+        return {"directory": str(models_dir()), "models": [
             {"name": name, "parser": spec.parser, "installed": bool(installed(name)),
              "path": str(model_path(name)) if installed(name) else None, "url": spec.url, "sha256": spec.sha256,
-             "description": spec.description} for name, spec in sorted(known.items())]}, indent=2))
-        return
-    click.echo(f"models directory: {models_dir()}")
-    for name, spec in sorted(known.items()):
-        mark = "installed" if installed(name) else "not installed"
-        click.echo(f"  {name} [{spec.parser}] {mark}: {spec.description}")
-    if not known:
-        click.echo("  no plugin declares downloadable models")
+             "description": spec.description} for name, spec in sorted(known.items())]}
+
+    def lines(_: object, __: bool) -> list[str]:
+        return [f"models directory: {models_dir()}",
+                *(f"  {name} [{spec.parser}] {'installed' if installed(name) else 'not installed'}: {spec.description}"
+                  for name, spec in sorted(known.items())),
+                *([] if known else ["  no plugin declares downloadable models"])]
+
+    write(Report(document=document, parts=lines, formats=("text", "json")), fmt)
 
 
 @models.command("download")

@@ -6,29 +6,24 @@ from pathlib import Path
 
 import click
 
-from ..cli import parsing_options, quiet_option, tokenize_option
+from ..cli import parsing_options, quiet_option
 from ..errors import InputError, SemsimError
 from ..graph import Graph, concat
+from ..parsing import ParseSettings
 
 
 @click.command()
 @click.argument("inputs", nargs=-1, required=True, type=click.Path(dir_okay=False, path_type=Path))
-@click.option("--representation", default=None, help="Representation to parse into (e.g. ucca).")
-@click.option("--parser", "parser_name", default=None, help="Parser to use (default: the representation's default).")
-@click.option("--model", default=None, help="Parser model (path or name; default: the parser's own).")
 @click.option("--format", "fmt", default="mrp", show_default=True,
               help="mrp (JSON Lines), or a plugin's writer (e.g. xml: UCCA XML files; see `semsim plugins`).")
 @click.option("-o", "--output", default=None,
               help="mrp: a file (default stdout); other formats: a directory (created if missing).")
 @click.option("--passage", is_flag=True,
               help="One graph per input file (its sentences joined as one passage), not one per line.")
-@tokenize_option
 @parsing_options
 @quiet_option
-def parse(inputs: tuple[Path, ...], representation: str | None, parser_name: str | None, model: str | None,
-          fmt: str, output: str | None, passage: bool, tokenize: str, jobs: int, executor: str,
-          batch_timeout: float | None, batch_size: int, cache_path: str | None,
-          no_cache: bool, quiet: bool) -> None:
+def parse(inputs: tuple[Path, ...], fmt: str, output: str | None, passage: bool, parsing: ParseSettings,
+          quiet: bool) -> None:
     """Parse INPUTS (tokenised text, one sentence per line) and write the graphs.
 
     Untokenized text (LLM outputs) needs --tokenize spacy. Graphs are named FILE.LINE (FILE
@@ -40,16 +35,16 @@ def parse(inputs: tuple[Path, ...], representation: str | None, parser_name: str
     semsim parse essays.txt -o essays.mrp
     semsim parse --format xml --passage essay1.txt essay2.txt -o parsed/
     """
-    from ..cache import ParseCache, normalise
+    from ..cache import normalise
     from ..files import shown
     from ..io import write_jsonl
-    from ..pipeline import find_parser, parse_sentences, read_lines, unparsed_lines
+    from ..parsing import parse_texts
     from ..plugins import writers
-    from ..tokenize import tokenize as tokenized
+    from ..textfiles import read_lines, unparsed_lines
     from .common import fail_if_unparsed, warn_if_untokenized
     from .inputs import check_writable, open_output
 
-    parser = find_parser(parser_name, representation)
+    parser = parsing.find()
     writer = None
     if fmt != "mrp":
         available = writers()
@@ -65,16 +60,14 @@ def parse(inputs: tuple[Path, ...], representation: str | None, parser_name: str
             raise SemsimError(f"{output}: not a directory (--format {fmt} writes one file per graph into -o DIR)")
     else:
         check_writable(output, inputs=inputs)
-    files = {path: tokenized(read_lines(path), tokenize) for path in inputs}
-    warn_if_untokenized(files, tokenize, quiet)
+    files = {path: read_lines(path) for path in inputs}
+    warn_if_untokenized(files, parsing.tokenize, quiet)
     for path, lines in files.items():  # checked before any parsing: nothing is lost
         if not any(line.strip() for line in lines):
             raise InputError("empty file" if not lines else "no sentences: every line is blank", shown(path))
-    texts = [line for lines in files.values() for line in lines if line.strip()]
-    cache = None if no_cache else ParseCache(cache_path)
-    failed: dict[str, str] = {}
-    graphs = parse_sentences(texts, parser, model, cache, batch_size, jobs, progress=not quiet, failed=failed,
-                             executor=executor, batch_timeout=batch_timeout)
+    parses = parse_texts([line for lines in files.values() for line in lines if line.strip()], parsing)
+    files = {path: parses.tokenized(lines) for path, lines in files.items()}
+    graphs, failed = parses.graphs, parses.failed
 
     def named() -> list[tuple[str, Graph]]:
         out = []

@@ -7,9 +7,10 @@ from pathlib import Path
 import click
 
 from ..api import USim
-from ..cli import parsing_options, quiet_option, systems_inputs, tokenize_option, usim_options
+from ..cli import format_option, parsing_options, quiet_option, systems_inputs, usim_options
 from ..errors import SemsimError
-from ..io import write_jsonl
+from ..parsing import ParseSettings
+from ..report import write_jsonl
 from ..stats import Score
 from .common import fail_if_unparsed, system_names, warn_if_untokenized
 from .inputs import check_writable, open_output
@@ -17,15 +18,10 @@ from .inputs import check_writable, open_output
 
 @click.command()
 @systems_inputs("scored")
-@tokenize_option
-@click.option("--representation", default=None, help="Representation to parse into (e.g. ucca).")
-@click.option("--parser", "parser_name", default=None, help="Parser to use (see `semsim plugins`).")
-@click.option("--model", default=None, help="Parser model (path or name; default: the parser's own setting).")
 @usim_options
 @parsing_options
 @click.option("-o", "--output", type=click.Path(dir_okay=False), help="Per-sentence JSON Lines here.")
-@click.option("--format", "fmt", type=click.Choice(["text", "markdown", "json", "tsv"]), default="text",
-              show_default=True, help="Format of the per-system table on stdout.")
+@format_option(["text", "markdown", "json", "tsv"], help="Format of the per-system table on stdout.")
 @click.option("--bootstrap", "n_bootstrap", type=click.IntRange(0), default=1000, show_default=True,
               help="Bootstrap resamples for each system's confidence interval.")
 @click.option("--paired", type=click.Choice(["ar", "bs", "none"]), default="ar", show_default=True,
@@ -36,11 +32,9 @@ from .inputs import check_writable, open_output
 @click.option("-b", "--score-only", is_flag=True,
               help="Print only each system's mean F (one number; with several systems, NAME<TAB>F lines).")
 @quiet_option
-def score(source_path: Path, hyps: tuple[Path, ...], refs: tuple[Path, ...], tokenize: str,
-          representation: str | None, parser_name: str | None, model: str | None, metric: USim, jobs: int,
-          executor: str, batch_timeout: float | None, batch_size: int,
-          cache_path: str | None, no_cache: bool, output: str | None, fmt: str, n_bootstrap: int, paired: str,
-          paired_trials: int, seed: int, score_only: bool, quiet: bool) -> None:
+def score(source_path: Path, hyps: tuple[Path, ...], refs: tuple[Path, ...], metric: USim, parsing: ParseSettings,
+          output: str | None, fmt: str, n_bootstrap: int, paired: str, paired_trials: int, seed: int,
+          score_only: bool, quiet: bool) -> None:
     """USim of systems' outputs (and references) against their sources, from plain text.
 
     Every unique sentence is parsed once (and cached across runs); an empty source line
@@ -53,41 +47,29 @@ def score(source_path: Path, hyps: tuple[Path, ...], refs: tuple[Path, ...], tok
     semsim score --source dev.src --hyp a.out -b --bootstrap 0
     semsim score --source dev.src --hyp llm.out --tokenize spacy
     """
-    from ..cache import ParseCache
-    from ..pipeline import (
-        find_parser,
-        parse_sentences,
-        parser_signature,
-        read_parallel,
-        score_systems,
-        signed,
-        too_large_lines,
-        unparsed_lines,
-    )
+    from ..parsing import parse_texts
+    from ..systems import score_lines
+    from ..textfiles import read_parallel, too_large_lines, unparsed_lines
     if not hyps and not refs:
         raise SemsimError("give at least one --hyp (or --ref) file")
     check_writable(output, inputs=[source_path, *hyps, *refs])
-    source, files = read_parallel(source_path, [*hyps, *refs], tokenize)
-    warn_if_untokenized({source_path: source, **files}, tokenize, quiet)
+    source, files = read_parallel(source_path, [*hyps, *refs])
+    warn_if_untokenized({source_path: source, **files}, parsing.tokenize, quiet)
+    parses = parse_texts([*source, *(line for lines in files.values() for line in lines)], parsing)
+    source, files = parses.tokenized(source), {p: parses.tokenized(lines) for p, lines in files.items()}
     names = system_names([*hyps], [*refs])
     systems = {names[p]: files[p] for p in [*hyps, *refs]}
-    parser = find_parser(parser_name, representation)
-    cache = None if no_cache else ParseCache(cache_path)
-    texts = [*source, *(line for lines in systems.values() for line in lines)]
-    failed: dict[str, str] = {}
-    graphs = parse_sentences(texts, parser, model, cache, batch_size, jobs, progress=not quiet, failed=failed,
-                             executor=executor, batch_timeout=batch_timeout)
-    unparsed = unparsed_lines({source_path: source, **files}, failed)
-    unparsed += too_large_lines(source, files, graphs, {e.line for e in unparsed})
+    unparsed = unparsed_lines({source_path: source, **files}, parses.failed)
+    unparsed += too_large_lines(source, files, parses.graphs, {e.line for e in unparsed})
     skip = {e.line for e in unparsed}
     pairs = {i for i, s in enumerate(source, 1) if s.strip() and any(f[i - 1].strip() for f in files.values())}
     if unparsed and pairs <= skip:  # what is left would be empty-line conventions only
         raise SemsimError(f"no line could be scored: {unparsed[0]}")
     by_system: dict[str, list[Score]] = {n: [] for n in systems}
     with open_output(output) as out:
-        parsed_by = parser_signature(parser, model, tokenize)
-        fallback = Score.fixed(0.0, metric.part_names(), f"{metric.get_signature(parser.representation)}|{parsed_by}")
-        for r in score_systems(source, systems, graphs, signed(metric.sentence_score, parsed_by), fallback, skip):
+        fallback = Score.fixed(0.0, metric.part_names(),
+                               f"{metric.get_signature(parses.representation)}|{parses.signature}")
+        for r in score_lines(source, systems, parses.graphs, parses.signed(metric.sentence_score), fallback, skip):
             by_system[r.system].append(r.score)
             if output:
                 write_jsonl([{"system": r.system, "line": r.line, "f": r.score.f,

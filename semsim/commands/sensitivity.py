@@ -8,7 +8,6 @@ All the intermediate sentences are parsed once each, through the parse cache.
 
 from __future__ import annotations
 
-import json
 from dataclasses import replace
 from pathlib import Path
 from typing import Any
@@ -17,13 +16,14 @@ import click
 
 from ..api import USim
 from ..cache import normalise
-from ..cli import parsing_options, quiet_option, tokenize_option, usim_options
+from ..cli import format_option, parsing_options, quiet_option, usim_options
 from ..errors import InputError, SemsimError
 from ..gec.m2 import read_m2
 from ..gec.sensitivity import ANCHORS, Chain, TypeSummary, build_chains, by_type, chain_texts, edit_deltas
 from ..graph import Graph
-from ..io import write_jsonl
 from ..limits import LimitError, check_pair
+from ..parsing import ParseSettings
+from ..report import Col, Record, Report, Skipped, Table, num, write, write_jsonl
 from .inputs import check_writable, open_output
 
 
@@ -42,10 +42,6 @@ def _annotator(value: str, path: Path, known: set[int]) -> int | None:
 
 @click.command()
 @click.argument("m2_file", metavar="FILE.m2", type=click.Path(dir_okay=False, path_type=Path))
-@click.option("--representation", default=None, help="Representation to parse into (e.g. ucca).")
-@click.option("--parser", "parser_name", default=None, help="Parser to use (see `semsim plugins`).")
-@click.option("--model", default=None, help="Parser model (path or name; default: the parser's own setting).")
-@tokenize_option
 @usim_options
 @click.option("--annotator", default="all", show_default=True,
               help="Whose edits: an annotator id, or 'all' (each annotator's edits form their own chain).")
@@ -57,14 +53,11 @@ def _annotator(value: str, path: Path, known: set[int]) -> int | None:
 @click.option("--bootstrap", "n_bootstrap", type=click.IntRange(0), default=1000, show_default=True,
               help="Bootstrap resamples for each type's confidence interval (0: none).")
 @parsing_options
-@click.option("--format", "fmt", type=click.Choice(["text", "json", "jsonl", "tsv"]), default="text",
-              show_default=True, help="Format of the per-type table on stdout.")
+@format_option(help="Format of the per-type table on stdout.")
 @click.option("-o", "--output", type=click.Path(dir_okay=False), help="Per-edit records (JSON Lines) here.")
 @quiet_option
-def sensitivity(m2_file: Path, representation: str | None, parser_name: str | None, model: str | None,
-                tokenize: str, metric: USim, annotator: str, anchor: str, seed: int,
-                n_bootstrap: int, jobs: int, executor: str, batch_timeout: float | None, batch_size: int,
-                cache_path: str | None, no_cache: bool, fmt: str, output: str | None, quiet: bool) -> None:
+def sensitivity(m2_file: Path, metric: USim, annotator: str, anchor: str, seed: int, n_bootstrap: int,
+                parsing: ParseSettings, fmt: str, output: str | None, quiet: bool) -> None:
     """Mean change in USim per error type when FILE.m2's gold edits are applied one by one.
 
     As §4.4 of the USim paper: per sentence (and annotator), the edits are applied in a
@@ -75,9 +68,7 @@ def sensitivity(m2_file: Path, representation: str | None, parser_name: str | No
     \b
     semsim sensitivity dev.m2 --parser tupa --model MODEL -o edits.jsonl
     """
-    from ..cache import ParseCache
-    from ..pipeline import find_parser, parse_sentences, parser_signature, signed
-    from ..tokenize import tokenize as tokenized
+    from ..parsing import parse_texts
     from .common import warn_if_untokenized
     check_writable(output, inputs=[m2_file])
     sentences = read_m2(m2_file)
@@ -87,19 +78,16 @@ def sensitivity(m2_file: Path, representation: str | None, parser_name: str | No
     if not n_edits:
         raise InputError("no edits to apply" + (f" by annotator {who}" if who is not None else "")
                          + " (only noop or no annotations)", m2_file)
-    # every version (the learner sentence, each partial correction) is tokenized before parsing
-    chains = [replace(c, versions=tuple(tokenized(c.versions, tokenize))) for c in chains]
-    warn_if_untokenized({m2_file: [c.versions[-1] for c in chains]}, tokenize, quiet)
+    warn_if_untokenized({m2_file: [c.versions[-1] for c in chains]}, parsing.tokenize, quiet)
     skipped = [(c.annotator, k) for c in chains for k in c.skipped]
     if skipped and not quiet:
         a, first = skipped[0]
         click.echo(f"semsim: {len(skipped)} overlapping edit(s) skipped, e.g. {m2_file}:{first.skipped.line} "
                    f"overlaps {m2_file}:{first.kept.line} (annotator {a}); the earlier edit is kept", err=True)
-    parser = find_parser(parser_name, representation)
-    cache = None if no_cache else ParseCache(cache_path)
-    failed: dict[str, str] = {}
-    graphs = parse_sentences(chain_texts(chains), parser, model, cache, batch_size, jobs, progress=not quiet,
-                             failed=failed, executor=executor, batch_timeout=batch_timeout)
+    parses = parse_texts(chain_texts(chains), parsing)
+    # every version (the learner sentence, each partial correction) as tokenized for parsing
+    chains = [replace(c, versions=tuple(parses.tokenized(c.versions))) for c in chains]
+    graphs, failed = parses.graphs, parses.failed
     # a version that could not be parsed spoils its chain (its edits' deltas need it), and only that chain
     unparsed = [(c, next(failed[normalise(v)] for v in c.versions if normalise(v) in failed)) for c in chains
                 if any(normalise(v) in failed for v in c.versions)]
@@ -109,11 +97,9 @@ def sensitivity(m2_file: Path, representation: str | None, parser_name: str | No
     chains = [c for c in chains if all(c is not t for t, _ in too_large)]
     if not chains:
         raise SemsimError(f"no sentence could be scored: {m2_file}:{unparsed[0][0].sentence.line}: {unparsed[0][1]}")
-    score = signed(metric.sentence_score, parser_signature(parser, model, tokenize))
-    deltas = edit_deltas(chains, graphs, score)
+    deltas = edit_deltas(chains, graphs, parses.signed(metric.sentence_score))
     types = by_type(deltas, n_bootstrap=n_bootstrap, seed=seed)
-    any_graph = next(iter(graphs.values()))  # the scores' own signature names the representation too
-    signature = score(any_graph, any_graph).signature
+    signature = f"{metric.get_signature(parses.representation)}|{parses.signature}"
     if output:
         with open_output(output) as out:
             write_jsonl(({**d.as_dict(), "signature": signature} for d in deltas), out)
@@ -123,14 +109,14 @@ def sensitivity(m2_file: Path, representation: str | None, parser_name: str | No
                "skipped_overlapping": [{"line": k.skipped.line, "overlaps_line": k.kept.line, "annotator": a}
                                        for a, k in skipped],
                "annotator": annotator, "anchor": anchor, "seed": seed, "n_bootstrap": n_bootstrap,
-               "confidence": 0.95, "parser": parser.name, "model": model, "signature": signature}
-    _write(types, summary, fmt)
+               "confidence": 0.95, "parser": parses.parser, "model": parsing.model, "signature": signature}
+    write(_report(types, summary), fmt)
+    not_counted = Skipped("counted")
     for c, reason in unparsed:
-        click.echo(f"semsim: {m2_file}:{c.sentence.line}: {reason} (annotator {c.annotator}'s {len(c.edits)} "
-                   "edit(s) of this sentence not counted)", err=True)
-    if unparsed:
-        how = "parsed or aligned" if too_large else "parsed"
-        raise SemsimError(f"{len(unparsed)} sentence(s) not scored: a version could not be {how} (see above)")
+        not_counted.add(f"{m2_file}:{c.sentence.line}: {reason}",
+                        f"annotator {c.annotator}'s {len(c.edits)} edit(s) of this sentence")
+    how = "parsed or aligned" if too_large else "parsed"
+    not_counted.fail(lambda s: f"{len(s)} sentence(s) not scored: a version could not be {how} (see above)")
 
 
 def _too_large(chain: Chain, graphs: dict[str, Graph]) -> str | None:
@@ -145,32 +131,24 @@ def _too_large(chain: Chain, graphs: dict[str, Graph]) -> str | None:
     return None
 
 
-def _write(types: list[TypeSummary], summary: dict[str, Any], fmt: str) -> None:
-    rows = [t.as_dict() for t in types]
-    with open_output(None) as out:
-        if fmt == "json":
-            out.write(json.dumps({"types": rows, "summary": summary}, indent=2, ensure_ascii=False) + "\n")
-        elif fmt == "jsonl":
-            write_jsonl([*rows, {"summary": True, **summary}], out)
-        elif fmt == "tsv":
-            out.write("type\tn\tmean_delta\tse\tci_low\tci_high\n")
-            for t in types:
-                out.write("\t".join([t.type, str(t.n), *(_num(x, 6) for x in (t.mean, t.se, t.ci_low, t.ci_high))])
-                          + "\n")
-        else:
-            width = max(len("type"), *(len(t.type) for t in types))
-            out.write(f"{'type':<{width}}  {'n':>5}  {'mean ΔUSim':>10}  {'SE':>7}  {'95% CI':>19}\n")
-            for t in types:
-                ci = f"[{t.ci_low:+.4f}, {t.ci_high:+.4f}]" if t.ci_low is not None else ""
-                row = f"{t.type:<{width}}  {t.n:>5}  {t.mean:>+10.4f}  {_num(t.se, 4):>7}  {ci:>19}"
-                out.write(row.rstrip() + "\n")
-            s = summary
-            out.write(f"all edits: n={s['edits']}, mean ΔUSim {s['mean_delta']:+.4f}; {s['chains']} chains from "
-                      f"{s['sentences']} sentences (annotator {s['annotator']}); "
-                      f"{len(s['skipped_overlapping'])} overlapping edits skipped\n")
-            out.write(f"anchor: {s['anchor']}, seed {s['seed']}, parser {s['parser']}\n")
-            out.write(f"signature: {s['signature']}\n")
+def _report(types: list[TypeSummary], summary: dict[str, Any]) -> Report:
+    """The per-type table (from the most rewarded type down), then the whole run's summary."""
+    def tsv(t: Record) -> dict[str, Any]:
+        return {"type": t["type"], "n": t["n"], "mean_delta": float(t["mean"]),
+                **{k: None if t[k] is None else float(t[k]) for k in ("se", "ci_low", "ci_high")}}
 
+    def parts(_items: list[Record], _markdown: bool) -> list[Table | str]:
+        rows = [[t.type, str(t.n), num(t.mean, signed=True), num(t.se, none=""),
+                 "" if t.ci_low is None else f"[{num(t.ci_low, signed=True)}, {num(t.ci_high, signed=True)}]"]
+                for t in types]
+        s = summary
+        return [Table([Col("type", "<"), Col("n", ">", 5), Col("mean ΔUSim", ">", 10), Col("SE", ">", 7),
+                       Col("95% CI", ">", 19)], rows, rstrip=True),
+                f"all edits: n={s['edits']}, mean ΔUSim {num(s['mean_delta'], signed=True)}; {s['chains']} chains "
+                f"from {s['sentences']} sentences (annotator {s['annotator']}); "
+                f"{len(s['skipped_overlapping'])} overlapping edits skipped",
+                f"anchor: {s['anchor']}, seed {s['seed']}, parser {s['parser']}",
+                f"signature: {s['signature']}"]
 
-def _num(x: float | None, digits: int) -> str:
-    return "" if x is None else f"{x:.{digits}f}"
+    return Report([t.as_dict() for t in types], trailer=lambda: [{"summary": True, **summary}],
+                  document=lambda rows: {"types": rows, "summary": summary}, row=tsv, parts=parts)

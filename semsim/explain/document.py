@@ -132,12 +132,12 @@ def _paper(g1: Graph, g2: Graph, metric: USim, score: Score) -> DetailDoc:
     graphs = (g1, g2)
     credit = None
     if metric.tokens == "contextual":
-        pairs, credit = usim.leaf_alignment(g1, g2, metric.by_sentence, metric.tokens, encoder=metric.encoder()[0])
+        pairs, credit = usim.leaf_alignment(g1, g2, metric, encoder=metric.encoder()[0])
         judged: list[tuple[Gap, Verdict]] = []
     else:
         pairs, judged = judged_token_pairs(g1, g2, by_sentence=metric.by_sentence, how=metric.tokens,
                                            judge=metric.judge()[0])
-    alignments = usim.unit_alignments(g1, g2, pairs, metric.direction, metric.tie_break, metric.denominator)
+    alignments = usim.unit_alignments(g1, g2, pairs, metric)
     overlap = usim.overlap_matrix(g1, g2, pairs)
     sizes = usim.yield_sizes(g1, g2, pairs, metric.denominator)
     compared = [compared_edge_indices(g, metric.remote) for g in graphs]

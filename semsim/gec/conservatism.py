@@ -55,6 +55,9 @@ from ..align.tokens import align_tokens
 from ..errors import InputError, SemsimError
 from ..files import atomic_write
 from ..limits import LimitError
+from ..stats import signature
+from ..tokenize import with_tokenizer
+from ..version import __version__
 
 #: Thresholds at which :class:`SystemSummary` reports the ρ CDF (Figure 1, bottom).
 RHO_THRESHOLDS = (0.0, 0.5, 0.8, 0.9, 0.95, 0.99)
@@ -157,6 +160,14 @@ def conservatism(source_lines: Sequence[str], output_lines: Sequence[str], ignor
                 raise
             on_limit(i, exc)
     return out
+
+
+def get_signature(ignore_case: bool = False, tokenize: str = "none") -> str:
+    """The signature of the measures' settings, as a score carries its own: ``ignore_case``
+    as given to :func:`conservatism`, and ``tokenize``, how the lines were tokenized before
+    (:func:`semsim.tokenize.tokenize`; named only when they were)."""
+    return with_tokenizer(signature("conservatism", {"case": "ignored" if ignore_case else "mixed"}, __version__),
+                          tokenize)
 
 
 @dataclass(frozen=True)

@@ -194,12 +194,11 @@ def overlap(a: Edit, b: Edit) -> bool:
     """Whether two edits cannot both be applied to the source offsets unambiguously.
 
     True if their spans share a source token (an insertion strictly inside the other's span
-    counts), or if both are insertions at the same offset (which insertion comes first is
-    undefined). An insertion at offset p sits between tokens p-1 and p, so it is well
-    defined next to an edit that starts or ends at p: it goes before or after it.
+    counts). An insertion at offset p sits between tokens p-1 and p, so it is well defined
+    next to an edit that starts or ends at p (it goes before or after it), and next to another
+    insertion at p: they go in file order, as ERRANT writes them (``A 9 9|||M:DET|||his`` then
+    ``A 9 9|||M:CONJ|||or`` for "his or her").
     """
-    if a.start == a.end == b.start == b.end:
-        return True
     return a.start < b.end and b.start < a.end
 
 
@@ -229,8 +228,9 @@ def apply_edits(tokens: Sequence[str], edits: Iterable[Edit]) -> list[str]:
     the offsets of the edits still to apply unchanged. Overlapping edits raise ValueError
     (resolve them first with :func:`resolve_overlaps`).
     """
-    # by start, insertions before the edit starting at the same offset (they precede it)
-    ordered = sorted(edits, key=lambda e: (e.start, e.end))
+    # by start, insertions before the edit starting at the same offset (they precede it), and
+    # insertions at one offset in file order
+    ordered = sorted(edits, key=lambda e: (e.start, e.end, e.line))
     for i, a in enumerate(ordered):
         for b in ordered[i + 1:]:
             if overlap(a, b):

@@ -36,6 +36,7 @@ import numpy as np
 
 from ..errors import InputError, SemsimError, SettingsError
 from ..files import read_text, shown
+from ..report import Col, Record, Report, Table, num, render
 from ..stats import percentile_interval
 
 #: The table formats :func:`read_judgments` reads; ``auto`` tells them apart by header and suffix.
@@ -609,31 +610,18 @@ class MetaEvaluation:
 
     def render(self, fmt: str) -> str:
         """The table of correlations as text, Markdown, TSV or JSON (:data:`RENDERINGS`)."""
-        import json
-        if fmt == "json":
-            return json.dumps(self.as_dict(), indent=2, ensure_ascii=False) + "\n"
-        if fmt == "tsv":
-            head = ["measure", "n", *(f"{c}{s}" for c in CORRELATIONS for s in ("", "_low", "_high")), "signature"]
-            lines = ["\t".join(head)]
-            for r in self.results:
-                cells = [f"{getattr(r.correlations[c], a):.6f}" for c in CORRELATIONS for a in ("value", "low", "high")]
-                lines.append("\t".join([r.name, str(len(r.scores)), *cells, r.signature]))
-            return "\n".join(lines) + "\n"
-        if fmt not in ("text", "markdown"):
-            raise ValueError(f"unknown format {fmt!r}; choose from {', '.join(RENDERINGS)}")
-        return self._table(markdown=fmt == "markdown")
+        rows = [{"measure": r.name, "n": len(r.scores),
+                 **{f"{c}{s}": float(getattr(r.correlations[c], a)) for c in CORRELATIONS
+                    for s, a in (("", "value"), ("_low", "low"), ("_high", "high"))}, "signature": r.signature}
+                for r in self.results]
+        return render(Report(rows, document=lambda _: self.as_dict(), parts=self._parts, formats=RENDERINGS), fmt)
 
-    def _table(self, markdown: bool) -> str:
-        ci = f"{self.confidence:.0%} CI" if self.n_bootstrap else "no CI"
-        head = ["measure", "n", *(f"{c.capitalize()} [{ci}]" for c in CORRELATIONS)]
+    def _parts(self, _rows: list[Record], markdown: bool) -> list[Table | str]:
+        ci = f"{num(self.confidence, 0, percent=True)} CI" if self.n_bootstrap else "no CI"
+        cols = [Col("measure", "<"), Col("n", md="---:"), *(Col(f"{c.capitalize()} [{ci}]", md=":---:")
+                                                            for c in CORRELATIONS)]
         rows = [[r.name, str(len(r.scores)), *(_cell(r.correlations[c]) for c in CORRELATIONS)] for r in self.results]
-        if markdown:
-            out = ["| " + " | ".join(head) + " |", "|" + "|".join(["---", "---:", *(":---:",) * 3]) + "|"]
-            out += ["| " + " | ".join(row) + " |" for row in rows]
-        else:
-            widths = [max(len(row[k]) for row in [head, *rows]) for k in range(len(head))]
-            out = ["  ".join(c.ljust(w) if k == 0 else c.rjust(w) for k, (c, w) in enumerate(zip(row, widths)))
-                   for row in [head, *rows]]
+        out: list[Table | str] = [Table(cols, rows)]
         table = self.notes.get("table")
         read = f"{table}: {len(self.judgments)} of {self.notes.get('read', '?')} judgments ({self.notes['kept']}), " \
             if table and "kept" in self.notes else f"{len(self.judgments)} judgments, "
@@ -645,15 +633,16 @@ class MetaEvaluation:
             out.append("")
         for r in self.results:
             out.append(f"- {r.name}: `{r.signature}`" if markdown else f"  {r.name}: {r.signature}")
-        return "\n".join(out) + "\n"
+        return out
 
 
 def _cell(c: Correlation) -> str:
-    def num(x: float) -> str:
-        return f"{x:.3f}" if math.isfinite(x) else "n/a"
+    """A coefficient and its interval, three decimals; ``n/a`` where undefined."""
+    def r(x: float) -> str:
+        return num(x, 3, nonfinite="n/a")
     if not math.isfinite(c.low):
-        return num(c.value)
-    return f"{num(c.value)} [{num(c.low)}, {num(c.high)}]"
+        return r(c.value)
+    return f"{r(c.value)} [{r(c.low)}, {r(c.high)}]"
 
 
 def meta_evaluate(judgments: Sequence[Judgment], measures: Mapping[str, Measure], n_bootstrap: int = 1000,

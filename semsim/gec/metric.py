@@ -41,6 +41,8 @@ from typing import TYPE_CHECKING, Any
 
 from ..api import USim
 from ..errors import SemsimError, SettingsError
+from ..metrics.settings import SETTINGS, dataclass_fields
+from ..parsing import ParseSettings
 from ..stats import Score
 
 
@@ -83,14 +85,9 @@ class USimMetric(_Base):
     """USim from plain text, as a gec-metrics reference-free metric (see the module)."""
 
     @dataclass
-    class Config(_Base.Config):
-        """How sentences are parsed and which USim is computed, as flat fields of plain
-        values (gec-metrics builds the config from a YAML mapping).
-
-        The USim settings are :class:`semsim.USim`'s fields, with its defaults, so
-        ``Config(parser=..., **dataclasses.asdict(USim(labels="weak")))`` works too;
-        ``config.usim`` is the :class:`~semsim.USim` they make.
-        """
+    class _Parsing(_Base.Config):
+        """The fields of :class:`Config` before USim's settings: how sentences are parsed;
+        and what a config checks when made."""
 
         parser: str | None = None  # a registered parser; None: the only one for ``representation``
         representation: str | None = None
@@ -103,36 +100,35 @@ class USimMetric(_Base):
         batch_timeout: float | None = None  # Dask: seconds per batch before its worker is restarted
         progress: bool = False
         tokenize: str = "none"  # or "spacy": tokenize untokenized text (LLM outputs) first (semsim.tokenize)
-        # semsim.USim's settings, written out because gec-metrics reads flat fields (a test
-        # checks that names and defaults stay USim's; docs/reading-decisions.md)
-        variant: str = "paper"
-        direction: str = "both"
-        tie_break: str = "coverage"
-        labels: str = "labeled"
-        remote: bool = True
-        by_sentence: bool = True
-        denominator: str = "yield"
-        tokens: str = "edit"
-        edge_weights: str = "uniform"
-        leaves: int = 0
-        single_token_units: bool = True
-        preset: str = "none"
 
         def __post_init__(self) -> None:
-            _ = self.usim  # an unknown variant fails here, not at the first sentence
-            from ..tokenize import check
-            check(self.tokenize)
-            from ..executors import executor_spec
-            if not executor_spec(self.executor).distributed and self.batch_timeout is not None:
-                raise SettingsError("batch_timeout needs executor='dask' or 'dask://HOST:PORT' (docs/scale.md)")
-            for name in ("batch_size", "jobs"):  # 0 would parse nothing, or hang; True is no count
-                value = getattr(self, name)
-                if type(value) is not int or value < 1:
-                    raise SettingsError(f"{name}={value!r}: expected a whole number of at least 1")
+            # checked as every surface's settings are, when made: not at the first sentence
+            _ = self.usim, self.parsing
 
         @property
         def usim(self) -> USim:
-            return USim(**{f.name: getattr(self, f.name) for f in dataclasses.fields(USim)})
+            return USim(**{s.name: getattr(self, s.name) for s in SETTINGS})
+
+        @property
+        def parsing(self) -> ParseSettings:
+            """The parsing fields as the one settings object of every route from text
+            (``cache`` and ``use_cache`` apart here, for gec-metrics' flat YAML)."""
+            cache = (self.cache or True) if self.use_cache else False
+            return ParseSettings(self.parser, self.representation, self.model, cache, self.batch_size, self.jobs,
+                                 self.executor, self.batch_timeout, self.tokenize, self.progress)
+
+    # The parsing fields, then USim's settings generated from their table: flat fields,
+    # because gec-metrics builds a config from a YAML mapping.
+    Config = dataclasses.make_dataclass("Config", dataclass_fields(), bases=(_Parsing,), namespace={
+        "__module__": __name__, "__qualname__": f"{__qualname__}.Config",
+        "__doc__": """How sentences are parsed and which USim is computed, as flat fields of plain
+        values (gec-metrics builds the config from a YAML mapping).
+
+        After the parsing fields come :class:`semsim.USim`'s settings, one field per row of
+        :data:`semsim.metrics.settings.SETTINGS` with its default, so
+        ``Config(parser=..., **dataclasses.asdict(USim(labels="weak")))`` works too;
+        ``config.usim`` is the :class:`~semsim.USim` they make.
+        """})
 
     config: Config
 
@@ -183,43 +179,41 @@ class USimMetric(_Base):
 
     def sentence_scores(self, sources: Sequence[str], hypotheses: Sequence[Sequence[str]]) -> list[list[Score]]:
         """Full :class:`~semsim.Score` objects (counts, signature) per system and sentence."""
-        from ..cache import ParseCache
-        from ..pipeline import find_parser, parse_sentences, parser_signature, score_systems, signed
-        from ..tokenize import tokenize, warn_untokenized_python
+        from ..parsing import parse_texts
+        from ..systems import score_lines
+        from ..tokenize import warn_untokenized_python
         for k, hyps in enumerate(hypotheses):
             if len(hyps) != len(sources):
                 raise SemsimError(f"system {k} has {len(hyps)} sentences but there are {len(sources)} sources")
         c = self.config
         warn_untokenized_python([("the sources", sources), *((f"system {k}", h) for k, h in enumerate(hypotheses))],
                                 c.tokenize)
-        sources = tokenize(sources, c.tokenize)
-        hypotheses = [tokenize(hyps, c.tokenize) for hyps in hypotheses]
-        parser = find_parser(c.parser, c.representation)
-        texts = [*sources, *(h for hyps in hypotheses for h in hyps)]
-        if c.use_cache:
-            with ParseCache(c.cache) as cache:
-                graphs = parse_sentences(texts, parser, c.model, cache, c.batch_size, c.jobs, c.progress,
-                                         executor=c.executor, batch_timeout=c.batch_timeout)
-        else:
-            graphs = parse_sentences(texts, parser, c.model, None, c.batch_size, c.jobs, c.progress,
-                                     executor=c.executor, batch_timeout=c.batch_timeout)
-        systems = {str(k): hyps for k, hyps in enumerate(hypotheses)}
-        parsed_by = parser_signature(parser, c.model, c.tokenize)
+        parses = parse_texts([*sources, *(h for hyps in hypotheses for h in hyps)], c.parsing, keep_going=False)
+        sources = parses.tokenized(sources)
+        systems = {str(k): parses.tokenized(hyps) for k, hyps in enumerate(hypotheses)}
         usim = c.usim
-        fallback = Score.fixed(0.0, usim.part_names(), f"{usim.get_signature(parser.representation)}|{parsed_by}")
+        signature = f"{usim.get_signature(parses.representation)}|{parses.signature}"
+        fallback = Score.fixed(0.0, usim.part_names(), signature)
         out: dict[str, list[Score]] = {k: [] for k in systems}
-        for r in score_systems(sources, systems, graphs, signed(usim.sentence_score, parsed_by), fallback):
+        for r in score_lines(sources, systems, parses.graphs, parses.signed(usim.sentence_score), fallback):
             out[r.system].append(r.score)
         return list(out.values())
 
     def get_signature(self) -> str:
         """The settings of the scores, with the parser and model that produced the graphs (and
         the tokenizer, if one split the text first)."""
-        from ..pipeline import find_parser, parser_signature
+        from ..parsing import parser_signature
         c = self.config
-        parser = find_parser(c.parser, c.representation)
-        parsed_by = parser_signature(parser, c.model, c.tokenize)
-        return f"{c.usim.get_signature(parser.representation)}|{parsed_by}"
+        parser = c.parsing.find()
+        return f"{c.usim.get_signature(parser.representation)}|{parser_signature(parser, c.model, c.tokenize)}"
+
+
+def config_fields(settings: ParseSettings) -> dict[str, Any]:
+    """The parsing fields of a :class:`USimMetric.Config` that parses as ``settings`` says
+    (the inverse of its ``parsing``)."""
+    fields = {f.name: getattr(settings, f.name) for f in dataclasses.fields(settings) if f.name != "cache"}
+    cache = settings.cache
+    return {**fields, "cache": None if isinstance(cache, bool) else str(cache), "use_cache": cache is not False}
 
 
 def register(name: str = "usim") -> type[USimMetric]:

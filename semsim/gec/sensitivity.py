@@ -134,7 +134,7 @@ def build_chains(sentences: Iterable[M2Sentence], annotator: int | None = None, 
 
 
 def chain_texts(chains: Iterable[Chain]) -> list[str]:
-    """Every version of every chain, for parsing (``parse_sentences`` parses each distinct one once)."""
+    """Every version of every chain, for parsing (``parse_texts`` parses each distinct one once)."""
     return [v for c in chains for v in c.versions]
 
 
@@ -142,8 +142,8 @@ def edit_deltas(chains: Iterable[Chain], graphs: dict[str, Graph],
                 score: Callable[[Graph, Graph], Any]) -> list[EditDelta]:
     """ΔUSim of every edit of every chain (step 3 of the module docstring).
 
-    ``graphs`` maps normalised texts to parses (as :func:`semsim.pipeline.parse_sentences`
-    returns them); ``score(source_graph, correction_graph)`` returns a number or a Score.
+    ``graphs`` maps normalised texts to parses (as :attr:`semsim.parsing.Parses.graphs`
+    does); ``score(source_graph, correction_graph)`` returns a number or a Score.
     An empty side is not parsed: as ``semsim score`` does, it scores 1 against another
     empty text and 0 otherwise. Each distinct (anchor, version) pair is scored once.
     """

@@ -17,6 +17,7 @@ from collections.abc import Iterable, Mapping, Sequence
 
 from ..align.tokens import synchronised_spans
 from ..graph import Graph
+from ..stats import signature
 
 
 def label_counts(g: Graph, groups: Mapping[str, Sequence[str]] | None = None,
@@ -44,13 +45,32 @@ def label_counts(g: Graph, groups: Mapping[str, Sequence[str]] | None = None,
     return out
 
 
+class DistSim(dict[str, float]):
+    """DistSim per label and label group, and ``signature``: the settings that produced it,
+    as a :class:`~semsim.stats.Score` carries its own.
+
+    A dict, as :func:`distsim` returned before it was signed, so that every use of the
+    result goes on working: ``result["A"]``, ``==`` with a plain dict, iteration, printing
+    and ``json.dumps`` (which writes the labels alone). The signature rides along as an
+    attribute, not as a key, where it would read as one more label."""
+
+    signature: str
+
+    def __init__(self, values: Mapping[str, float], signature: str) -> None:
+        super().__init__(values)
+        self.signature = signature
+
+
 def distsim(pairs: Iterable[tuple[Graph, Graph]], labels: Sequence[str] | None = None,
-            by_sentence: bool = False) -> dict[str, float]:
-    """DistSim per label and label group over sentence (or passage) pairs."""
+            by_sentence: bool = False, version: str = "") -> DistSim:
+    """DistSim per label and label group over sentence (or passage) pairs, signed with its
+    settings, the first pair's scheme and ``version``."""
     diffs: Counter[str] = Counter()
     n = 0
     seen: set[str] = set()
+    scheme = ""
     for g1, g2 in pairs:
+        scheme = scheme or g1.scheme.name
         spans = synchronised_spans(g1, g2, by_sentence) if by_sentence else [
             (range(len(g1.tokens)), range(len(g2.tokens)))]
         c1 = label_counts(g1, spans=[s for s, _ in spans])
@@ -64,4 +84,6 @@ def distsim(pairs: Iterable[tuple[Graph, Graph]], labels: Sequence[str] | None =
     if not n:
         raise ValueError("distsim needs at least one pair")
     wanted = list(labels) if labels is not None else sorted(seen)
-    return {k: diffs[k] / n for k in wanted}
+    sig = signature("distsim", {"by_sentence": by_sentence, "labels": ",".join(labels or ()) or "all",
+                                "scheme": scheme}, version)
+    return DistSim({k: diffs[k] / n for k in wanted}, sig)

@@ -13,9 +13,11 @@ from __future__ import annotations
 import numpy as np
 
 from ..align.tokens import legacy_token_pairs
+from ..errors import SettingsError
 from ..graph import Graph
 from ..limits import check_cells
 from ..stats import Counts, Score, signature
+from .settings import Settings
 
 
 def compared_units(g: Graph, min_tokens: int = 0) -> list[int]:
@@ -107,20 +109,22 @@ def matched_units(sim: np.ndarray, compatible: np.ndarray) -> np.ndarray:
     return ((sim == best) & (best > 0) & compatible).any(axis=1)
 
 
-def legacy_settings(single_token_units: bool) -> dict[str, object]:
+def legacy_settings(settings: Settings) -> dict[str, object]:
     """The settings that name a legacy-variant score in its signature."""
-    return {"variant": "legacy", "single_token_units": single_token_units}
+    return {"variant": "legacy", "single_token_units": settings.single_token_units}
 
 
-def usim_legacy(g1: Graph, g2: Graph, *, single_token_units: bool = True, version: str = "") -> Score:
-    """USim as computed by the authors' released code.
-
-    ``single_token_units=False`` is the 2018 revision that drops units of at most one token.
-    """
+def usim_legacy(g1: Graph, g2: Graph, settings: Settings, *, version: str = "") -> Score:
+    """USim as computed by the authors' released code, under ``settings`` of the legacy
+    variant: ``single_token_units=False`` is the 2018 revision that drops units of at most
+    one token (the variant's only setting; :class:`Settings` refuses the paper's)."""
+    if settings.variant != "legacy":
+        raise SettingsError(f"variant={settings.variant!r}: usim_legacy computes the legacy variant "
+                            "(the paper's is semsim.metrics.usim.usim)")
     check_cells(len(g1.units), len(g2.units), "node alignment")
     pairs = legacy_token_pairs(g1, g2)
-    counts = legacy_parts(g1, g2, pairs, 0 if single_token_units else 1)
-    sig = signature("usim", {**legacy_settings(single_token_units), "scheme": g1.scheme.name}, version)
+    counts = legacy_parts(g1, g2, pairs, 0 if settings.single_token_units else 1)
+    sig = signature("usim", {**legacy_settings(settings), "scheme": g1.scheme.name}, version)
     if not counts.total1 or not counts.total2:  # the original: 0 if either side has no units
         return Score.fixed(0.0, ["legacy"], sig)
     return Score({"legacy": counts}, sig)

@@ -1,15 +1,19 @@
-"""USim's settings, once: the table that the API's validation, the CLI's options, the
+"""USim's settings, once: the table that the settings object, the CLI's options, the
 explanation's settings and the docs' option table are read from.
 
 Each :class:`Setting` says its choices and default, which variant uses it (a setting given
 to the other variant is an error, since the score's signature would not show it), its
-command-line option and its help. The signature itself is written by each variant's
-metric (:func:`semsim.metrics.usim.paper_settings`, :func:`semsim.metrics.legacy.legacy_settings`)
-in the order signatures have always had; a test checks that every setting here reaches it.
+command-line option and its help. :class:`Settings`, a frozen dataclass generated from the
+table, holds one choice of them all, checked once as it is made; every function of USim
+takes that one object (:class:`semsim.USim` is one). The signature itself is written by each
+variant's metric (:func:`semsim.metrics.usim.paper_settings`,
+:func:`semsim.metrics.legacy.legacy_settings`) in the order signatures have always had; a
+test checks that every setting here reaches it.
 """
 
 from __future__ import annotations
 
+import dataclasses
 from collections.abc import Mapping
 from dataclasses import dataclass, field
 from typing import Any
@@ -17,9 +21,13 @@ from typing import Any
 from ..align.tokens import TOKEN_ALIGNMENTS
 from ..align.units import TIE_BREAKS
 from ..errors import SettingsError
-from .usim import DIRECTIONS, EDGE_WEIGHTS, LABEL_MODES, LEAF_WEIGHTS
 
 VARIANTS = ("paper", "legacy")
+LABEL_MODES = ("labeled", "weak", "unlabeled")
+DIRECTIONS = ("both", "s->r", "r->s")
+EDGE_WEIGHTS = ("uniform", "height", "scheme")
+#: what a leaf edge (a token's edge from its unit) may weigh; 0: leaves are not counted
+LEAF_WEIGHTS = (0, 1, 2, 3, 8)
 #: Named settings of the paper variant, each a row's worth of values: ``meaning`` is the
 #: measure chosen against human meaning judgments (docs/validity.md): leaves graded by
 #: contextual similarity, function words at half weight, edges unlabelled.
@@ -139,6 +147,32 @@ def check(values: Mapping[str, Any]) -> None:
         it = "it" if len(ignored) == 1 else "them"
         raise SettingsError(f"{', '.join(f'{k}={values[k]!r}' for k in ignored)}: the {variant} variant does not "
                             f"use {it} (only the {other} variant does); leave {it} at the default", ignored)
+
+
+def dataclass_fields() -> list[tuple[str, str, Any]]:
+    """The table's rows as :func:`dataclasses.make_dataclass` takes fields (name, type,
+    default), for :class:`Settings` and for configs that must keep the settings flat
+    (``USimMetric.Config``: gec-metrics reads a YAML mapping)."""
+    return [(s.name, type(s.default).__name__, field(default=s.default)) for s in SETTINGS]
+
+
+def _settle(self: Any) -> None:
+    """Fill in the preset's settings, then refuse bad values: once, as the object is made,
+    so that no function taking it checks again."""
+    values = expand({s.name: getattr(self, s.name) for s in SETTINGS})
+    for name, value in values.items():
+        object.__setattr__(self, name, value)
+    check(values)
+
+
+Settings = dataclasses.make_dataclass("Settings", dataclass_fields(), frozen=True, namespace={
+    "__module__": __name__,  # (make_dataclass names its caller's module only from Python 3.12)
+    "__post_init__": _settle,
+    "__doc__": """One choice of every USim setting: a frozen dataclass with a field per row
+    of :data:`SETTINGS` (its name, type and default), its preset expanded (:func:`expand`) and
+    its values checked (:func:`check`, :class:`~semsim.errors.SettingsError`) as it is made.
+    The functions of USim take it as one argument; :class:`semsim.USim` is one.""",
+})
 
 
 def flag(name: str, value: Any) -> str:

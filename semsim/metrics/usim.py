@@ -20,11 +20,11 @@ punctuation and linkage excluded (as the UCCA scheme declares), implicit units e
 tokens aligned sentence by sentence when the adapter knows sentence ends.
 
 Two named options take up the remedies §4.4 proposes for what USim misses, and stay off by
-default (the paper's measure is unchanged): ``tokens`` (:data:`TOKEN_ALIGNMENTS`) aligns
+default (the paper's measure is unchanged): ``tokens`` (:data:`~semsim.align.tokens.TOKEN_ALIGNMENTS`) aligns
 only lexically related tokens, so that an unrelated replacement leaves its units unaligned
 (``paraphrase`` also aligns the words a correction put in place of the source's where a
 plugin's paraphrase judge says they say the same: :mod:`semsim.align.paraphrase`), and
-``edge_weights`` (:data:`EDGE_WEIGHTS`) counts an edge by its place in the graph rather
+``edge_weights`` (:data:`~semsim.metrics.settings.EDGE_WEIGHTS`) counts an edge by its place in the graph rather
 than as one, so that losing a participant costs more than losing a function word:
 
 ``uniform`` (default)
@@ -36,12 +36,16 @@ than as one, so that losing a participant costs more than losing a function word
     An edge weighs what the representation's scheme declares for its label
     (:attr:`Scheme.label_weights`, data of the plugin); refused for a scheme without weights.
 
-A third option, ``leaves`` (:data:`LEAF_WEIGHTS`), counts what §3 leaves out of the edge
+A third option, ``leaves`` (:data:`~semsim.metrics.settings.LEAF_WEIGHTS`), counts what §3 leaves out of the edge
 sets: the graph's leaves are its tokens, and each token's edge from its unit is an edge of
 the DAG too. With ``leaves=k`` every (non-punctuation) token adds an edge of weight ``k`` to
 its side, matched when the leaf alignment A_l aligns the token, so that a deleted, inserted
 or replaced word costs the score something even where the parser gives both sentences the
 same units (:func:`leaf_counts`). ``0`` (default) is the paper's reading: units only.
+
+Every setting is a field of one :class:`~semsim.metrics.settings.Settings`, which
+:func:`usim`, :func:`usim_parts` and :func:`paper_settings` take whole; the functions below
+them take the one or two settings they use.
 """
 
 from __future__ import annotations
@@ -50,17 +54,12 @@ import numpy as np
 
 from ..align.contextual import Encoder, contextual_pairs, credits
 from ..align.paraphrase import Judge
-from ..align.tokens import TOKEN_ALIGNMENTS, paper_token_pairs
+from ..align.tokens import paper_token_pairs
 from ..align.units import align_units, overlap_matrix
 from ..errors import SettingsError
 from ..graph import Graph
 from ..stats import Counts, Score, signature
-
-LABEL_MODES = ("labeled", "weak", "unlabeled")
-DIRECTIONS = ("both", "s->r", "r->s")
-EDGE_WEIGHTS = ("uniform", "height", "scheme")
-#: what a leaf edge (a token's edge from its unit) may weigh; 0: leaves are not counted
-LEAF_WEIGHTS = (0, 1, 2, 3, 8)
+from .settings import EDGE_WEIGHTS, Settings
 
 
 def yield_sizes(g1: Graph, g2: Graph, token_pairs: list[tuple[int, int]],
@@ -75,17 +74,18 @@ def yield_sizes(g1: Graph, g2: Graph, token_pairs: list[tuple[int, int]],
     return y1.sum(axis=1), y2.sum(axis=1)
 
 
-def unit_alignments(g1: Graph, g2: Graph, token_pairs: list[tuple[int, int]], direction: str = "both",
-                    tie_break: str = "coverage", denominator: str = "yield") -> dict[str, np.ndarray]:
-    """The node alignment A per direction, always as ``A[v, u]`` (v in ``g1``, u in ``g2``):
-    ``s->r`` aligns each node of ``g1`` onto ``g2``, ``r->s`` each node of ``g2`` onto ``g1``."""
+def unit_alignments(g1: Graph, g2: Graph, token_pairs: list[tuple[int, int]],
+                    settings: Settings) -> dict[str, np.ndarray]:
+    """The node alignment A per ``settings.direction``, always as ``A[v, u]`` (v in ``g1``, u
+    in ``g2``): ``s->r`` aligns each node of ``g1`` onto ``g2``, ``r->s`` each node of ``g2``
+    onto ``g1`` (ties resolved by ``settings.tie_break``, w's denominator ``settings.denominator``)."""
     overlap = overlap_matrix(g1, g2, token_pairs)
-    size1, size2 = yield_sizes(g1, g2, token_pairs, denominator)
+    size1, size2 = yield_sizes(g1, g2, token_pairs, settings.denominator)
     alignments = {}
-    if direction in ("both", "s->r"):
-        alignments["s->r"] = align_units(overlap, size1, size2, tie_break)
-    if direction in ("both", "r->s"):
-        alignments["r->s"] = align_units(overlap.T, size2, size1, tie_break).T
+    if settings.direction in ("both", "s->r"):
+        alignments["s->r"] = align_units(overlap, size1, size2, settings.tie_break)
+    if settings.direction in ("both", "r->s"):
+        alignments["r->s"] = align_units(overlap.T, size2, size1, settings.tie_break).T
     return alignments
 
 
@@ -104,33 +104,33 @@ def edge_matches(g1: Graph, g2: Graph, alignment: np.ndarray, labels: str = "lab
     return [bool(seen1[child] & mask) for child, mask in items1], [bool(seen2[child] & mask) for child, mask in items2]
 
 
-def weigh_edges(g: Graph, how: str = "uniform", remote: bool = True) -> list[float]:
+def weigh_edges(g: Graph, edge_weights: str = "uniform", remote: bool = True) -> list[float]:
     """What each compared edge of ``g`` (in :meth:`Graph.label_masks` order) weighs under
-    ``how``, one of :data:`EDGE_WEIGHTS`."""
-    if how not in EDGE_WEIGHTS:
-        raise ValueError(f"unknown edge weights {how!r}; choose from {', '.join(EDGE_WEIGHTS)}")
-    if how == "scheme" and not g.scheme.label_weights:
+    ``edge_weights``, one of :data:`EDGE_WEIGHTS`."""
+    if edge_weights not in EDGE_WEIGHTS:
+        raise ValueError(f"unknown edge weights {edge_weights!r}; choose from {', '.join(EDGE_WEIGHTS)}")
+    if edge_weights == "scheme" and not g.scheme.label_weights:
         raise SettingsError(f"edge_weights='scheme': the {g.scheme.name!r} scheme declares no label weights "
                             f"(use 'height', which needs none)", ["edge_weights"])
 
     def build() -> list[float]:
         edges = [g.edges[i] for i in g.compared_edges_of(remote)]
-        if how == "height":
+        if edge_weights == "height":
             return [1.0 + g.heights[e.child] for e in edges]
-        if how == "scheme":
+        if edge_weights == "scheme":
             return [g.scheme.weight(e.labels) for e in edges]
         return [1.0] * len(edges)
-    return g.memo(("edge_weights", how, remote), build)
+    return g.memo(("edge_weights", edge_weights, remote), build)
 
 
 def match_edges(g1: Graph, g2: Graph, alignment: np.ndarray, labels: str = "labeled",
-                remote: bool = True, weights: str = "uniform") -> Counts:
+                remote: bool = True, edge_weights: str = "uniform") -> Counts:
     """Count the edges of each graph that have a match (:func:`edge_matches`); with
-    ``weights`` other than ``uniform``, sum their :func:`weigh_edges` instead."""
+    ``edge_weights`` other than ``uniform``, sum their :func:`weigh_edges` instead."""
     matched1, matched2 = edge_matches(g1, g2, alignment, labels, remote)
-    if weights == "uniform":  # integer counts, exactly as the paper's
+    if edge_weights == "uniform":  # integer counts, exactly as the paper's
         return Counts(sum(matched1), len(matched1), sum(matched2), len(matched2))
-    w1, w2 = weigh_edges(g1, weights, remote), weigh_edges(g2, weights, remote)
+    w1, w2 = weigh_edges(g1, edge_weights, remote), weigh_edges(g2, edge_weights, remote)
     return Counts(sum(w for w, m in zip(w1, matched1) if m), sum(w1),
                   sum(w for w, m in zip(w2, matched2) if m), sum(w2))
 
@@ -189,82 +189,74 @@ def edge_credits(g1: Graph, g2: Graph, alignment: np.ndarray, graded: np.ndarray
     return earned(items1, best1), earned(items2, best2)
 
 
-def usim_parts(g1: Graph, g2: Graph, token_pairs: list[tuple[int, int]], direction: str = "both",
-               tie_break: str = "coverage", labels: str = "labeled", remote: bool = True,
-               denominator: str = "yield", weights: str = "uniform", leaves: int = 0,
+def usim_parts(g1: Graph, g2: Graph, token_pairs: list[tuple[int, int]], settings: Settings,
                credit: np.ndarray | None = None) -> dict[str, Counts]:
     """Counts per direction for a given leaf alignment (0-based token index pairs), the
-    leaf edges (:func:`leaf_counts`) added when ``leaves`` gives them a weight. With
+    leaf edges (:func:`leaf_counts`) added when ``settings.leaves`` gives them a weight. With
     ``credit`` (``--tokens contextual``), matched edges and aligned leaves count their credit
     (:func:`edge_credits`, :func:`leaf_counts`) instead of 1."""
-    alignments = unit_alignments(g1, g2, token_pairs, direction, tie_break, denominator)
+    labels, remote, edge_weights = settings.labels, settings.remote, settings.edge_weights
+    alignments = unit_alignments(g1, g2, token_pairs, settings)
     if credit is None:
-        parts = {d: match_edges(g1, g2, a, labels, remote, weights) for d, a in alignments.items()}
+        parts = {d: match_edges(g1, g2, a, labels, remote, edge_weights) for d, a in alignments.items()}
     else:
         graded = overlap_matrix(g1, g2, token_pairs, [float(credit[x, y]) for x, y in token_pairs])
-        sizes = yield_sizes(g1, g2, token_pairs, denominator)
-        w1, w2 = weigh_edges(g1, weights, remote), weigh_edges(g2, weights, remote)
+        sizes = yield_sizes(g1, g2, token_pairs, settings.denominator)
+        w1, w2 = weigh_edges(g1, edge_weights, remote), weigh_edges(g2, edge_weights, remote)
         parts = {}
         for d, a in alignments.items():
             c1, c2 = edge_credits(g1, g2, a, graded, sizes, labels, remote)
             parts[d] = Counts(sum(w * c for w, c in zip(w1, c1)), sum(w1), sum(w * c for w, c in zip(w2, c2)), sum(w2))
-    if leaves:
-        extra = leaf_counts(g1, g2, token_pairs, leaves, credit)
+    if settings.leaves:
+        extra = leaf_counts(g1, g2, token_pairs, settings.leaves, credit)
         parts = {d: c + extra for d, c in parts.items()}
     return parts
 
 
-def paper_settings(direction: str, tie_break: str, labels: str, remote: bool, by_sentence: bool,
-                   denominator: str, tokens: str = "edit", weights: str = "uniform",
-                   leaves: int = 0, judge: str = "", encoder: str = "", preset: str = "none") -> dict[str, object]:
-    """The settings that name a paper-variant score in its signature (the remedies only when
-    used, so that the paper's own signatures stay as they were; ``judge``: the paraphrase
-    judge's identity, with ``tokens="paraphrase"``)."""
-    return {"variant": "paper", **({"preset": preset} if preset != "none" else {}), "dir": direction,
-            "tie": tie_break, "labels": labels, "remote": remote,
-            "denom": denominator, "align": "sentence" if by_sentence else "passage",
-            **({"tokens": tokens} if tokens != "edit" else {}),
-            **({"para": judge} if tokens == "paraphrase" else {}),
-            **({"ctx": encoder} if tokens == "contextual" else {}),
-            **({"weights": weights} if weights != "uniform" else {}),
-            **({"leaves": leaves} if leaves else {})}
+def paper_settings(settings: Settings, judge_name: str = "", encoder_name: str = "") -> dict[str, object]:
+    """The settings that name a paper-variant score in its signature, under the short keys
+    signatures have always had (the remedies and the preset only when used, so that the
+    paper's own signatures stay as they were; ``judge_name``: the paraphrase judge's identity,
+    with ``tokens="paraphrase"``; ``encoder_name``: the word encoder's, with ``contextual``)."""
+    s = settings
+    return {"variant": "paper", **({"preset": s.preset} if s.preset != "none" else {}), "dir": s.direction,
+            "tie": s.tie_break, "labels": s.labels, "remote": s.remote,
+            "denom": s.denominator, "align": "sentence" if s.by_sentence else "passage",
+            **({"tokens": s.tokens} if s.tokens != "edit" else {}),
+            **({"para": judge_name} if s.tokens == "paraphrase" else {}),
+            **({"ctx": encoder_name} if s.tokens == "contextual" else {}),
+            **({"weights": s.edge_weights} if s.edge_weights != "uniform" else {}),
+            **({"leaves": s.leaves} if s.leaves else {})}
 
 
-def leaf_alignment(g1: Graph, g2: Graph, by_sentence: bool = True, tokens: str = "edit", judge: Judge | None = None,
+def leaf_alignment(g1: Graph, g2: Graph, settings: Settings, judge: Judge | None = None,
                    encoder: Encoder | None = None) -> tuple[list[tuple[int, int]], np.ndarray | None]:
-    """A_l, and for ``tokens="contextual"`` the credit matrix its pairs are counted by
+    """A_l as ``settings.tokens`` and ``settings.by_sentence`` say, and for
+    ``tokens="contextual"`` the credit matrix its pairs are counted by
     (:mod:`semsim.align.contextual`); ``None`` for the all-or-nothing alignments."""
-    if tokens != "contextual":
-        return paper_token_pairs(g1, g2, by_sentence=by_sentence, how=tokens, judge=judge), None
+    if settings.tokens != "contextual":
+        return paper_token_pairs(g1, g2, by_sentence=settings.by_sentence, how=settings.tokens, judge=judge), None
     if encoder is None:
         raise ValueError("tokens='contextual' needs a word encoder")
     credit = credits(g1, g2, encoder)
-    return contextual_pairs(g1, g2, credit, by_sentence), credit
+    return contextual_pairs(g1, g2, credit, settings.by_sentence), credit
 
 
-def usim(g1: Graph, g2: Graph, *, direction: str = "both", tie_break: str = "coverage",
-         labels: str = "labeled", remote: bool = True, by_sentence: bool = True,
-         denominator: str = "yield", tokens: str = "edit", edge_weights: str = "uniform",
-         leaves: int = 0, judge: Judge | None = None, judge_name: str = "", encoder: Encoder | None = None,
-         encoder_name: str = "", preset: str = "none", version: str = "") -> Score:
-    """USim (paper definition) of ``g1`` (the source) and ``g2`` (its correction);
-    ``tokens="paraphrase"`` needs a paraphrase ``judge`` and its identity ``judge_name``
-    (:class:`semsim.records.ParaphraseJudge`), which the signature names."""
-    if direction not in DIRECTIONS:
-        raise ValueError(f"unknown direction {direction!r}; choose from {', '.join(DIRECTIONS)}")
-    if labels not in LABEL_MODES:
-        raise ValueError(f"unknown label mode {labels!r}; choose from {', '.join(LABEL_MODES)}")
-    if tokens not in TOKEN_ALIGNMENTS or edge_weights not in EDGE_WEIGHTS or leaves not in LEAF_WEIGHTS:
-        raise ValueError(f"unknown tokens {tokens!r}, edge weights {edge_weights!r} or leaves {leaves!r}; choose "
-                         f"from {', '.join(TOKEN_ALIGNMENTS)}; {', '.join(EDGE_WEIGHTS)}; "
-                         f"{', '.join(map(str, LEAF_WEIGHTS))}")
-    if tokens == "paraphrase" and (judge is None or not judge_name):
+def usim(g1: Graph, g2: Graph, settings: Settings, *, judge: Judge | None = None, judge_name: str = "",
+         encoder: Encoder | None = None, encoder_name: str = "", version: str = "") -> Score:
+    """USim (paper definition) of ``g1`` (the source) and ``g2`` (its correction) under
+    ``settings`` (checked when it was made, so not again here). The models some settings ask
+    for are no settings but the caller's: ``tokens="paraphrase"`` needs a paraphrase ``judge``
+    and its identity ``judge_name`` (:class:`semsim.records.ParaphraseJudge`),
+    ``tokens="contextual"`` a word ``encoder`` and its ``encoder_name``; the signature names them."""
+    if settings.variant != "paper":
+        raise SettingsError(f"variant={settings.variant!r}: semsim.metrics.usim computes the paper variant "
+                            "(the legacy one is semsim.metrics.legacy.usim_legacy)")
+    if settings.tokens == "paraphrase" and (judge is None or not judge_name):
         raise SettingsError("tokens='paraphrase' needs a paraphrase judge and its name", ["tokens"])
-    if tokens == "contextual" and (encoder is None or not encoder_name):
+    if settings.tokens == "contextual" and (encoder is None or not encoder_name):
         raise SettingsError("tokens='contextual' needs a word encoder and its name", ["tokens"])
-    pairs, credit = leaf_alignment(g1, g2, by_sentence, tokens, judge, encoder)
-    parts = usim_parts(g1, g2, pairs, direction, tie_break, labels, remote, denominator, edge_weights, leaves, credit)
-    sig = signature("usim", {**paper_settings(direction, tie_break, labels, remote, by_sentence, denominator,
-                                              tokens, edge_weights, leaves, judge_name, encoder_name, preset),
-                             "scheme": g1.scheme.name}, version)
+    pairs, credit = leaf_alignment(g1, g2, settings, judge, encoder)
+    parts = usim_parts(g1, g2, pairs, settings, credit)
+    sig = signature("usim", {**paper_settings(settings, judge_name, encoder_name), "scheme": g1.scheme.name}, version)
     return Score(parts, sig)

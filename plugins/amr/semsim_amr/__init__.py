@@ -23,7 +23,8 @@ def register_readers(register):
 def register_parsers(register):
     from . import amrlib_parser  # light: torch, transformers and amrlib are imported on the first parse
     register(Parser("amrlib", "amr", amrlib_parser.parse,
-                    "amrlib 0.8.1 sentence-to-AMR models (--model DIR, an amrlib model directory)",
+                    "amrlib 0.8.1 sentence-to-AMR models (--model DIR, an amrlib model directory; "
+                    "loading one runs code from it: trusted models only)",
                     model_identity=amrlib_parser.model_identity, serialize=amrlib_parser.serialize))
 
 

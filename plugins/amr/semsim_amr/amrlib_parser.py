@@ -64,7 +64,7 @@ class ParseFailure(ParseError):
 def resolve_model(model: str | None) -> Path:
     """The model directory from ``--model`` (a directory or an installed model's name) or the environment."""
     from semsim.models import requested_model
-    path = requested_model(model, MODEL_ENV, lambda p: (p / META).is_file(), missing=(
+    path = requested_model(model, MODEL_ENV, lambda p: (p / META).is_file(), runs_code="amrlib", missing=(
         f"no amrlib model: pass --model DIR (an amrlib model directory), set {MODEL_ENV}, "
         f"or install one with `semsim models download {DEFAULT_MODEL}`"))
     if not path.exists() and str(path) in {name for name, *_ in RELEASES}:

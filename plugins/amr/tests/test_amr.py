@@ -47,6 +47,7 @@ def test_reentrancy_is_remote_and_inverse_roles_are_canonical():
     assert edges[("ROOT", "TOP", "b")] is False
 
 
+@pytest.mark.slow
 @pytest.mark.needs_shared
 def test_mrp_sample_penman_identity_and_determinism(shared):
     graphs = semsim.read_all(shared / "data/mrp-sample/amr/wsj.amr")
@@ -81,6 +82,7 @@ def test_smatch_score_is_a_score_and_leaves_the_global_rng_alone():
     assert s.f == pytest.approx(2 * 9 / 22) and s.signature.startswith("smatch|impl:smatch-1.0.4")
 
 
+@pytest.mark.slow
 def test_same_numbers_whatever_the_hash_seed():
     code = ("from semsim_amr.smatch import smatch_counts; import semsim; "
             f"print(smatch_counts(open({str(SRC)!r}).read(), open({str(COR)!r}).read()), "
@@ -101,6 +103,7 @@ def test_bad_penman_names_graph_and_line(tmp_path):
 
 
 
+@pytest.mark.slow
 def test_nesting_bound_moves_with_the_environment(tmp_path, monkeypatch):
     """penman recurses per level of nesting: beyond SEMSIM_MAX_DEPTH a graph is one error
     naming the bound; raised, the same graph reads (Python's recursion limit follows)."""
@@ -114,6 +117,7 @@ def test_nesting_bound_moves_with_the_environment(tmp_path, monkeypatch):
     (g,) = semsim.read_all(f)
     assert len(g.units) == depth + 1 and semsim.usim(g, g).f == 1.0
 
+@pytest.mark.slow
 def test_cli_pairs_multi_graph_files_by_position(tmp_path):
     two = tmp_path / "two.amr"
     two.write_text("# ::id s1\n(a / apple)\n\n# ::id s2\n(b / boy :ARG0-of (r / run-01))\n")
@@ -184,6 +188,7 @@ def test_mrp_and_penman_renderings_of_the_sample_agree(shared):
     assert all(semsim.usim(pen[k], mrp[k]).f == 1.0 for k in common)
 
 
+@pytest.mark.slow
 def test_one_bad_graph_costs_only_its_own_pair(tmp_path):
     text = ("# ::id s1\n(a / apple)\n\n# ::id s2\n(b / boy :ARG0 (c / cat\n\n"
             "# ::id s3\n(b / boy :ARG0-of (r / run-01))\n")

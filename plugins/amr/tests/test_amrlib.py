@@ -25,7 +25,7 @@ from tiny_amrlib import HUB_TOKENIZER, WANT_GO, build_tiny_model
 import semsim
 from semsim import SemsimError
 from semsim.cache import ParseCache
-from semsim.pipeline import find_parser, parse_sentences
+from semsim.parsing import ParseSettings, find_parser, parse_sentences
 from semsim_amr import amrlib_parser
 
 SENTENCES = ["The boy wants to go .", "He wants to leave ."]
@@ -66,6 +66,7 @@ def fake_model_dir(d: Path, weights: bytes = b"weights") -> Path:
 
 
 # -- without torch -----------------------------------------------------------------------------
+@pytest.mark.slow
 def test_registering_the_parser_imports_neither_torch_nor_amrlib():
     code = ("import sys, semsim.plugins as p; ps, ms = p.parsers(), p.downloads(); "
             "assert ps['amrlib'].representation == 'amr'; "
@@ -87,6 +88,7 @@ def test_missing_model_is_a_clear_error(tmp_path):
         amrlib_parser.parse(["a b ."], str(tmp_path / "empty"))
 
 
+@pytest.mark.slow
 def test_missing_model_through_the_cli_is_one_line(tmp_path):
     src = tmp_path / "s.txt"
     src.write_text("a b .\n")
@@ -131,11 +133,12 @@ def test_model_identity_resolves_installed_model_names(tmp_path, monkeypatch):
 
 
 # -- the real load-and-parse path ----------------------------------------------------------------
+@pytest.mark.slow
 @needs_amrlib
 def test_real_load_and_beam_search_with_output_forced_by_generation_config(models, tmp_path):
     parser = find_parser("amrlib", None)
     cache = ParseCache(tmp_path / "c.sqlite3")
-    graphs = parse_sentences(SENTENCES, parser, str(models["constrained"]), cache, progress=False)
+    graphs = parse_sentences(SENTENCES, parser, ParseSettings(model=str(models["constrained"])), cache=cache)
     assert set(graphs) == set(SENTENCES)
     for text, g in graphs.items():
         assert g.meta["snt"] == text
@@ -148,7 +151,8 @@ def test_real_load_and_beam_search_with_output_forced_by_generation_config(model
     assert entry.native is not None and entry.native.startswith(f"# ::snt {SENTENCES[0]}\n(w / want-01")
     parser_that_must_not_run = type(parser)(parser.name, parser.representation, _fail, parser.description,
                                             parser.model_identity, parser.serialize, parser.plugin)
-    again = parse_sentences(SENTENCES, parser_that_must_not_run, str(models["constrained"]), cache, progress=False)
+    again = parse_sentences(SENTENCES, parser_that_must_not_run, ParseSettings(model=str(models["constrained"])),
+                            cache=cache)
     assert {t: g.meta["penman"] for t, g in again.items()} == {t: g.meta["penman"] for t, g in graphs.items()}
 
 
@@ -156,6 +160,7 @@ def _fail(texts, model):
     raise AssertionError("parsed although every sentence is cached")
 
 
+@pytest.mark.slow
 @needs_amrlib
 def test_random_model_output_is_a_visible_failure_naming_the_sentences(models):
     """amrlib turns the random model's output into ``()``; semsim refuses to score it."""
@@ -165,7 +170,7 @@ def test_random_model_output_is_a_visible_failure_naming_the_sentences(models):
     assert str(info.value) == ("amrlib could not parse 2 of 2 sentence(s) of a batch into an AMR (no beam decoded "
                                "to a graph): 'The boy wants to go .', 'He wants to leave .'")
     with pytest.raises(SemsimError, match="amrlib could not parse 1 of 1"):
-        parse_sentences(SENTENCES[:1], find_parser("amrlib", None), str(models["random"]), None, progress=False)
+        parse_sentences(SENTENCES[:1], find_parser("amrlib", None), ParseSettings(model=str(models["random"])))
 
 
 @pytest.mark.parametrize("output", [None, "()", "(", "# ::snt x\n()"])
@@ -174,6 +179,7 @@ def test_outputs_that_are_not_amrs_are_failures(output):
     assert amrlib_parser._decode("(b / boy)").top == "b"
 
 
+@pytest.mark.slow
 @needs_amrlib
 def test_hub_tokenizer_without_local_copy_is_a_clear_error_and_the_env_var_fixes_it(models, tmp_path, monkeypatch):
     bare = tmp_path / "bare"
@@ -190,6 +196,7 @@ def test_hub_tokenizer_without_local_copy_is_a_clear_error_and_the_env_var_fixes
     assert graph.instances()[0].target == "want-01" and graph.metadata["snt"] == SENTENCES[0]
 
 
+@pytest.mark.slow
 @needs_amrlib
 def test_broken_weights_are_one_clear_error(models, tmp_path):
     broken = shutil.copytree(models["constrained"], tmp_path / "broken")
@@ -200,6 +207,7 @@ def test_broken_weights_are_one_clear_error(models, tmp_path):
 
 
 # -- the CLI, end to end -------------------------------------------------------------------------
+@pytest.mark.slow
 @needs_amrlib
 def test_cli_download_of_a_file_url_then_score_with_the_model_name(models, tmp_path):
     name, stem = "amrlib-parse-xfm-bart-base-0.1.0", "model_parse_xfm_bart_base-v0_1_0"
@@ -223,6 +231,7 @@ def test_cli_download_of_a_file_url_then_score_with_the_model_name(models, tmp_p
     assert info["entries"] == 3 and info["groups"][0]["parser"] == "amrlib"
 
 
+@pytest.mark.slow
 @needs_amrlib
 @pytest.mark.parametrize("jobs", ["1", "2"])
 def test_cli_unparsable_output_is_one_error_line(models, tmp_path, jobs):

@@ -7,6 +7,7 @@ from __future__ import annotations
 import json
 from pathlib import Path
 
+import pytest
 from hypothesis import given
 from hypothesis import strategies as st
 
@@ -31,24 +32,28 @@ def test_seeds_are_valid(tmp_path):
     assert all(isinstance(g, Graph) for g in check_reader(tmp_path / "m.mrp", MRP_SEEDS[0]))
 
 
+@pytest.mark.slow
 @fuzz_settings()
 @given(data=any_bytes() | mutated(SEEDS))
 def test_penman_reader(tmp_path_factory, data):
     check_reader(tmp_path_factory.mktemp("amr") / "x.amr", data, "penman")
 
 
+@pytest.mark.slow
 @fuzz_settings()
 @given(data=mutated(SEEDS))
 def test_penman_aligned_reader(tmp_path_factory, data):
     check_reader(tmp_path_factory.mktemp("amr") / "x.amr", data, "penman-aligned")
 
 
+@pytest.mark.slow
 @fuzz_settings()
 @given(data=mutated(MRP_SEEDS) | json_mutated(MRP_SEEDS))
 def test_amr_mrp(tmp_path_factory, data):
     check_reader(tmp_path_factory.mktemp("mrp") / "x.mrp", data)
 
 
+@pytest.mark.slow
 @fuzz_settings(examples=60)
 @given(data=mutated(SEEDS), command=st.sampled_from([["usim"], ["dagf"], ["distsim"], ["explain"]]))
 def test_commands_on_penman(tmp_path_factory, data, command):
@@ -57,6 +62,7 @@ def test_commands_on_penman(tmp_path_factory, data, command):
     check_command([*command, str(d / "x.amr"), str(d / "x.amr")])
 
 
+@pytest.mark.slow
 @fuzz_settings(examples=40)
 @given(data=mutated(SEEDS))
 def test_compare_on_penman(tmp_path_factory, data):

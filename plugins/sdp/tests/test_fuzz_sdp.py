@@ -6,13 +6,16 @@ from __future__ import annotations
 
 import json
 
+import pytest
 from hypothesis import given
-from test_sdp import DM_GOLD, DM_SYS, EDS_GOLD, EDS_SYS, edge, mrp, node
+from sdp_data import DM_GOLD, DM_SYS, EDS_GOLD, EDS_SYS, edge, mrp, node
 
 import semsim
 from semsim.graph import Graph
 from semsim.plugins import metrics
 from semsim.testing import check_command, check_reader, fuzz_settings, json_mutated, mutated
+
+pytestmark = pytest.mark.slow
 
 _CYCLIC = mrp("psd", [node(0, "the", 0, 3), node(1, "cat", 4, 7), node(2, "sit", 8, 11)],
               [edge(2, 1, "ACT-arg"), edge(1, 2, "RSTR"), edge(1, 0, "RSTR")], [2, 0])

@@ -15,6 +15,7 @@ import sys
 from pathlib import Path
 
 import pytest
+from sdp_data import CAT, DM_GOLD, DM_SYS, EDS_GOLD, EDS_SYS, SAT, THE, edge, mrp, node
 from semsim_sdp.adapter import segment
 from semsim_sdp.metrics import edm_score, sdp_score
 
@@ -23,35 +24,6 @@ from semsim.formats.mrp import MrpGraph
 from semsim.hookspecs import hookimpl
 from semsim.plugins import metrics, to_graph
 from semsim.records import ParaphraseJudge
-
-TEXT = "The cat sat ."
-
-
-def node(i: int, label: str, a: int, b: int, **props: str) -> dict:
-    n = {"id": i, "label": label, "anchors": [{"from": a, "to": b}]}
-    if props:
-        n.update(properties=list(props), values=list(props.values()))
-    return n
-
-
-def edge(s: int, t: int, label: str) -> dict:
-    return {"source": s, "target": t, "label": label}
-
-
-def mrp(framework: str, nodes: list[dict], edges: list[dict], tops: list[int], text: str = TEXT,
-        id: str = "1") -> dict:
-    return {"id": id, "framework": framework, "input": text, "tops": tops, "nodes": nodes, "edges": edges}
-
-
-THE, CAT, SAT = node(0, "the", 0, 3), node(1, "cat", 4, 7), node(2, "sit", 8, 11)
-DM_GOLD = mrp("dm", [THE, CAT, SAT], [edge(0, 1, "BV"), edge(2, 1, "ARG1")], [2])
-DM_SYS = mrp("dm", [THE, CAT, SAT], [edge(0, 1, "BV"), edge(2, 1, "ARG2"), edge(2, 0, "ARG1")], [2])
-
-EDS_GOLD = mrp("eds", [node(0, "_the_q", 0, 3), node(1, "_cat_n_1", 4, 7), node(2, "_sit_v_1", 8, 13)],
-               [edge(0, 1, "BV"), edge(2, 1, "ARG1")], [2])
-EDS_SYS = mrp("eds", [node(0, "_the_q", 0, 3), node(1, "_dog_n_1", 4, 7), node(2, "_sit_v_1", 8, 11),
-                      node(3, "named", 4, 7, carg="Cat")],
-              [edge(0, 1, "BV"), edge(2, 1, "ARG2")], [2])
 
 
 def graph(d: dict, line: int = 1):
@@ -132,6 +104,7 @@ def _write(tmp_path: Path, name: str, graphs: list[dict]) -> Path:
     return p
 
 
+@pytest.mark.slow
 @pytest.mark.parametrize("fw", ["dm", "psd", "eds"])
 def test_bad_graphs_cost_only_their_own_line(tmp_path, fw):
     ok = dict(EDS_GOLD if fw == "eds" else DM_GOLD, framework=fw)
@@ -177,6 +150,7 @@ for fw, m in (("dm", "sdp-dm"), ("psd", "sdp-psd"), ("eds", "edm")):
 """
 
 
+@pytest.mark.slow
 @pytest.mark.needs_shared
 def test_sample_scores_do_not_depend_on_hash_seed(shared):
     outs = set()

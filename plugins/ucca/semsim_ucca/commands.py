@@ -11,6 +11,8 @@ from pathlib import Path
 
 import click
 
+from semsim.api import ParseSettings
+from semsim.cli import parsing_options
 from semsim.errors import SemsimError
 
 
@@ -35,7 +37,21 @@ def _config(settings: tuple[str, ...]):
             values[key] = _boolean(value) if types[key] is bool else types[key](value)
         except ValueError:
             raise SemsimError(f"--set {item!r}: {value!r} is not a {types[key].__name__}") from None
-    return Config(**values)
+    try:
+        return Config(**values)
+    except ValueError as exc:  # a size or rate out of range, features out of order
+        raise SemsimError(f"--set: {exc}") from None
+
+
+def _writable_model(target: Path) -> None:
+    """Refuse a ``-m`` that can never be written: under a file, or in a directory this user
+    cannot write to (click's ``dir_okay=False`` refuses a directory)."""
+    import os
+    parent = next((p for p in target.parents if p.exists()), Path("."))
+    if not parent.is_dir():
+        raise SemsimError(f"{target}: {parent} is a file, not a directory: choose another -m")
+    if not os.access(parent, os.W_OK | os.X_OK):
+        raise SemsimError(f"{target}: cannot write into {parent} (permission denied): choose another -m")
 
 
 def _boolean(value: str) -> bool:
@@ -107,6 +123,7 @@ def train(train_paths: tuple[str, ...], train_ids: str | None, dev_paths: tuple[
         if same_file(target, given) or inside:
             raise SemsimError(f"{model}: is one of the training or dev inputs ({given}); writing the model there "
                               "would destroy it: choose another -m")
+    _writable_model(target)  # found now, not after hours of training
     threads.limit()  # one thread unless $SEMSIM_THREADS: spinning threads on a busy machine cost 10x
     from .span.train import train as run
     settings = Settings(Corpus(tuple(train_paths), train_ids, conllu), Corpus(tuple(dev_paths), dev_ids, conllu),
@@ -128,32 +145,25 @@ def train(train_paths: tuple[str, ...], train_ids: str | None, dev_paths: tuple[
 @click.option("--ids", type=click.Path(exists=True, dir_okay=False),
               help="Keep only these passages or sentences (as --train-ids).")
 @click.option("--sentences", "conllu", type=click.Path(exists=True, file_okay=False), help=SENTENCES_HELP)
-@click.option("--parser", "parser_name", default=None, help="UCCA parser (default: the default UCCA parser).")
-@click.option("--model", default=None, help="Its model (default: the parser's own).")
-@click.option("--batch-size", type=click.IntRange(1), default=32, show_default=True)
-@click.option("--jobs", type=click.IntRange(1), default=1, show_default=True, help="Parsing processes.")
-@click.option("--cache", "cache_path", type=click.Path(dir_okay=False), default=None, help="Parse cache file.")
-@click.option("--no-cache", is_flag=True, help="Parse everything, store nothing.")
+@parsing_options(representation="ucca", tokenize=False)  # the gold tokens are parsed as they are
 @click.option("--format", "fmt", type=click.Choice(["text", "json"]), default="text", show_default=True)
 @click.option("-q", "--quiet", is_flag=True, help="No progress bars.")
-def evaluate(gold: tuple[str, ...], ids: str | None, conllu: str | None, parser_name: str | None, model: str | None,
-             batch_size: int,
-             jobs: int, cache_path: str | None, no_cache: bool, fmt: str, quiet: bool) -> None:
+def evaluate(gold: tuple[str, ...], ids: str | None, conllu: str | None, parsing: ParseSettings, fmt: str,
+             quiet: bool) -> None:
     """Official UCCA scores (``ucca.evaluation``) of a parser on GOLD UCCA XML.
 
     The gold passages are split into sentences as for training; each sentence's tokens are
     parsed (through the parse cache) and scored with ucca's evaluator, micro-averaged. A
     sentence the parser fails on counts as a parse without units.
     """
-    from semsim.api import parse
+    from semsim.api import parse_texts
 
     from .passage import graph_to_passage
     from .span import data
     from .span.evaluation import evaluate as score
     sentences = data.sentences(gold, data.read_ids(ids), conllu)
     texts = [" ".join(t.text for t in sorted(p.layer("0").all, key=lambda t: t.position)) for p in sentences]
-    parses = parse(texts, "ucca", parser_name, model, cache=False if no_cache else (cache_path or True),
-                   batch_size=batch_size, jobs=jobs, progress=not quiet)
+    parses = parse_texts(texts, parsing)
 
     def guessed(text: str, gold_passage):
         graph = parses.get(text)

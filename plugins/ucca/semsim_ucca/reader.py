@@ -17,7 +17,9 @@ from pathlib import Path
 from xml.parsers import expat
 
 from semsim.errors import InputError
+from semsim.files import input_bytes, is_stream
 from semsim.graph import Edge, Graph, Token, Unit
+from semsim.limits import LimitError, read_bounded, token_too_long
 
 from .scheme import finish, node_order
 
@@ -91,6 +93,9 @@ class _Builder:
                                 f"paragraph_position ({exc.__class__.__name__}: {exc})") from None
             if token.paragraph < 1 or token.para_pos < 1:
                 raise self.fail(f"terminal {node_id!r}: paragraph and paragraph_position count from 1")
+            too_long = token_too_long(token.text)
+            if too_long:
+                raise self.fail(f"terminal {node_id!r}: {too_long}")
             if position in self.tokens:
                 raise self.fail(f"duplicate terminal {node_id!r}")
             self.tokens[position] = (token, self.parser.CurrentLineNumber)
@@ -204,8 +209,9 @@ def read_xml(path: Path):
     parser.StartElementHandler = builder.start
     parser.EndElementHandler = builder.end
     try:
-        with open(path, "rb") as f:
-            parser.ParseFile(f)
+        # one buffer, read within the input bound: expat (2.5) rescans a token that spans its
+        # chunks once per chunk, so ParseFile took minutes on a 50 MB attribute
+        parser.Parse(input_bytes(path) if is_stream(path) else _read(path), True)
     except expat.ExpatError as exc:
         raise InputError(f"malformed XML: {expat.ErrorString(exc.code)} (column {exc.offset + 1})",
                          path, exc.lineno) from None
@@ -215,6 +221,14 @@ def read_xml(path: Path):
     try:
         yield builder.graph()
     except GraphError as exc:
+        raise InputError(str(exc), path) from None
+
+
+def _read(path: Path) -> bytes:
+    try:
+        with open(path, "rb") as f:
+            return read_bounded(f, "the file")
+    except LimitError as exc:
         raise InputError(str(exc), path) from None
 
 

@@ -50,7 +50,7 @@ def _require_tupa() -> None:
 def resolve_model(model: str | None) -> Path:
     """The model prefix from ``--model`` (a prefix or an installed model's name) or the environment."""
     from semsim.models import requested_model
-    prefix = requested_model(model, MODEL_ENV, lambda p: Path(f"{p}.json").is_file(), missing=(
+    prefix = requested_model(model, MODEL_ENV, lambda p: Path(f"{p}.json").is_file(), runs_code="TUPA", missing=(
         f"no TUPA model: pass --model PREFIX (the path before .json/.data), set {MODEL_ENV}, "
         "or install one with `semsim models download tupa-ucca-bilstm-1.3.10`"))
     if not Path(f"{prefix}.json").is_file():

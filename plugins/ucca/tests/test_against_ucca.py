@@ -34,6 +34,7 @@ def test_reader_equals_ucca_route_on_examples(path):
     assert semsim.read(path) == passage_to_graph(_file2passage(path))
 
 
+@pytest.mark.slow
 @pytest.mark.needs_ucca
 @pytest.mark.needs_shared
 def test_reader_equals_ucca_route_on_every_shared_file(shared):
@@ -65,6 +66,7 @@ def _ucca_top_scene_ends(passage):
     return tuple(sorted(marks))
 
 
+@pytest.mark.slow
 @pytest.mark.needs_ucca
 @pytest.mark.needs_shared
 def test_sentence_ends_match_ucca_top_scenes(shared):
@@ -72,6 +74,7 @@ def test_sentence_ends_match_ucca_top_scenes(shared):
         assert semsim.read(path).sentence_ends == _ucca_top_scene_ends(_file2passage(path)), path
 
 
+@pytest.mark.slow
 @pytest.mark.needs_ucca
 @pytest.mark.needs_shared
 @pytest.mark.parametrize("guessed, ref", IAA)

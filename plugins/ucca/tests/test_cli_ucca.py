@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import functools
 import json
 import shutil
 import subprocess
@@ -9,12 +10,14 @@ import sys
 from pathlib import Path
 
 import pytest
+from support import run_semsim
+
+pytestmark = pytest.mark.slow  # each test starts semsim processes
 
 SEMSIM = [sys.executable, "-m", "semsim.cli"]
 
 
-def run(*args, check=True):
-    return subprocess.run([*SEMSIM, *map(str, args)], capture_output=True, text=True, check=check)
+run = functools.partial(run_semsim, check=True)
 
 
 def test_figure1_jsonl(examples):

@@ -5,6 +5,7 @@ from __future__ import annotations
 
 from pathlib import Path
 
+import pytest
 from hypothesis import given
 from hypothesis import strategies as st
 
@@ -20,12 +21,14 @@ def test_seeds_are_valid(tmp_path):
         assert all(isinstance(g, Graph) for g in check_reader(tmp_path / f"{k}.xml", seed))
 
 
+@pytest.mark.slow
 @fuzz_settings()
 @given(data=any_bytes() | mutated(SEEDS, max_edits=2))
 def test_xml_reader(tmp_path_factory, data):
     check_reader(tmp_path_factory.mktemp("xml") / "x.xml", data)
 
 
+@pytest.mark.slow
 @fuzz_settings(examples=60)
 @given(data=mutated(SEEDS, max_edits=2),
        command=st.sampled_from([["usim"], ["usim", "--variant", "legacy"], ["dagf"], ["distsim"], ["explain"]]))

@@ -22,6 +22,7 @@ with open(Path(__file__).parent / "data" / "ucca1050_iaa_counts.tsv", encoding="
     ROWS = list(csv.DictReader(_f, delimiter="\t"))
 
 
+@pytest.mark.slow
 @pytest.mark.needs_shared
 def test_reproduces_ucca_1050_counts_and_the_papers_iaa(annotations):
     total = Counts(0, 0, 0, 0)

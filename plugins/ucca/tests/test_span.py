@@ -124,12 +124,14 @@ def history(model: Path) -> list[dict]:
     return [json.loads(x) for x in (model.parent / (model.name + ".work") / "history.jsonl").read_text().splitlines()]
 
 
+@pytest.mark.slow
 def test_training_reports_dev_scores_per_epoch(tiny_model):
     h = history(tiny_model)
     assert [r["epoch"] for r in h] == [1, 2]
     assert all(0.0 <= r["dev_labeled_primary"] <= 1.0 and r["dev_sentences"] == 3 for r in h)
 
 
+@pytest.mark.slow
 def test_same_seed_gives_the_same_dev_scores(corpus, tiny_model, tmp_path):
     out = tmp_path / "again.safetensors"
     r = semsim("ucca", "train", "--train", corpus / "train", "--dev", corpus / "dev", "-m", out, "--epochs", "2",
@@ -139,6 +141,7 @@ def test_same_seed_gives_the_same_dev_scores(corpus, tiny_model, tmp_path):
     assert strip(history(out)) == strip(history(tiny_model))
 
 
+@pytest.mark.slow
 def test_training_resumes_from_its_checkpoint(corpus, tmp_path):
     from semsim_ucca.span.model import Config
     from semsim_ucca.span.train import Corpus, Settings, train
@@ -151,11 +154,77 @@ def test_training_resumes_from_its_checkpoint(corpus, tmp_path):
     result = train(settings, model, progress=False, log=messages.append)
     assert any(m.startswith("resuming after epoch 1") for m in messages)
     assert result["epochs"] == 2 and [r["epoch"] for r in result["history"]] == [1, 2]
+    # read back with weights_only=True (and the prepared data from JSON), it goes on as an unbroken run
+    straight = train(settings, tmp_path / "straight.safetensors", progress=False, log=lambda m: None)
+    strip = lambda h: [{k: v for k, v in e.items() if k != "seconds"} for e in h]  # noqa: E731
+    assert strip(result["history"]) == strip(straight["history"])
     other = Settings(settings.train, settings.dev, epochs=3, seed=9, config=config)
     with pytest.raises(Exception, match="other data or settings"):
         train(other, model, progress=False, log=messages.append)
 
 
+class _RunsCode:
+    """Unpickled, it creates ``marker``: what an older semsim's pickle could have done."""
+
+    def __init__(self, marker: Path):
+        self.marker = marker
+
+    def __reduce__(self):
+        return open, (str(self.marker), "w")
+
+
+@pytest.mark.slow
+def test_prepared_data_reload_as_made_and_an_old_pickle_is_never_opened(corpus, tmp_path, monkeypatch, capsys):
+    import pickle
+
+    from semsim_ucca.span import train as span_train
+    dev = span_train.Corpus((str(corpus / "dev"),))
+    with monkeypatch.context() as m:  # where an older semsim kept them: data-KEY-gold.pkl, KEY of version 4
+        m.setattr(span_train, "PREPARED", 4)
+        old = tmp_path / f"data-{span_train._fingerprint(dev)}-gold.pkl"
+    marker = tmp_path / "ran"
+    old.write_bytes(pickle.dumps(_RunsCode(marker)))
+    made = span_train.prepare(dev, tmp_path, keep_gold=True)
+    assert "1 prepared-data pickle(s) of an older semsim" in capsys.readouterr().err and not marker.exists()
+    assert sorted(f.suffix for f in tmp_path.glob("prepared-*")) == [".jsonl", ".safetensors"]
+    again = span_train.prepare(dev, tmp_path, keep_gold=True)
+    assert capsys.readouterr().err == "" and not marker.exists()  # read back, not prepared again
+    assert len(again) == len(made) == 3
+    fields = lambda x: (x.id, x.tokens, x.spans, x.ud, x.features.strings)  # noqa: E731
+    for a, b in zip(made, again):
+        assert fields(a) == fields(b)
+        assert np.array_equal(a.features.vectors, b.features.vectors) and b.features.layers is None
+        # frozen() bytes made in this process; the reloaded gold came from XML
+        xml = [span_train._passage_xml(pickle.loads(x.gold)) for x in (a, b)]
+        assert xml[0] == xml[1]
+    arrays = next(tmp_path.glob("prepared-*.safetensors"))
+    arrays.write_bytes(arrays.read_bytes()[:-4])  # an interrupted write: prepared again, no error
+    assert len(span_train.prepare(dev, tmp_path, keep_gold=True)) == 3
+    assert "reading and splitting" in capsys.readouterr().err
+
+
+@pytest.mark.slow
+def test_a_checkpoint_that_loads_only_by_running_code_is_one_line_and_never_run(corpus, tmp_path):
+    import torch
+
+    from semsim.errors import SemsimError
+    from semsim_ucca.span.model import Config
+    from semsim_ucca.span.train import Corpus, Settings, train
+    config = Config(lstm_dim=8, mlp_dim=8, remote_dim=4, word_dim=4, feat_dim=2, lstm_layers=1)
+    settings = Settings(Corpus((str(corpus / "train"),)), Corpus((str(corpus / "dev"),)), epochs=1, config=config)
+    model, marker = tmp_path / "m.safetensors", tmp_path / "ran"
+    checkpoint = tmp_path / "m.safetensors.work" / "checkpoint.pt"
+    checkpoint.parent.mkdir()
+    torch.save({"rng": np.random.default_rng(1), "state": _RunsCode(marker)}, checkpoint)
+    with pytest.raises(SemsimError) as caught:
+        train(settings, model, progress=False, log=lambda m: None)
+    message = str(caught.value)
+    assert message.startswith(f"{checkpoint}: not a checkpoint that loads without running code")
+    assert "--restart" in message and "\n" not in message and not marker.exists()
+    assert train(settings, model, resume=False, progress=False, log=lambda m: None)["epochs"] == 1
+
+
+@pytest.mark.slow
 def test_model_file_carries_its_metadata_and_reloads(tiny_model):
     from semsim.models import sha256_file
     from semsim_ucca import span
@@ -168,6 +237,7 @@ def test_model_file_carries_its_metadata_and_reloads(tiny_model):
 
 
 # -- the commands --------------------------------------------------------------------------------
+@pytest.mark.slow
 def test_parse_writes_mrp_and_xml_through_the_cache(tiny_model, tmp_path):
     text = tmp_path / "essay.txt"
     text.write_text("John gave Mary a book .\n\nShe left .\n", encoding="utf-8")
@@ -186,6 +256,7 @@ def test_parse_writes_mrp_and_xml_through_the_cache(tiny_model, tmp_path):
     assert info["groups"][0]["parser"] == "ucca-span" and info["groups"][0]["entries"] == 2
 
 
+@pytest.mark.slow
 def test_evaluate_scores_any_parser_against_gold(corpus, tiny_model, tmp_path):
     r = semsim("ucca", "evaluate", corpus / "dev", "--model", tiny_model, "--format", "json", "-q",
                env={"SEMSIM_CACHE_DIR": str(tmp_path / "c")})
@@ -195,6 +266,18 @@ def test_evaluate_scores_any_parser_against_gold(corpus, tiny_model, tmp_path):
     assert report["signature"].startswith("ucca.evaluation|parser:ucca-span|model:tiny@")
 
 
+@pytest.mark.slow
+@pytest.mark.needs_dask
+def test_evaluate_parses_on_dask_as_every_command_does(corpus, tiny_model, tmp_path):
+    """`semsim ucca evaluate` takes the parsing options of every command (one route): on a
+    local Dask cluster it reports what it reports in this process."""
+    args = ["ucca", "evaluate", corpus / "dev", "--model", tiny_model, "--format", "json", "-q", "--no-cache"]
+    here, dask = semsim(*args), semsim(*args, "--executor", "dask", "--jobs", "1")
+    assert here.returncode == 0 and dask.returncode == 0, dask.stderr
+    assert json.loads(dask.stdout) == json.loads(here.stdout)
+
+
+@pytest.mark.slow
 @pytest.mark.parametrize("content", [None, b"not a model at all", b"\x08\x00\x00\x00\x00\x00\x00\x00{}"])
 def test_missing_or_corrupt_model_is_one_clear_line(tmp_path, content):
     model = tmp_path / "m.safetensors"
@@ -240,6 +323,7 @@ def test_shipped_model_parses_figure1_into_scenes_and_participants():
     assert api.usim(graphs[0], graphs[0]).f == 1.0
 
 
+@pytest.mark.slow
 def test_shipped_model_is_the_default_and_signed(tmp_path):
     src, hyp = tmp_path / "s.txt", tmp_path / "h.txt"
     src.write_text(FIGURE1[0] + "\n")

@@ -53,6 +53,35 @@ def test_conllu_reader_keeps_syntactic_words_and_locates_errors(tmp_path):
         read_conllu(f)
 
 
+@pytest.mark.parametrize("text,message", [
+    ("# sent_id x\n1\ta\t_\t_\t_\t_\t0\troot\t_\t_\n", r"p\.conllu:1: expected '# sent_id = ID'"),
+    ("# sent_id =\n1\ta\t_\t_\t_\t_\t0\troot\t_\t_\n", r"p\.conllu:1: expected '# sent_id = ID'"),
+    ("# sent_id = s1\n1\ta\t_\t_\t_\t_\t0\troot\t_\t_\n2\tb\t_\t_\t_\t_\t7\tdep\t_\t_\n",
+     r"p\.conllu:3: head 7 of word 2: the sentence has 2 words"),
+    ("# sent_id = s1\n1\ta\t_\t_\t_\t_\t0\troot\t_\t_\n\n# sent_id = s1\n1\tb\t_\t_\t_\t_\t0\troot\t_\t_\n",
+     r"p\.conllu:4: sent_id 's1' again \(first at line 1\)"),
+])
+def test_malformed_conllu_is_one_error_naming_its_line(tmp_path, text, message):
+    from semsim.errors import InputError
+    from semsim_ucca.span.data import read_conllu
+    f = tmp_path / "p.conllu"
+    f.write_text(text, encoding="utf-8")
+    with pytest.raises(InputError, match=message):
+        read_conllu(f)
+
+
+def test_a_conllu_of_another_text_is_refused(tmp_path):
+    from semsim.errors import InputError
+    from semsim_ucca.span.data import sentences
+    xml, conllu = tmp_path / "xml", tmp_path / "conllu"
+    xml.mkdir(), conllu.mkdir()
+    (xml / "p1.xml").write_text(to_xml(TRAINING[0], "p1"), encoding="utf-8")
+    (conllu / "p1.xml.conllu").write_text("# sent_id = x-p1-0001\n1\tzzz\t_\t_\t_\t_\t0\troot\t_\t_\n",
+                                         encoding="utf-8")
+    with pytest.raises(InputError, match=r"p1\.xml\.conllu: no word of it is a word of passage p1"):
+        sentences([xml], None, conllu)
+
+
 def test_split_by_conllu_names_sentences_and_selects_them(tmp_path):
     from semsim_ucca.span.data import read_passage, sentences
     xml, conllu = tmp_path / "xml", tmp_path / "conllu"
@@ -75,6 +104,7 @@ def test_split_by_conllu_names_sentences_and_selects_them(tmp_path):
         sentences([xml], {"p1-0002", "p1-0009"}, conllu)
 
 
+@pytest.mark.slow
 @pytest.mark.needs_shared
 def test_official_ewt_split_has_the_published_sizes(shared, capfd):
     """2,724 / 554 / 535 listed; one train sentence (217359-0008) has no text in its UCCA
@@ -194,6 +224,7 @@ def encoder_model(tmp_path_factory, tiny_bert):
     return out
 
 
+@pytest.mark.slow
 def test_encoder_model_carries_name_and_hash_into_cache_key_and_signature(encoder_model, tiny_bert, tmp_path):
     from semsim.models import sha256_file
     from semsim_ucca import span
@@ -214,6 +245,7 @@ def test_encoder_model_carries_name_and_hash_into_cache_key_and_signature(encode
                               f"|decoder:{span.DECODER}")
 
 
+@pytest.mark.slow
 def test_a_model_of_the_encoders_first_layers_runs_only_those(encoder_model, tiny_bert, tmp_path):
     """``--set encoder_layers=K``: the parser reads the embeddings and the first K layers, and a
     parse runs only those (the same states as the whole encoder's, for those layers)."""
@@ -237,6 +269,7 @@ def test_a_model_of_the_encoders_first_layers_runs_only_those(encoder_model, tin
     assert r.returncode == 1 and "needs a frozen encoder" in r.stderr and "Traceback" not in r.stderr
 
 
+@pytest.mark.slow
 def test_encoder_whose_weights_changed_is_refused_in_one_line(encoder_model, tiny_bert, tmp_path):
     import shutil
 
@@ -270,6 +303,7 @@ print(json.dumps({"n": n, "torch": torch.get_num_threads()}))
 """
 
 
+@pytest.mark.slow
 @pytest.mark.parametrize("env,jobs,expect", [
     ({}, 1, {"n": 1, "torch": 1}),
     ({}, 2, {"n": 1, "torch": 1}),
@@ -282,6 +316,7 @@ def test_parsing_threads_are_one_per_process_unless_told(env, jobs, expect):
     assert json.loads(r.stdout) == expect
 
 
+@pytest.mark.slow
 def test_more_threads_than_cores_is_refused():
     from semsim import threads
     base = {k: v for k, v in os.environ.items() if k != "SEMSIM_THREADS"}
@@ -304,6 +339,7 @@ def test_length_batches_bound_the_spans_of_a_batch():
     assert all(len(b) == 1 or sum(lengths[k] * (lengths[k] + 1) // 2 for k in b) <= 15_000 for b in batches)
 
 
+@pytest.mark.slow
 def test_parse_sets_the_thread_count_in_the_process_that_parses():
     """``semsim parse`` (one process) leaves torch one thread, as `--jobs` workers are."""
     code = ("import torch, semsim.executors as e; e.parse_batch('ucca-span', None, ['John left .']); "
@@ -312,3 +348,60 @@ def test_parse_sets_the_thread_count_in_the_process_that_parses():
     r = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, env=base)
     assert r.returncode == 0, r.stderr
     assert r.stdout.strip().splitlines()[-1] == "1"
+
+
+# -- network sizes -----------------------------------------------------------------------------------
+@pytest.mark.slow
+@pytest.mark.parametrize("setting,message", [
+    ("lstm_dim=0", "lstm_dim=0: expected a whole number from 1 to 4096"),
+    ("dropout=nan", "dropout=nan: expected a number from 0 to 0.99"),
+    ("char_dim=-1", "char_dim=-1: expected a whole number from 0 to 4096"),
+    ("encoder_tune=-1", "encoder_tune=-1: expected a whole number from 0 to 48"),
+    ("features=tag,word", "features 'tag,word': word first"),
+    ("mlp_dim=100000000", "mlp_dim=100000000: expected a whole number from 1 to 4096"),
+])
+def test_train_refuses_a_network_out_of_range_before_reading_anything(setting, message, tmp_path):
+    r = semsim("ucca", "train", "--train", tmp_path, "--dev", tmp_path, "-m", tmp_path / "m.safetensors",
+               "--set", setting)
+    assert r.returncode == 1 and "Traceback" not in r.stderr, r.stderr
+    (line,) = r.stderr.strip().splitlines()
+    assert message in line
+
+
+@pytest.mark.slow
+def test_a_model_file_declaring_a_huge_network_is_refused_before_it_is_built(tmp_path):
+    """Only the declared config is huge (the tensors are tiny): building the network first
+    would allocate gigabytes before load_state_dict found the mismatch."""
+    import torch
+    from safetensors.torch import save_file
+
+    from semsim_ucca.span.parser import FORMAT
+    meta = {"format": FORMAT, "config": {"lstm_dim": 10**6}, "vocabs": {}, "labels": [], "remote_labels": [],
+            "vector_dim": 0}
+    model = tmp_path / "huge.safetensors"
+    save_file({"x": torch.zeros(1)}, str(model), metadata={"semsim": json.dumps(meta)})
+    text = tmp_path / "t.txt"
+    text.write_text("John left .\n")
+    r = semsim("parse", text, "--model", model, "--no-cache", "-q")
+    assert r.returncode == 1 and "Traceback" not in r.stderr
+    (line,) = r.stderr.strip().splitlines()
+    assert f"{model}: not a usable span parser model" in line and "lstm_dim=1000000" in line
+
+
+@pytest.mark.slow
+@pytest.mark.parametrize("where", ["under a file", "read-only"])
+def test_train_refuses_a_model_path_it_could_never_write(where, tmp_path):
+    if where == "under a file":
+        (tmp_path / "file").write_text("x")
+        model = tmp_path / "file" / "sub" / "m.safetensors"
+        message = "is a file, not a directory"
+    else:
+        if os.geteuid() == 0:
+            pytest.skip("root writes into read-only directories")
+        (tmp_path / "ro").mkdir(mode=0o555)
+        model = tmp_path / "ro" / "m.safetensors"
+        message = "permission denied"
+    r = semsim("ucca", "train", "--train", tmp_path, "--dev", tmp_path, "-m", model)
+    assert r.returncode == 1 and "Traceback" not in r.stderr, r.stderr
+    (line,) = r.stderr.strip().splitlines()
+    assert message in line

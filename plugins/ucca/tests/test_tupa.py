@@ -14,7 +14,7 @@ import sys
 import pytest
 from brackets import TRAINING, to_xml
 
-pytestmark = pytest.mark.needs_tupa
+pytestmark = [pytest.mark.needs_tupa, pytest.mark.slow]
 
 SENTENCES = ["John gave Mary a book .", "She left because she was tired .", "The cat sat on the mat ."]
 HYPOTHESES = ["John gave a book to Mary .", "She left , she was tired .", "The cat sat on the mat ."]

@@ -8,6 +8,8 @@ import pytest
 
 import semsim
 
+pytestmark = pytest.mark.slow
+
 PTB_QUOTES = {"``": '"', "''": '"'}
 
 

@@ -124,18 +124,29 @@ def read_conllu(path: Path, rows: list[list[tuple[str, int, str]]] | None = None
     -2: none given)."""
     from semsim.files import read_text
     out: list[tuple[str, list[str]]] = []
-    sent_id, words, syntax = None, [], []
+    seen: dict[str, int] = {}  # sent_id -> its line
+    sent_id, words, syntax, lines = None, [], [], []
     for number, line in enumerate([*read_text(path).splitlines(), ""], start=1):
         if line.startswith("# sent_id"):
-            sent_id = line.split("=", 1)[1].strip()
+            key, eq, value = line.partition("=")
+            if not eq or key.strip() != "# sent_id" or not value.strip():
+                raise InputError("expected '# sent_id = ID'", path, number)
+            sent_id = value.strip()
+            if sent_id in seen:  # two sentences of one name: the split would give both one ID
+                raise InputError(f"sent_id {sent_id!r} again (first at line {seen[sent_id]})", path, number)
+            seen[sent_id] = number
         elif not line.strip():
             if words:
                 if sent_id is None:
                     raise InputError("a sentence without '# sent_id'", path, number)
+                bad = next((k for k, (_, head, _) in enumerate(syntax) if head > len(words)), None)
+                if bad is not None:  # it would name a word of another sentence
+                    raise InputError(f"head {syntax[bad][1]} of word {bad + 1}: the sentence has {len(words)} words",
+                                     path, lines[bad])
                 out.append((sent_id, words))
                 if rows is not None:
                     rows.append(syntax)
-            sent_id, words, syntax = None, [], []
+            sent_id, words, syntax, lines = None, [], [], []
         elif not line.startswith("#"):
             cols = line.split("\t")
             if len(cols) != 10:
@@ -143,6 +154,7 @@ def read_conllu(path: Path, rows: list[list[tuple[str, int, str]]] | None = None
             if cols[0].isdigit():
                 words.append(cols[1])
                 syntax.append((cols[3], int(cols[6]) if cols[6].isdigit() else -2, cols[7].split(":")[0]))
+                lines.append(number)
     return out
 
 
@@ -195,6 +207,9 @@ def split_official(passage: Any, conllu_dir: Path) -> tuple[list[Any], list[str]
     rows: list[list[tuple[str, int, str]]] = []
     ud = read_conllu(path, rows)
     terminals = [t.text for t in sorted(passage.layer("0").all, key=lambda t: t.position)]
+    position = word_positions(terminals, [w for _, ws in ud for w in ws])
+    if terminals and all(p is None for p in position):
+        raise InputError(f"no word of it is a word of passage {pid}: the CoNLL-U of another text?", path)
     starts = sentence_starts(terminals, [w for _, w in ud])
     ends = [*starts[1:], len(terminals)]
     ids = [sid.split("-", 1)[1] if sid.count("-") >= 2 else sid for sid, _ in ud]  # reviews-P-NNNN -> P-NNNN
@@ -202,7 +217,6 @@ def split_official(passage: Any, conllu_dir: Path) -> tuple[list[Any], list[str]
     empty = [i for i, s, e in zip(ids, starts, ends) if e <= s]
     split = split_passage(passage, [e for _, _, e in kept], ids=[i for i, _, _ in kept])
     # gold UD syntax per terminal, for the parser's auxiliary task: (UPOS, head terminal, relation)
-    position = word_positions(terminals, [w for _, ws in ud for w in ws])
     offsets = list(itertools.accumulate([0, *(len(ws) for _, ws in ud)]))
     syntax: list[tuple[str, int, str] | None] = [None] * len(terminals)
     for first, row in zip(offsets, rows):

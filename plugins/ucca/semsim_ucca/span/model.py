@@ -38,9 +38,19 @@ UNK = "<unk>"
 PAD = "<pad>"
 
 
+#: the widest layer and the most layers a span parser may declare: far beyond any useful size
+#: (the shipped model's widest is 250), well short of what would exhaust memory
+MAX_WIDTH, MAX_LAYERS = 4096, 48
+
+
+def _within(name: str, value: object, low: int, high: int) -> None:
+    if isinstance(value, bool) or not isinstance(value, int) or not low <= value <= high:
+        raise ValueError(f"{name}={value!r}: expected a whole number from {low} to {high}")
+
+
 @dataclass
 class Config:
-    """Sizes of the network (kept in the model file so that loading rebuilds it)."""
+    """Sizes of the network (kept in the model file so that loading rebuilds it), checked when made."""
 
     word_dim: int = 100
     feat_dim: int = 24  # every discrete feature but the word
@@ -66,6 +76,22 @@ class Config:
     #: weight of the auxiliary task in training: gold UD tags, heads and relations (0: none);
     #: its layers serve training only and are not in the model file
     ud_weight: float = 0.0
+
+    def __post_init__(self) -> None:
+        """Refuse a network no one means before any of it is allocated: ``--set lstm_dim=0`` or
+        ``dropout=nan`` would fail deep in torch, and a model file declaring a 10⁶-wide layer
+        would allocate gigabytes before its tensors are found not to fit (a ValueError, which
+        the command and the model loader report in one line)."""
+        for name in ("word_dim", "feat_dim", "lstm_dim", "mlp_dim", "remote_dim", "char_filters"):
+            _within(name, getattr(self, name), 1, MAX_WIDTH)
+        _within("lstm_layers", self.lstm_layers, 1, MAX_LAYERS)
+        for name in ("char_dim", "encoder_tune", "encoder_layers"):
+            _within(name, getattr(self, name), 0, MAX_WIDTH if name == "char_dim" else MAX_LAYERS)
+        for name, high in (("dropout", 0.99), ("word_dropout", 1e6), ("encoder_lr", 1e3), ("ud_weight", 1e3)):
+            value = getattr(self, name)
+            if isinstance(value, bool) or not isinstance(value, (int, float)) or not 0 <= value <= high:
+                raise ValueError(f"{name}={value!r}: expected a number from 0 to {high:g}")
+        self.fields()
 
     def fields(self) -> tuple[str, ...]:
         out = tuple(f.strip() for f in self.features.split(",") if f.strip())

@@ -98,7 +98,7 @@ class SpanParser:
     @classmethod
     def load(cls, path: str | os.PathLike[str], device: str = "cpu") -> SpanParser:
         """Read a model file; any problem is one :class:`SemsimError` naming the file."""
-        from .model import Config, SpanParserNet, Vocab
+        from .model import MAX_WIDTH, Config, SpanParserNet, Vocab
         path = Path(path)
         if not path.is_file():
             raise SemsimError(f"{path}: no such span parser model file")
@@ -115,6 +115,8 @@ class SpanParser:
             vocabs = {f: Vocab(meta["vocabs"][f]) for f in (*config.fields(), *(("chars",) if config.char_dim else ()))}
             labels, remote_labels = Vocab(meta["labels"]), Vocab(meta["remote_labels"])
             shape = tuple(meta.get("encoder_shape", (0, 0)))
+            if not all(isinstance(x, int) and 0 <= x <= MAX_WIDTH for x in (*shape, meta["vector_dim"])):
+                raise ValueError(f"declares input sizes {meta['vector_dim']!r}, {shape!r}: at most {MAX_WIDTH}")
             tuned = None
             if config.encoder_tune:  # the fine-tuned layers' shape comes from the encoder itself
                 from .encoder import load as load_encoder

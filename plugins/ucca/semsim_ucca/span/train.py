@@ -4,12 +4,16 @@ Data are directories of UCCA XML passages, split into sentences (:mod:`.data`: a
 sentences of a CoNLL-U directory where the corpus has an official split, as UCCA EWT has),
 each with an optional ID file (the EWT's ``train.txt`` / ``dev.txt``). Sentences and their
 spaCy and pretrained-encoder features are prepared once and kept in the work directory
-(splitting a corpus with ``ucca`` takes minutes, re-reading the prepared file seconds).
+(splitting a corpus with ``ucca`` takes minutes, re-reading the prepared files seconds): a
+JSON Lines file (tokens, spans, feature strings, gold UD, gold passages as UCCA XML) and a
+safetensors file of its arrays (spaCy vectors, encoder layers). No file of a run is a pickle,
+so reading a work directory runs no code from it (older semsims' ``data-*.pkl`` are ignored).
 
 Every epoch ends with the official labelled primary F1 on the dev sentences; the best epoch's
 network is exported as the model file (float16 safetensors, :class:`.parser.SpanParser`).
 The work directory also holds ``checkpoint.pt`` (network, optimiser, random states, history),
-replaced atomically after each epoch, from which an interrupted run resumes, and
+replaced atomically after each epoch, from which an interrupted run resumes (read with
+``torch.load(weights_only=True)``: tensors and plain values only, no code), and
 ``history.jsonl``. Same data, settings and seed give the same model on the same machine.
 """
 
@@ -22,6 +26,7 @@ import pickle
 import random
 import sys
 import time
+import warnings
 from collections import Counter
 from collections.abc import Sequence
 from dataclasses import dataclass, field
@@ -41,12 +46,13 @@ from .model import NULL, PAD, UNK, Config, SpanParserNet, Vocab, all_spans, batc
 from .parser import SpanParser
 from .tree import CHAIN, Spans, spans_to_tree, tree_from_passage, tree_to_passage, tree_to_spans
 
-PREPARED = 4  # version of the prepared-data files
+PREPARED = 5  # version of the prepared-data files (up to 4: pickles, never read now)
 
 
 @dataclass
 class Example:
-    """A training sentence: tokens, gold spans, features, and the gold passage (pickled)."""
+    """A training sentence: tokens, gold spans, features, and the gold passage (in memory
+    as :func:`.evaluation.frozen` bytes, which every evaluation copies; UCCA XML on disk)."""
 
     id: str
     tokens: list[str]
@@ -93,11 +99,15 @@ def prepare(corpus: Corpus, work_dir: Path | None, progress: bool = True, keep_g
             encoder: Any = None) -> list[Example]:
     """The corpus's sentences as examples (with every spaCy feature and, given an
     ``encoder``, its layers), from the work directory when prepared before."""
-    name = f"data-{_fingerprint(corpus, encoder)}{'-gold' if keep_gold else ''}.pkl"
-    cached = work_dir / name if work_dir else None
-    if cached is not None and cached.is_file():
-        with open(cached, "rb") as f:
-            return pickle.load(f)  # our own file, written below
+    base = work_dir / f"prepared-{_fingerprint(corpus, encoder)}{'-gold' if keep_gold else ''}" if work_dir else None
+    if base is not None:
+        examples = _read_prepared(base)
+        if examples is not None:
+            return examples
+        old = sorted(base.parent.glob("data-*.pkl"))
+        if old and progress:
+            print(f"semsim: ignoring {len(old)} prepared-data pickle(s) of an older semsim in {base.parent} "
+                  "(never unpickled: delete them)", file=sys.stderr, flush=True)
     if progress:
         print(f"semsim: reading and splitting {corpus.describe()} ...", file=sys.stderr, flush=True)
     sentences = data.sentences(corpus.paths, data.read_ids(corpus.ids), corpus.conllu)
@@ -106,10 +116,81 @@ def prepare(corpus: Corpus, work_dir: Path | None, progress: bool = True, keep_g
     examples = [Example(str(p.ID), t.tokens, tree_to_spans(t), f, frozen(p) if keep_gold else b"",
                         p.extra.get("ud") if len(p.extra.get("ud") or ()) == len(t.tokens) else None)
                 for p, t, f in zip(sentences, trees, feats)]
-    if cached is not None:
-        cached.parent.mkdir(parents=True, exist_ok=True)
-        with atomic_write(cached, binary=True) as f:
-            pickle.dump(examples, f, protocol=pickle.HIGHEST_PROTOCOL)
+    if base is not None:
+        _write_prepared(base, examples, [_passage_xml(p) for p in sentences] if keep_gold else None)
+    return examples
+
+
+def _passage_xml(passage: Any) -> str:
+    """A passage as UCCA XML text (``ucca``'s standard format), for the prepared file."""
+    from xml.etree.ElementTree import tostring
+
+    from ucca.convert import to_standard
+    return tostring(to_standard(passage), encoding="unicode")
+
+
+def _xml_passage(text: str) -> Any:
+    from xml.etree.ElementTree import fromstring
+
+    from ucca.convert import from_standard
+    return from_standard(fromstring(text))
+
+
+def _write_prepared(base: Path, examples: Sequence[Example], golds: Sequence[str] | None) -> None:
+    """``base.safetensors`` (every sentence's arrays, concatenated along tokens) and then
+    ``base.jsonl`` (a header naming the arrays' size, then one sentence a line). The JSON is
+    written last, so a reader that finds it finds complete arrays; an interrupted write
+    leaves none, and the data are prepared again."""
+    from safetensors.numpy import save
+    arrays: dict[str, np.ndarray] = {}
+    if examples:
+        arrays["vectors"] = np.concatenate([ex.features.vectors for ex in examples])
+        if all(ex.features.layers is not None for ex in examples):
+            arrays["layers"] = np.concatenate([ex.features.layers for ex in examples])
+    blob = save(arrays)
+    base.parent.mkdir(parents=True, exist_ok=True)
+    with atomic_write(base.with_name(base.name + ".safetensors"), binary=True) as f:
+        f.write(blob)
+    header = {"format": "semsim-ucca-prepared", "version": PREPARED, "sentences": len(examples),
+              "tokens": sum(len(ex.tokens) for ex in examples), "arrays_bytes": len(blob)}
+    with atomic_write(base.with_name(base.name + ".jsonl")) as f:
+        f.write(json.dumps(header) + "\n")
+        for k, ex in enumerate(examples):
+            f.write(json.dumps({
+                "id": ex.id, "tokens": ex.tokens, "n": ex.spans.n,
+                "labels": [[i, j, label] for (i, j), label in ex.spans.labels.items()],
+                "remotes": [[list(parent), list(child), label] for parent, child, label in ex.spans.remotes],
+                "strings": ex.features.strings, "ud": ex.ud, "gold": golds[k] if golds else None}) + "\n")
+
+
+def _read_prepared(base: Path) -> list[Example] | None:
+    """The examples :func:`_write_prepared` kept at ``base`` (None when not there or not
+    complete: then they are prepared again). Gold passages are rebuilt from their XML."""
+    text, blob = base.with_name(base.name + ".jsonl"), base.with_name(base.name + ".safetensors")
+    if not text.is_file():
+        return None
+    from safetensors.numpy import load_file
+    with open(text, encoding="utf-8") as f:
+        header = json.loads(f.readline() or "{}")
+        if (header.get("version") != PREPARED or not blob.is_file()
+                or blob.stat().st_size != header.get("arrays_bytes")):
+            return None
+        rows = [json.loads(line) for line in f]
+    arrays = load_file(blob)
+    vectors, layers = arrays.get("vectors"), arrays.get("layers")
+    if len(rows) != header["sentences"] or any(a is not None and a.shape[0] != header["tokens"]
+                                               for a in (vectors, layers)):
+        return None
+    examples, start = [], 0
+    for r in rows:
+        end = start + len(r["tokens"])
+        spans = Spans(r["n"], {(i, j): label for i, j, label in r["labels"]},
+                      tuple(((a, b), (c, d), label) for (a, b), (c, d), label in r["remotes"]))
+        feats = Features(vectors[start:end], r["strings"], None if layers is None else layers[start:end])
+        examples.append(Example(r["id"], r["tokens"], spans, feats,
+                                frozen(_xml_passage(r["gold"])) if r["gold"] is not None else b"",
+                                None if r["ud"] is None else [None if x is None else tuple(x) for x in r["ud"]]))
+        start = end
     return examples
 
 
@@ -225,10 +306,34 @@ def tune_remote_bias(parser: SpanParser, examples: Sequence[Example],
     return best
 
 
-def _save_atomic(obj: Any, path: Path) -> None:
+# A checkpoint holds only tensors, dicts, lists, tuples, strings, numbers, booleans and None
+# (the optimiser's and scheduler's state dicts and numpy's bit-generator state are such), so
+# torch.load(weights_only=True) reads it without running code from the file. One file, replaced
+# atomically, as safetensors with a JSON sidecar for the rest would not be.
+def _save_atomic(obj: dict[str, Any], path: Path) -> None:
     import torch
     with atomic_write(path, binary=True) as f:
         torch.save(obj, f)
+
+
+def _load_checkpoint(path: Path, device: Any) -> dict[str, Any]:
+    """A checkpoint written by :func:`_save_atomic`, read with ``weights_only=True``; one
+    that needs more (an older semsim's, or not a checkpoint) is a one-line error."""
+    import torch
+    try:
+        with warnings.catch_warnings():  # torch's notes on a foreign pickle's protocol: the error below says it
+            warnings.simplefilter("ignore", UserWarning)
+            saved = torch.load(path, map_location=device, weights_only=True)
+    except pickle.UnpicklingError:  # raised for anything but tensors and plain values, before it runs
+        raise SemsimError(f"{path}: not a checkpoint that loads without running code from it (an older semsim's, "
+                          "or another file): delete it or pass --restart to start afresh") from None
+    except Exception as exc:  # a truncated or foreign file: torch raises what its zip or pickle reader raises
+        reason = str(exc).strip().split("\n")[0].split(". ")[0] or type(exc).__name__
+        raise SemsimError(f"{path}: not a readable checkpoint ({reason}): delete it or pass --restart") from None
+    if not isinstance(saved, dict) or not {"net", "optimizer", "scheduler", "rng", "torch_rng", "state",
+                                           "settings"} <= saved.keys():
+        raise SemsimError(f"{path}: not a checkpoint of `semsim ucca train`: delete it or pass --restart")
+    return saved
 
 
 def train(settings: Settings, model: str | os.PathLike[str], work_dir: str | os.PathLike[str] | None = None,
@@ -293,7 +398,7 @@ def train(settings: Settings, model: str | os.PathLike[str], work_dir: str | os.
     state = {"epoch": 0, "best": -1.0, "best_epoch": 0, "history": []}
     checkpoint = work / "checkpoint.pt"
     if resume and checkpoint.is_file():
-        saved = torch.load(checkpoint, map_location=dev_name, weights_only=False)
+        saved = _load_checkpoint(checkpoint, dev_name)
         if saved["settings"] != settings.key():
             raise SemsimError(f"{checkpoint}: a run with other data or settings; use another work directory "
                               "or --restart")
@@ -301,7 +406,7 @@ def train(settings: Settings, model: str | os.PathLike[str], work_dir: str | os.
         optimizer.load_state_dict(saved["optimizer"])
         scheduler.load_state_dict(saved["scheduler"])
         rng.bit_generator.state = saved["rng"]
-        torch.set_rng_state(saved["torch_rng"])
+        torch.set_rng_state(saved["torch_rng"].cpu())  # a CPU generator's state, whatever map_location
         state = saved["state"]
         log(f"resuming after epoch {state['epoch']} (best dev labelled primary F1 "
             f"{state['best']:.4f} at epoch {state['best_epoch']})")
@@ -360,7 +465,7 @@ def train(settings: Settings, model: str | os.PathLike[str], work_dir: str | os.
         best.save(model)
         log(f"remote bias {state['remote_bias']} chosen on dev; the model file scores dev labelled primary F1 "
             f"{best.info['dev']['labeled_primary']:.4f}, remote {best.info['dev']['labeled_remote']:.4f}")
-        _save_atomic({**torch.load(checkpoint, map_location="cpu", weights_only=False), "state": state}, checkpoint)
+        _save_atomic({**_load_checkpoint(checkpoint, "cpu"), "state": state}, checkpoint)
     return {"model": str(model), "epochs": state["epoch"], "best_epoch": state["best_epoch"],
             "best_dev_labeled_primary": state["best"], "history": state["history"],
             "seconds": round(time.monotonic() - started, 1)}

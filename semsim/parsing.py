@@ -1,0 +1,325 @@
+"""Text to graphs: the one route every command, the Python API, the metric suites' adapters,
+the scripts and the benchmarks take (:func:`parse_texts`).
+
+How to parse is one frozen object, :class:`ParseSettings` (click's parsing options build it,
+as the USim options build a :class:`~semsim.USim`); what comes back is :class:`Parses`: the
+graphs, the sentences that failed and why, and the signature a score from these graphs
+carries. The route owns what every caller used to write out for itself: finding the parser,
+tokenizing, opening and closing the parse cache, handing batches to an executor
+(:mod:`semsim.executors`) and signing.
+
+Each distinct sentence is parsed once; each batch is stored as soon as it is parsed, so an
+interrupted run loses at most the batch in flight. Results are keyed by text, so they do not
+depend on the number of processes or their timing.
+"""
+
+from __future__ import annotations
+
+import contextlib
+import math
+import os
+from collections.abc import Callable, Iterable, Iterator, Sequence
+from concurrent.futures.process import BrokenProcessPool
+from dataclasses import dataclass, field, replace
+from pathlib import Path
+from typing import Any
+
+from . import threads
+from .cache import ParseCache, model_key, normalise
+from .errors import ParseError, PluginError, SemsimError, SettingsError
+from .executors import Executor, Parsed, executor_spec, open_executor
+from .graph import Graph
+from .graph_json import graph_from_dict
+from .limits import check_settings
+from .plugins import parsers
+from .records import Parser
+from .stats import Score
+
+
+@dataclass(frozen=True)
+class ParseSettings:
+    """How text is parsed: which parser and model, how the text is tokenized first, where the
+    parse cache is and where batches run. Checked once, when made, so a nonsensical setting
+    fails before any work starts, whichever surface (options, YAML, keywords) gave it."""
+
+    parser: str | None = None  # a registered parser; None: the default one of ``representation``
+    representation: str | None = None
+    model: str | None = None  # None: the parser's own default
+    cache: str | os.PathLike[str] | bool = True  # True: the default file; a path; False: no cache
+    batch_size: int = 32
+    jobs: int = 1
+    executor: str = "local"  # "dask" (a local cluster of ``jobs`` workers) or "dask://HOST:PORT"
+    batch_timeout: float | None = None  # Dask only: seconds per batch before its worker is restarted
+    tokenize: str = "none"  # "spacy": split untokenized text (LLM outputs) first (semsim.tokenize)
+    progress: bool = False
+
+    def __post_init__(self) -> None:
+        from .tokenize import check
+        for name in ("batch_size", "jobs"):  # 0 would parse nothing, or hang; True is no count
+            value = getattr(self, name)
+            if type(value) is not int or value < 1:
+                raise SettingsError(f"{name}={value!r}: expected a whole number of at least 1", [name])
+        check(self.tokenize)
+        spec = executor_spec(self.executor)
+        if self.batch_timeout is not None:
+            if isinstance(self.batch_timeout, bool) or not isinstance(self.batch_timeout, (int, float)) \
+                    or not math.isfinite(self.batch_timeout) or self.batch_timeout <= 0:
+                raise SettingsError(f"batch_timeout={self.batch_timeout!r}: expected a number of seconds",
+                                    ["batch_timeout"])
+            if not spec.distributed:  # rather than a timeout that never fires
+                raise SettingsError("batch_timeout (--batch-timeout) needs executor dask or dask://HOST:PORT "
+                                    "(docs/scale.md)", ["batch_timeout"])
+
+    def find(self) -> Parser:
+        """The parser these settings name (:func:`find_parser`); one named explicitly must
+        parse into ``representation`` when that is given too."""
+        found = find_parser(self.parser, self.representation)
+        if self.representation is not None and found.representation != self.representation:
+            raise SemsimError(f"parser {found.name!r} parses into {found.representation}, not {self.representation}")
+        return found
+
+
+@dataclass(frozen=True)
+class Parses:
+    """What :func:`parse_texts` returns: the graph of every text that parsed (:meth:`get` looks
+    one up by the text as given), why each of the others did not, and the signature of the
+    parser and model (``parser:NAME|model:MODEL@HASH...``, then ``|tok:...`` if a tokenizer
+    split the texts) that a score from these graphs carries (:meth:`signed`)."""
+
+    graphs: dict[str, Graph]  # by the normalised, tokenized text
+    failed: dict[str, str]  # normalised, tokenized text -> one-line reason
+    parser: str
+    signature: str
+    tokenize: str = "none"
+    representation: str = ""
+    #: each text as given -> as tokenized for parsing (filled by parse_texts; others on first use)
+    tokens: dict[str, str] = field(default_factory=dict, repr=False, compare=False)
+
+    def tokenized(self, texts: Iterable[str]) -> list[str]:
+        """``texts`` as they were tokenized for parsing (as given with ``tokenize="none"``)."""
+        texts = list(texts)
+        new = [t for t in dict.fromkeys(texts) if t not in self.tokens]
+        if new:
+            from .tokenize import tokenize
+            self.tokens.update(zip(new, tokenize(new, self.tokenize)))
+        return [self.tokens[t] for t in texts]
+
+    def key(self, text: str) -> str:
+        """The key of ``text`` in :attr:`graphs` and :attr:`failed`."""
+        return normalise(self.tokenized([text])[0])
+
+    def get(self, text: str) -> Graph | None:
+        return self.graphs.get(self.key(text))
+
+    def failures_among(self, texts: Iterable[str]) -> int:
+        """How many distinct sentences of ``texts`` could not be parsed."""
+        return len({self.key(t) for t in texts} & set(self.failed))
+
+    def signed(self, score: Callable[[Graph, Graph], Score]) -> Callable[[Graph, Graph], Score]:
+        """``score`` whose scores' signatures also name the parser and model."""
+        return signed(score, self.signature)
+
+
+def parse_texts(texts: Iterable[str], settings: ParseSettings | None = None, *, keep_going: bool = True) -> Parses:
+    """Parse ``texts`` (tokenized as ``settings.tokenize`` says), each distinct one once,
+    through the parse cache; the one route from text to graphs.
+
+    A sentence the parser fails on is recorded in :attr:`Parses.failed` and the others are
+    kept; with ``keep_going=False`` the first failure raises :class:`~semsim.errors.ParseError`
+    instead, once the rest of its batch is stored. Errors about the run itself (a missing
+    model) always raise.
+    """
+    settings = settings or ParseSettings()
+    check_settings()
+    parser = settings.find()
+    given = list(dict.fromkeys(texts))
+    from .tokenize import tokenize
+    tokens = dict(zip(given, tokenize(given, settings.tokenize)))
+    failed: dict[str, str] | None = {} if keep_going else None
+    with _opened(settings.cache) as cache:
+        graphs = parse_sentences(list(tokens.values()), parser, settings, cache=cache, failed=failed)
+    return Parses(graphs, failed or {}, parser.name, parser_signature(parser, settings.model, settings.tokenize),
+                  settings.tokenize, parser.representation, tokens)
+
+
+@contextlib.contextmanager
+def _opened(cache: str | os.PathLike[str] | bool) -> Iterator[ParseCache | None]:
+    if cache is False:
+        yield None
+        return
+    with ParseCache(None if cache is True else cache) as store:
+        yield store
+
+
+def find_parser(name: str | None, representation: str | None) -> Parser:
+    """The parser named, else the only one for the representation, else the one of them
+    registered as the default."""
+    available = parsers()
+    if name is not None:
+        if name not in available:
+            raise PluginError(f"no parser named {name!r} (installed: {', '.join(sorted(available)) or 'none'})")
+        return available[name]
+    matching = [p for p in available.values() if representation in (None, p.representation)]
+    defaults = [p for p in matching if p.default]
+    if len(matching) > 1 and len(defaults) == 1:
+        return defaults[0]
+    if len(matching) != 1:
+        what = f" for representation {representation!r}" if representation else ""
+        names = ", ".join(sorted(p.name for p in matching)) or "none installed"
+        raise PluginError(f"choose a parser{what} with --parser ({names})")
+    return matching[0]
+
+
+def parser_signature(parser: Parser, model: str | None, tokenize: str = "none") -> str:
+    """``parser:NAME|model:MODEL@HASH``: what a score computed from text depends on beyond the
+    metric's settings (the hash is the model's content, shortened to 12 hex digits), and
+    ``|tok:...`` when a tokenizer split the text first (:func:`semsim.tokenize.with_tokenizer`)."""
+    from .tokenize import with_tokenizer
+    identity = parser.model_identity(model) if parser.model_identity else ""
+    name = parser.model_name(model) if parser.model_name else (Path(model).name if model else "default")
+    name, bar, extra = name.partition("|")  # fields the model depends on beyond its own file
+    signed_by = f"parser:{parser.name}|model:{name}" + (f"@{identity[:12]}" if identity else "") + bar + extra
+    return with_tokenizer(signed_by, tokenize)
+
+
+def signed(score: Callable[[Graph, Graph], Score], parsed_by: str) -> Callable[[Graph, Graph], Score]:
+    """``score`` whose scores' signatures also name the parser and model (:func:`parser_signature`)."""
+    def scored(a: Graph, b: Graph) -> Score:
+        s = score(a, b)
+        return replace(s, signature=f"{s.signature}|{parsed_by}")
+    return scored
+
+
+# -- the engine ---------------------------------------------------------------------------------------
+def parse_sentences(texts: Sequence[str], parser: Parser, settings: ParseSettings | None = None, *,
+                    cache: ParseCache | None = None, failed: dict[str, str] | None = None) -> dict[str, Graph]:
+    """Graphs for every distinct (normalised) non-empty text, parsing only cache misses: the
+    engine under :func:`parse_texts`, for texts already tokenized and a parser already found.
+
+    ``settings.executor`` (:func:`semsim.executors.executor_spec`) says where batches are
+    parsed: ``local`` here, or in ``jobs`` worker processes; ``dask`` on a Dask cluster
+    started on this machine with ``jobs`` workers; ``dask://HOST:PORT`` on a running one. On
+    Dask, a batch whose worker dies, or which runs past ``batch_timeout`` seconds, is tried
+    again on another worker as often as the scheduler allows, then sentence by sentence.
+    Wherever it is parsed, this process stores every batch, so the result is the same.
+
+    A batch the parser fails on is parsed again sentence by sentence, so that a failure is
+    pinned to its sentence and costs no other. With ``failed`` given, each sentence that
+    cannot be parsed is recorded there (normalised text → one-line reason) and the run goes
+    on; without it, the first one raises :class:`~semsim.errors.ParseError` once the rest
+    of its batch is stored (in one process, before the next batch is parsed; with workers,
+    once every batch has come back, failed batches retried in batch order, longest
+    sentences first).
+    """
+    settings = settings or ParseSettings()
+    spec = executor_spec(settings.executor)
+    threads.check(settings.jobs if not spec.distributed or spec.address is None else 1)
+    # the cache key names the model's content and the code that turned its output into graphs
+    model_id = model_key(parser, settings.model)
+    unique = list(dict.fromkeys(normalise(t) for t in texts if t.strip()))
+    graphs: dict[str, Graph] = {}
+    if cache is not None:
+        graphs.update({t: e.graph for t, e in cache.get_many(parser.representation, parser.name, model_id,
+                                                            unique).items()})
+    # longest first: a batch holds sentences of about one length, so a parser pads little,
+    # and with several workers the short batches fill the gaps at the end
+    todo = sorted((t for t in unique if t not in graphs), key=lambda t: -len(t.split()))
+    size = settings.batch_size
+    batches = [todo[i:i + size] for i in range(0, len(todo), size)]
+    from .progress import bar
+    run = _Run(parser, model_id, cache, graphs, failed,
+               bar(total=len(todo), desc=f"parsing with {parser.name}", unit="sent",
+                   quiet=not settings.progress or not todo))
+    with open_executor(spec, jobs=settings.jobs, timeout=settings.batch_timeout, parser_name=parser.name,
+                       model=settings.model, key=model_id, batches=len(batches)) as pool:
+        try:
+            run.all(batches, pool)
+        finally:
+            run.bar.close()
+    return graphs
+
+
+@dataclass
+class _Run:
+    """One :func:`parse_sentences` call's state: where parses go (the cache, the graphs, the
+    failures) and how many sentences this run has parsed."""
+
+    parser: Parser
+    model_id: str
+    cache: ParseCache | None
+    graphs: dict[str, Graph]
+    failed: dict[str, str] | None
+    bar: Any
+    stored: int = 0  # none, and a whole batch failing is the parser's fault, not the sentences'
+
+    def all(self, batches: list[list[str]], pool: Executor) -> None:
+        """Every batch through ``pool``: keep each that finishes, hand out no more after an
+        error about the run; failed batches again one by one, in batch order."""
+        retry: dict[int, ParseError] = {}
+        failure: SemsimError | None = None
+        again = self._rerun(pool)
+        for k, outcome in pool.imap(batches):
+            try:
+                self.store(batches[k], _guarded(self.parser.name, batches[k], outcome))
+            except ParseError as exc:
+                if pool.in_order:  # nothing else is running: retry now, before the next batch
+                    self.one_by_one(batches[k], exc, again)
+                else:
+                    retry[k] = exc
+            except SemsimError as exc:
+                failure = failure or exc
+                pool.cancel()
+        if failure is not None:
+            raise failure
+        for k in sorted(retry):  # in batch order, whatever the workers' timing
+            self.one_by_one(batches[k], retry[k], again)
+
+    def _rerun(self, pool: Executor) -> Callable[[list[str]], Parsed]:
+        return lambda batch: _guarded(self.parser.name, batch, pool.run, batch)
+
+    def store(self, batch: list[str], results: Parsed) -> None:
+        parsed = [(text, native, graph_from_dict(g)) for text, (native, g) in zip(batch, results)]
+        if self.cache is not None:
+            self.cache.put_many(self.parser.representation, self.parser.name, self.model_id, parsed)
+        self.graphs.update({text: g for text, _, g in parsed})
+        self.stored += len(batch)
+        self.bar.update(len(batch))
+
+    def one_by_one(self, batch: list[str], error: ParseError, parse: Callable[[list[str]], Parsed]) -> None:
+        """A failed batch again, in this process (or, on Dask, on the cluster: a sentence can
+        kill its worker): the sentences the parser named alone (the others as one batch), or,
+        if it named none, every sentence alone; keep what parses."""
+        named = set(error.sentences) & set(batch)
+        if named and len(named) < len(batch):
+            others = [t for t in batch if t not in named]
+            with contextlib.suppress(ParseError):
+                self.store(others, parse(others))
+                batch = [t for t in batch if t in named]
+        errors = {}
+        for text in batch:
+            try:
+                self.store([text], parse([text]))
+            except ParseError as exc:
+                self.bar.update(1)
+                errors[text] = exc
+        # nothing parsed in this run and several sentences failed: the parser, not the sentences
+        if errors and (self.failed is None or (len(errors) > 1 and not self.stored)):
+            raise next(iter(errors.values()))
+        if self.failed is not None:
+            self.failed.update({t: str(e) for t, e in errors.items()})
+
+
+def _guarded(parser_name: str, batch: list[str], fn: Callable[..., Any], *args: Any) -> Any:
+    """Run a parse; an exception from the parser becomes one clear error: a
+    :class:`ParseError` (about these sentences) unless it is already a semsim error, or a
+    worker process died (which re-parsing in this process could repeat)."""
+    try:
+        return fn(*args)
+    except SemsimError:
+        raise
+    except BrokenProcessPool as exc:
+        raise PluginError(f"a worker process of parser {parser_name!r} died on the batch starting "
+                          f"{batch[0]!r}: {exc}") from None
+    except Exception as exc:
+        what = f"the batch starting {batch[0]!r}" if len(batch) > 1 else repr(batch[0])
+        raise ParseError(f"parser {parser_name!r} failed on {what}: {type(exc).__name__}: {exc}", batch) from None

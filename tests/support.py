@@ -1,0 +1,74 @@
+"""Helpers and data shared by the test modules of the core and of the plugins (not a test module).
+
+Test modules import it by name, ``from support import run_cli``: pytest puts ``tests/`` on
+``sys.path`` (``pythonpath`` in pyproject.toml), also when only a plugin's tests are run.
+
+``run_cli``: the ``semsim`` command in this process (click's ``CliRunner``).
+``run_semsim``: the ``semsim`` command in a fresh Python process (``python -m semsim.cli``).
+``MRP_SEEDS``: valid hand-made MRP files (bytes).
+``SOURCE``, ``SYS1``, ``SYS2`` and ``files``: a source and two systems' outputs as text files.
+"""
+
+from __future__ import annotations
+
+import json
+import os
+import subprocess
+import sys
+from pathlib import Path
+
+from click.testing import CliRunner, Result
+
+
+def run_cli(*args: object, input: str | bytes | None = None, env: dict[str, str] | None = None,
+            catch_exceptions: bool = True) -> Result:
+    """``semsim *args`` through click's ``CliRunner`` (each argument passed through ``str``)."""
+    from semsim.cli import cli  # here: the data below needs no command line
+
+    return CliRunner().invoke(cli, [str(a) for a in args], input=input, env=env, catch_exceptions=catch_exceptions)
+
+
+def run_semsim(*args: object, env: dict[str, str] | None = None, **kwargs) -> subprocess.CompletedProcess[str]:
+    """``python -m semsim.cli *args`` in a subprocess, its output captured as text; ``env`` is
+    added to this process's environment, ``kwargs`` (``check``, ``timeout``...) go to ``subprocess.run``."""
+    return subprocess.run([sys.executable, "-m", "semsim.cli", *map(str, args)], capture_output=True, text=True,
+                          env={**os.environ, **(env or {})}, **kwargs)
+
+
+#: Valid MRP graphs (hand-made): an anchored tree with a remote edge and parallel labels,
+#: an unanchored concept graph, and one whose nodes share and nest character spans (as EDS).
+MRP_SEEDS = [
+    "".join(json.dumps(g) + "\n" for g in graphs).encode("utf-8") for graphs in [
+        [{"id": "a", "framework": "toyframe", "input": "Kim sleeps.", "tops": [3],
+          "nodes": [{"id": 0, "anchors": [{"from": 0, "to": 3}], "label": "kim"},
+                    {"id": 1, "anchors": [{"from": 4, "to": 10}]}, {"id": 2, "anchors": [{"from": 10, "to": 11}]},
+                    {"id": 3}],
+          "edges": [{"source": 3, "target": 0, "label": "A"}, {"source": 3, "target": 0, "label": "B"},
+                    {"source": 3, "target": 1, "label": "P"}, {"source": 3, "target": 2, "label": "U"},
+                    {"source": 1, "target": 0, "label": "A", "properties": ["remote"], "values": [True]}]},
+         {"id": "b", "framework": "toyframe", "input": "Dogs bark", "tops": [0],
+          "nodes": [{"id": 0, "label": "bark", "anchors": [{"from": 5, "to": 9}]},
+                    {"id": 1, "label": "dog", "anchors": [{"from": 0, "to": 4}],
+                     "properties": ["num"], "values": ["pl"]}],
+          "edges": [{"source": 0, "target": 1, "label": "ARG1"}]}],
+        [{"id": "c", "framework": "nested", "input": "the old cat", "tops": [0],
+          "nodes": [{"id": 0, "label": "q", "anchors": [{"from": 0, "to": 11}]},
+                    {"id": 1, "label": "old", "anchors": [{"from": 4, "to": 7}]},
+                    {"id": 2, "label": "cat", "anchors": [{"from": 8, "to": 11}]}],
+          "edges": [{"source": 0, "target": 2, "label": "BV"}, {"source": 1, "target": 2, "label": "ARG1"}]}],
+    ]
+]
+
+#: A source with a typo and an empty line, and two systems' corrections of it (line for line).
+SOURCE = ["He gva an apple .", "The cat sat .", "", "Dogs run fast .", "A b c ."]
+SYS1 = ["He gave John an apple .", "The cat sat .", "", "Dogs ran fast .", "A B c ."]
+SYS2 = ["He gave an apple .", "the cat sat down .", "x", "Dogs run .", "A b c ."]
+
+
+def files(tmp_path: Path) -> dict[str, Path]:
+    """``SOURCE``, ``SYS1`` and ``SYS2`` written to ``src.txt``, ``sys1.txt`` and ``sys2.txt`` in ``tmp_path``."""
+    paths = {}
+    for name, lines in (("src.txt", SOURCE), ("sys1.txt", SYS1), ("sys2.txt", SYS2)):
+        (tmp_path / name).write_text("\n".join(lines) + "\n", encoding="utf-8")
+        paths[name] = tmp_path / name
+    return paths

@@ -1,0 +1,53 @@
+"""Inputs that can be read only once: a pipe given as a path (``<(cat a.xml)``, a FIFO) and
+standard input are read once, within the input bound, and then found their reader and read
+from the same bytes; a device that never ends stops at the bound."""
+
+from __future__ import annotations
+
+import json
+import os
+import threading
+from pathlib import Path
+
+import pytest
+from support import run_cli
+
+EXAMPLES = Path(__file__).resolve().parent.parent / "examples"
+
+
+def fifo(tmp_path: Path, name: str, content: bytes) -> Path:
+    """A named pipe that gives ``content`` to its first reader (a writer thread feeds it)."""
+    path = tmp_path / name
+    os.mkfifo(path)
+
+    def feed() -> None:
+        with open(path, "wb") as f:
+            f.write(content)
+    threading.Thread(target=feed, daemon=True).start()
+    return path
+
+
+@pytest.mark.parametrize("source,correction", [("fig1-source.xml", "fig1-correction.xml"),
+                                               ("fig1-source.amr", "fig1-correction.amr")])
+def test_a_pipe_given_as_a_path_is_read_like_the_file(tmp_path, source, correction):
+    """Neither refused as empty (its size is 0) nor half-read (its head read to find the
+    reader, then the rest to parse it): the same scores as from the files."""
+    files = run_cli("usim", EXAMPLES / source, EXAMPLES / correction, "--format", "json")
+    pipe = fifo(tmp_path, "src", (EXAMPLES / source).read_bytes())
+    piped = run_cli("usim", pipe, EXAMPLES / correction, "--format", "json")
+    assert files.exit_code == 0 and piped.exit_code == 0, piped.output
+    drop = ("name", "source")  # the pair is named after its files
+    assert [{k: v for k, v in r.items() if k not in drop} for r in json.loads(piped.output)["pairs"]] \
+        == [{k: v for k, v in r.items() if k not in drop} for r in json.loads(files.output)["pairs"]]
+
+
+def test_an_empty_pipe_is_an_empty_file(tmp_path):
+    pipe = fifo(tmp_path, "empty", b"")
+    r = run_cli("usim", pipe, EXAMPLES / "fig1-correction.xml")
+    assert r.exit_code == 1 and f"{pipe}: empty file" in r.output and "Traceback" not in r.output
+
+
+def test_an_endless_device_stops_at_the_input_bound(monkeypatch):
+    monkeypatch.setenv("SEMSIM_MAX_INPUT_BYTES", "100000")
+    r = run_cli("usim", "/dev/zero", EXAMPLES / "fig1-correction.xml")
+    assert r.exit_code == 1 and "/dev/zero: the file is larger than 100,000 bytes" in r.output, r.output

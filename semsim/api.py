@@ -162,6 +162,28 @@ class USim(Settings):
         return corpus_score([self.sentence_score(a, b) for a, b in pairs], n_bootstrap=n_bootstrap,
                             confidence=confidence, seed=seed)
 
+    def text_scores(self, sources: Sequence[str], corrections: Sequence[str],
+                    parsing: ParseSettings | None = None) -> list[Score]:
+        """USim of each correction against its source, from plain text, as `semsim score`
+        computes it: every distinct sentence parsed once through the one route from text
+        (:func:`~semsim.parsing.parse_texts`: the default parser, the parse cache; ``parsing``
+        says otherwise), each score signed with the parser and model. An empty side scores 1
+        against another empty one and 0 otherwise; a sentence the parser fails on raises.
+
+        >>> USim().text_scores(["He gva an apple ."], ["He gave an apple ."])[0].f  # doctest: +SKIP
+        """
+        from .systems import score_lines
+        srcs, cors = _sequence(sources, "sources"), _sequence(corrections, "corrections")
+        if len(srcs) != len(cors) or not all(isinstance(t, str) for t in [*srcs, *cors]):
+            raise InputError(f"text_scores: {len(srcs)} sources and {len(cors)} corrections, all strings and "
+                             "line-parallel, expected")
+        parses = parse_texts([*srcs, *cors], parsing, keep_going=False)
+        fallback = Score.fixed(0.0, self.part_names(), f"{self.get_signature(parses.representation)}|"
+                                                       f"{parses.signature}")
+        lines = score_lines(parses.tokenized(srcs), {"": parses.tokenized(cors)}, parses.graphs,
+                            parses.signed(self.sentence_score), fallback)
+        return [r.score for r in lines]
+
     def part_names(self) -> list[str]:
         """The parts of this metric's scores (directions, or the legacy count)."""
         if self.variant == "legacy":

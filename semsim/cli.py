@@ -258,17 +258,34 @@ def usim_options(f: Callable[..., Any]) -> Callable[..., Any]:
     return command
 
 
+class NamedFile(click.ParamType):
+    """``FILE`` or ``NAME=FILE``: a system's output and the name its rows carry (``None``: the
+    file's name). A path that exists is a path, ``=`` or not."""
+
+    name = "[NAME=]FILE"
+
+    def convert(self, value: Any, param: click.Parameter | None, ctx: click.Context | None) -> tuple[str | None, Path]:
+        if isinstance(value, tuple):
+            return value
+        name, eq, path = str(value).partition("=")
+        if eq and name and path and "/" not in name and not Path(value).exists():
+            return name, Path(path)
+        return None, Path(value)
+
+
 def systems_inputs(verb: str) -> Callable[[Callable[..., Any]], Callable[..., Any]]:
     """``--source`` and the line-parallel ``--hyp`` / ``--ref`` files of commands that
-    treat references as systems (``verb``: how a reference is treated, e.g. "scored")."""
+    treat references as systems (``verb``: how a reference is treated, e.g. "scored"); each
+    ``--hyp``/``--ref`` a ``(name or None, path)`` (:class:`NamedFile`)."""
     def decorate(f: Callable[..., Any]) -> Callable[..., Any]:
         for opt in reversed([
             click.option("--source", "source_path", required=True, type=click.Path(dir_okay=False, path_type=Path),
                          help="Source sentences, one per line (UTF-8), tokenized (else: --tokenize spacy)."),
-            click.option("--hyp", "hyps", multiple=True, type=click.Path(dir_okay=False, path_type=Path),
-                         help="A system's output, line-parallel to the source (repeatable)."),
-            click.option("--ref", "refs", multiple=True, type=click.Path(dir_okay=False, path_type=Path),
-                         help=f"A reference correction, {verb} like a system (repeatable)."),
+            click.option("--hyp", "hyps", multiple=True, type=NamedFile(),
+                         help="A system's output, line-parallel to the source, as FILE or NAME=FILE (the name "
+                              "its rows carry; default: the file's name). Repeatable."),
+            click.option("--ref", "refs", multiple=True, type=NamedFile(),
+                         help=f"A reference correction, {verb} like a system (FILE or NAME=FILE; repeatable)."),
         ]):
             f = opt(f)
         return f

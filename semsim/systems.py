@@ -9,7 +9,7 @@ renderings are plain text, Markdown (for a paper's appendix or a README), TSV an
 from __future__ import annotations
 
 from collections.abc import Callable, Collection, Iterator, Mapping, Sequence
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from typing import Any
 
 from .cache import normalise
@@ -30,6 +30,8 @@ class SystemsReport:
     alpha: float = 0.05
     signature: str = ""  # the scores', their aggregation's and the paired tests' settings
     changes: bool = False  # rows carry how much each system changed (``changed``, ``word_change``)
+    #: the least faithful lines (records with ``system``, ``line``, ``f``, ``source``, ``output``), lowest first
+    worst: list[dict[str, Any]] = field(default_factory=list)
 
     @property
     def ranked(self) -> list[dict[str, Any]]:
@@ -45,6 +47,7 @@ class SystemsReport:
 
     def as_dict(self) -> dict[str, Any]:
         return {"systems": self.systems, "paired_tests": [t.as_dict() for t in self.tests], "alpha": self.alpha,
+                **({"worst": [{k: r[k] for k in WORST_FIELDS} for r in self.worst]} if self.worst else {}),
                 "signature": self.signature}
 
     def render(self, fmt: str) -> str:
@@ -97,6 +100,12 @@ class SystemsReport:
                     _grid(["", *map(str, range(2, len(names) + 1))], [row[:1] + row[2:] for row in matrix])]
         if self.changes:
             out += ["", CHANGES_NOTE]
+        if self.worst:
+            out += ["", f"The {len(self.worst)} least faithful lines (lowest F first; `semsim explain --source ... "
+                        "--hyp ... --line N` shows why):", "",
+                    Table([Col("F"), Col("system", "<"), Col("line"), Col("source → output", "<")],
+                          [[num(r["f"]), r["system"], str(r["line"]), f"{r['source']} → {r['output']}"]
+                           for r in self.worst], rstrip=True)]
         sig = self.signature
         if sig:
             out += ["", f"signature: `{sig}`" if markdown else f"signature: {sig}"]
@@ -106,6 +115,9 @@ class SystemsReport:
         t = self.test(a, b)
         return "" if t is None else f"{_p(t.p)}{'*' if t.q < self.alpha else ''}"
 
+
+#: what each of the least faithful lines tells in the JSON rendering
+WORST_FIELDS = ("system", "line", "f", "source", "output")
 
 #: what a table of USim with the change columns says and does not say
 CHANGES_NOTE = ("USim is faithfulness to the source: an output that changes nothing scores 1. The order is by "
@@ -125,18 +137,20 @@ def _grid(head: list[str], rows: list[list[str]]) -> Table:
 
 def compare_systems(by_system: Mapping[str, Sequence[Score]], n_bootstrap: int = 1000, seed: int = 12345,
                     paired: str | None = "ar", trials: int = 10000, alpha: float = 0.05,
-                    changes: Mapping[str, Mapping[str, float]] | None = None) -> SystemsReport:
+                    changes: Mapping[str, Mapping[str, float]] | None = None,
+                    worst: Sequence[dict[str, Any]] = ()) -> SystemsReport:
     """Corpus scores of each system (bootstrap CI of the mean) and paired tests between all of
     them (``paired=None`` for none). Every system must be scored on the same sentences.
     ``changes`` adds, per system, how much it changed its sources (``changed``: share of
-    lines; ``word_change``: mean WordChange), which a faithfulness score must be read beside."""
+    lines; ``word_change``: mean WordChange), which a faithfulness score must be read beside;
+    ``worst``, the least faithful lines to list."""
     systems = [{"system": name, **corpus_score(scores, n_bootstrap=n_bootstrap, seed=seed).as_dict(),
                 **(changes[name] if changes else {})} for name, scores in by_system.items()]
     tests: list[PairedTest] = []
     if paired and len(by_system) > 1:
         tests = paired_tests({k: [s.f for s in v] for k, v in by_system.items()}, paired, trials, seed)
     sig = (systems[0]["signature"] if systems else "") + (f"|paired:{paired}|trials:{trials}" if tests else "")
-    return SystemsReport(systems, tests, alpha, sig, changes is not None)
+    return SystemsReport(systems, tests, alpha, sig, changes is not None, list(worst))
 
 
 def how_much_changed(source: Sequence[str], systems: Mapping[str, Sequence[str]],

@@ -661,3 +661,47 @@ def test_essay_page_in_headless_chromium(browser, tmp_path, shared):
     browser.execute_script("window.scrollTo(0, document.getElementById('unmatched').offsetTop - 90)")
     shoot(browser, "explain-essay-unmatched.png", tmp_path, (1200, 700))
     browser.set_window_size(1100, 1000)
+
+
+# -- from text (issue #35) ---------------------------------------------------------------------------
+def test_explain_a_line_of_text_files_as_score_scores_it(toy_env):
+    """--source/--hyp/--line: the line parsed through the cache as `score` parses it; the same F
+    and the same signature (parser and model included), as text, JSON and HTML."""
+    src, hyp = toy_env / "src.txt", toy_env / "hyp.txt"
+    src.write_text("a b c\nHe ran home .\n", encoding="utf-8")
+    hyp.write_text("a b c\nHe runs home .\n", encoding="utf-8")
+    out = toy_env / "sentences.jsonl"
+    scored = run_cli("score", "--source", src, "--hyp", hyp, "--parser", "toy-parser", "-q", "--bootstrap", "0",
+                     "-o", out)
+    assert scored.exit_code == 0, scored.output
+    line2 = [json.loads(x) for x in out.read_text(encoding="utf-8").splitlines()][1]
+    args = ["explain", "--source", src, "--hyp", hyp, "--line", "2", "--parser", "toy-parser", "-q"]
+    r = run_cli(*args, "--json", toy_env / "e.json", "--html", toy_env / "e.html")
+    assert r.exit_code == 0, r.output
+    doc = json.loads((toy_env / "e.json").read_text(encoding="utf-8"))
+    assert doc["score"]["f"] == pytest.approx(line2["f"]) and doc["signature"] == line2["signature"]
+    assert "parser:toy-parser|model:" in doc["signature"]
+    assert "He runs home" in (toy_env / "e.html").read_text(encoding="utf-8")
+    text = run_cli(*args)
+    assert text.exit_code == 0 and f"USim F {line2['f']:.4f}" in text.output
+
+
+@pytest.mark.parametrize("args,message", [
+    (["--line", "3"], "src.txt: --line 3: the files have 2 lines"),
+    (["--line", "1"], "src.txt:1: an empty line: nothing to explain"),
+    ([], "explaining text needs --source, --hyp and --line"),
+])
+def test_explain_text_errors_are_one_line(toy_env, args, message):
+    src, hyp = toy_env / "src.txt", toy_env / "hyp.txt"
+    src.write_text("\nb\n", encoding="utf-8")
+    hyp.write_text("a\nb\n", encoding="utf-8")
+    r = run_cli("explain", "--source", src, "--hyp", hyp, "--parser", "toy-parser", *args)
+    assert r.exit_code == 1 and message in r.output and "Traceback" not in r.output, r.output
+
+
+def test_explain_on_text_files_given_as_graphs_says_how_to_explain_text(tmp_path):
+    a, b = tmp_path / "s.txt", tmp_path / "h.txt"
+    a.write_text("x\n")
+    b.write_text("y\n")
+    r = run_cli("explain", a, b)
+    assert r.exit_code == 1 and f"explain one of its lines with --source {a} --hyp {b} --line N" in r.output

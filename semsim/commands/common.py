@@ -122,10 +122,26 @@ def warn_if_untokenized(files: Mapping[str | Path, Sequence[str]], how: str, qui
         warn_untokenized([(shown(p), lines) for p, lines in files.items()], how)
 
 
-def system_names(hyps: list[Path], refs: list[Path]) -> dict[Path, str]:
-    """Short unique names: file names, or paths where file names clash."""
-    paths = [*hyps, *refs]
+def system_names(hyps: Sequence[tuple[str | None, Path]], refs: Sequence[tuple[str | None, Path]]) -> dict[Path, str]:
+    """Each system's file and the name its rows carry: the one given (``NAME=FILE``), else
+    its file name (``ref:`` before a reference's), or its path where file names clash. A file
+    given twice as ``--hyp`` (or as ``--ref``), or two systems of one name, is an error: they
+    would silently become one row."""
+    from ..files import same_file
+    for option, given in (("--hyp", hyps), ("--ref", refs)):
+        for i, (_, p) in enumerate(given):
+            if any(same_file(p, q) for _, q in given[:i]):
+                raise SemsimError(f"{option} {p} given twice: each file is one system")
+    ref_paths = [p for _, p in refs]
+    hyp_paths = [p for _, p in hyps]
+    paths = list(dict.fromkeys([*hyp_paths, *ref_paths]))
+    given_names = {p: n for n, p in [*refs, *hyps] if n}  # a --hyp's name wins over a --ref's
     short = [p.name for p in paths]
     use = short if len(set(short)) == len(short) else [str(p) for p in paths]
-    return {p: ("ref:" if p in refs and p not in hyps else "") + n for p, n in zip(paths, use)}
+    names = {p: given_names.get(p) or ("ref:" if p in ref_paths and p not in hyp_paths else "") + n
+             for p, n in zip(paths, use)}
+    clash = next((n for n in names.values() if list(names.values()).count(n) > 1), None)
+    if clash is not None:
+        raise SemsimError(f"two systems named {clash!r}: name them apart with NAME=FILE")
+    return names
 

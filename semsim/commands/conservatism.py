@@ -36,7 +36,8 @@ TEXT_BINS = 10
 @click.option("--plot", "plot_path", type=click.Path(dir_okay=False),
               help="Also draw Figure 1 of the paper here (.png, .svg or .pdf; needs matplotlib).")
 @quiet_option
-def conservatism(source_path: Path, hyps: tuple[Path, ...], refs: tuple[Path, ...], tokenize: str,
+def conservatism(source_path: Path, hyps: tuple[tuple[str | None, Path], ...],
+                 refs: tuple[tuple[str | None, Path], ...], tokenize: str,
                  ignore_case: bool, fmt: str, output: str | None, plot_path: str | None, quiet: bool) -> None:
     """Conservatism of corrections (Choshen & Abend 2018, §2): WordChange, word-order
     Spearman rho, sentence splits and concatenations, per system and reference.
@@ -53,20 +54,21 @@ def conservatism(source_path: Path, hyps: tuple[Path, ...], refs: tuple[Path, ..
         measures.plot_format(plot_path)
         measures.require_matplotlib()
     from ..textfiles import read_parallel
-    check_writable(output, plot_path, inputs=[source_path, *hyps, *refs])
-    source, files = read_parallel(source_path, [*hyps, *refs], tokenize)
+    names = system_names(hyps, refs)
+    hyp_paths, ref_paths = [p for _, p in hyps], [p for _, p in refs]
+    check_writable(output, plot_path, inputs=[source_path, *names])
+    source, files = read_parallel(source_path, list(names), tokenize)
     warn_if_untokenized({source_path: source, **files}, tokenize, quiet)
-    names = system_names([*hyps], [*refs])
     too_long = Skipped("measured")  # pairs too long to align: reported, the others measured
     results = {names[p]: measures.conservatism(source, files[p], ignore_case,
                                                lambda line, exc, p=p: too_long.add(InputError(str(exc), p, line),
                                                                                    f"line {line}"))
-               for p in dict.fromkeys([*hyps, *refs])}
+               for p in names}
     summaries = [measures.summarise(rs, name) for name, rs in results.items()]
     with open_output(output) as out:
         write(_report(results, summaries, measures.get_signature(ignore_case, tokenize)), fmt, out)
     if plot_path:
-        measures.plot(results, plot_path, references={names[p] for p in refs if p not in hyps})
+        measures.plot(results, plot_path, references={names[p] for p in ref_paths if p not in hyp_paths})
     too_long.fail(lambda s: f"{len(s)} line(s) not measured (see above)")
 
 

@@ -10,15 +10,18 @@ one. Notes (which pair, what was written) go to stderr unless ``-q``.
 from __future__ import annotations
 
 import json
+from dataclasses import dataclass
 from pathlib import Path
 
 import click
 
 from ..api import USim
-from ..cli import quiet_option, usim_options
-from ..errors import GraphError, SemsimError
+from ..cli import parsing_options, quiet_option, usim_options
+from ..errors import GraphError, InputError, SemsimError
 from ..files import atomic_write
+from ..graph import Graph
 from ..limits import LimitError
+from ..parsing import ParseSettings
 from .inputs import GraphPair, check_writable, pair_inputs, read_pairs
 
 
@@ -29,8 +32,14 @@ def write_atomic(path: str, text: str) -> None:
 
 
 @click.command()
-@click.argument("source")
-@click.argument("correction")
+@click.argument("source", required=False)
+@click.argument("correction", required=False)
+@click.option("--source", "text_source", type=click.Path(dir_okay=False, path_type=Path),
+              help="Or, from text: source sentences, one a line (with --hyp and --line), parsed as `semsim score` "
+                   "parses them.")
+@click.option("--hyp", "text_hyp", type=click.Path(dir_okay=False, path_type=Path),
+              help="A system's output, line-parallel to --source.")
+@click.option("--line", type=click.IntRange(1), help="The line of --source and --hyp to explain (1-based).")
 @usim_options
 @click.option("--html", "html_path", type=click.Path(dir_okay=False), help="Write the interactive page here.")
 @click.option("--json", "json_path", type=click.Path(dir_okay=False), help="Write the explanation as JSON here.")
@@ -38,29 +47,44 @@ def write_atomic(path: str, text: str) -> None:
               help="Which pair to explain when the inputs hold several: its 1-based position, or its name "
                    "as `semsim usim` prints it, with or without file suffixes (fig1-source~fig1-correction).")
 @click.option("--read-format", help="Reader to use (see `semsim plugins`); default: by suffix.")
+@parsing_options
 @quiet_option
-def explain(source: str, correction: str, metric: USim, html_path: str | None,
-            json_path: str | None, pair: str | None, read_format: str | None, quiet: bool) -> None:
+def explain(source: str | None, correction: str | None, text_source: Path | None, text_hyp: Path | None,
+            line: int | None, metric: USim, html_path: str | None, json_path: str | None, pair: str | None,
+            read_format: str | None, parsing: ParseSettings, quiet: bool) -> None:
     """Why CORRECTION got its USim against SOURCE: alignments, matched and unmatched edges.
+
+    SOURCE and CORRECTION are graph files; or give text with --source, --hyp and --line, and
+    that line is parsed (through the parse cache) and explained, its signature naming the
+    parser and model as `semsim score`'s does.
 
     \b
     semsim explain examples/fig1-source.xml examples/fig1-correction.xml --html fig1.html
     semsim explain src.amr cor.amr --pair 3 --json pair3.json --direction 'r->s'
+    semsim explain --source examples/source.txt --hyp examples/system.txt --line 2 --html line2.html
     """
     from ..explain import explain as build
     from ..explain import render_html, summary
-    named = pair_inputs(source, correction)
-    check_writable(json_path, html_path, inputs=[source, correction, *(p for pair in named for p in pair)])
-    pairs = read_pairs(named, read_format, quiet)
-    chosen = _choose(pairs, pair)
-    if chosen.error is not None:
-        raise SemsimError(f"{chosen.error} (pair {chosen.name})")
-    if len(pairs) > 1:
-        _note(f"explaining pair {pairs.index(chosen) + 1} of {len(pairs)}: {chosen.name}", quiet)
+    text = text_source is not None or text_hyp is not None or line is not None
+    if text and (source or correction):
+        raise SemsimError("give graph files (SOURCE CORRECTION) or text (--source, --hyp, --line), not both")
+    if text:
+        if text_source is None or text_hyp is None or line is None:
+            raise SemsimError("explaining text needs --source, --hyp and --line")
+        check_writable(json_path, html_path, inputs=[text_source, text_hyp])
+        chosen = _from_text(text_source, text_hyp, line, parsing, quiet)
+    else:
+        if source is None or correction is None:
+            raise SemsimError("give SOURCE and CORRECTION graph files, or --source, --hyp and --line for text")
+        if parsing.tokenize != "none" or parsing.parser or parsing.model:
+            raise SemsimError("--tokenize, --parser and --model apply to --source/--hyp text, not to graph files")
+        chosen = _from_graphs(source, correction, json_path, html_path, pair, read_format, quiet)
     try:
         doc = build(chosen.g1, chosen.g2, metric)
     except (LimitError, GraphError) as exc:  # too large to align, or two texts' graphs: name the pair's file
-        raise SemsimError(f"{chosen.source}: {exc} (pair {chosen.name})") from None
+        raise SemsimError(f"{chosen.where}: {exc}{chosen.suffix}") from None
+    if chosen.parsed_by:  # as `semsim score` signs scores of parsed text
+        doc["signature"] = f"{doc['signature']}|{chosen.parsed_by}"
     outputs = []  # everything is rendered before anything is written
     if json_path:
         outputs.append((json_path, json.dumps(doc, indent=2, ensure_ascii=False) + "\n"))
@@ -71,6 +95,61 @@ def explain(source: str, correction: str, metric: USim, html_path: str | None,
         _note(f"wrote {path}", quiet)
     if not outputs:
         click.echo(summary(doc))
+
+
+@dataclass(frozen=True)
+class _Pair:
+    """The two graphs to explain, where an error about them is (file or file:line, and what
+    follows the message), and the parser and model that made them (text only)."""
+
+    g1: Graph
+    g2: Graph
+    where: str
+    suffix: str = ""
+    parsed_by: str = ""
+
+
+def _from_graphs(source: str, correction: str, json_path: str | None, html_path: str | None, pair: str | None,
+                 read_format: str | None, quiet: bool) -> _Pair:
+    """The pair of graphs to explain from graph files (``--pair`` chooses among several), and
+    how an error about it is located."""
+    if all(Path(p).suffix.lower() == ".txt" for p in (source, correction)):  # what a newcomer tries first
+        raise SemsimError(f"{source}: plain text, not graphs: explain one of its lines with --source {source} "
+                          f"--hyp {correction} --line N")
+    named = pair_inputs(source, correction)
+    check_writable(json_path, html_path, inputs=[source, correction, *(p for pair in named for p in pair)])
+    pairs = read_pairs(named, read_format, quiet)
+    chosen = _choose(pairs, pair)
+    if chosen.error is not None:
+        raise SemsimError(f"{chosen.error} (pair {chosen.name})")
+    if len(pairs) > 1:
+        _note(f"explaining pair {pairs.index(chosen) + 1} of {len(pairs)}: {chosen.name}", quiet)
+    assert chosen.g1 is not None and chosen.g2 is not None  # read: no error
+    return _Pair(chosen.g1, chosen.g2, chosen.source, f" (pair {chosen.name})")
+
+
+def _from_text(source: Path, hyp: Path, line: int, parsing: ParseSettings, quiet: bool) -> _Pair:
+    """Line ``line`` of two line-parallel text files, parsed through the one route from text
+    (:func:`semsim.parsing.parse_texts`), and what signs its explanation."""
+    from ..parsing import parse_texts
+    from ..textfiles import read_parallel
+    from .common import warn_if_untokenized
+    src, others = read_parallel(source, [hyp])
+    if line > len(src):
+        raise InputError(f"--line {line}: the files have {len(src)} lines", source)
+    pair = (src[line - 1], others[hyp][line - 1])
+    for path, text in zip((source, hyp), pair):
+        if not text.strip():
+            raise InputError("an empty line: nothing to explain (it scores by convention: 1 against another empty "
+                             "line, else 0)", path, line)
+    warn_if_untokenized({source: src, hyp: others[hyp]}, parsing.tokenize, quiet)
+    parses = parse_texts(pair, parsing)
+    for path, text in zip((source, hyp), pair):
+        if parses.key(text) in parses.failed:
+            raise InputError(parses.failed[parses.key(text)], path, line)
+    g1, g2 = parses.get(pair[0]), parses.get(pair[1])
+    assert g1 is not None and g2 is not None  # parsed: not failed
+    return _Pair(g1, g2, f"{hyp}:{line}", parsed_by=parses.signature)
 
 
 def _note(message: str, quiet: bool) -> None:

@@ -2,7 +2,9 @@
 
 from __future__ import annotations
 
+import heapq
 from pathlib import Path
+from typing import Any
 
 import click
 
@@ -31,10 +33,16 @@ from .inputs import check_writable, open_output
 @click.option("--seed", type=click.IntRange(0), default=12345, show_default=True)
 @click.option("-b", "--score-only", is_flag=True,
               help="Print only each system's mean F (one number; with several systems, NAME<TAB>F lines).")
+@click.option("--worst", type=click.IntRange(1), default=None, metavar="N",
+              help="Also list the N least faithful lines (lowest F over all systems, with their texts): the "
+                   "corrections to read first.")
+@click.option("--changed-only", is_flag=True,
+              help="Score each system on the lines it changed only (an unchanged line is trivially faithful); "
+                   "systems then differ in their lines, so no paired tests are run.")
 @quiet_option
-def score(source_path: Path, hyps: tuple[Path, ...], refs: tuple[Path, ...], metric: USim, parsing: ParseSettings,
-          output: str | None, fmt: str, n_bootstrap: int, paired: str, paired_trials: int, seed: int,
-          score_only: bool, quiet: bool) -> None:
+def score(source_path: Path, hyps: tuple[tuple[str | None, Path], ...], refs: tuple[tuple[str | None, Path], ...],
+          metric: USim, parsing: ParseSettings, output: str | None, fmt: str, n_bootstrap: int, paired: str,
+          paired_trials: int, seed: int, score_only: bool, worst: int | None, changed_only: bool, quiet: bool) -> None:
     """USim of systems' outputs (and references) against their sources, from plain text.
 
     Every unique sentence is parsed once (and cached across runs); an empty source line
@@ -46,19 +54,23 @@ def score(source_path: Path, hyps: tuple[Path, ...], refs: tuple[Path, ...], met
     semsim score --source dev.src --hyp a.out --hyp b.out --ref dev.ref0 -o sentences.jsonl
     semsim score --source dev.src --hyp a.out -b --bootstrap 0
     semsim score --source dev.src --hyp llm.out --tokenize spacy
+    semsim score --source dev.src --hyp BART=out/bart.txt --hyp T5=out/t5.txt --worst 10
     """
     from ..parsing import parse_texts
     from ..systems import score_lines
     from ..textfiles import read_parallel, too_large_lines, unparsed_lines
     if not hyps and not refs:
         raise SemsimError("give at least one --hyp (or --ref) file")
-    check_writable(output, inputs=[source_path, *hyps, *refs])
-    source, files = read_parallel(source_path, [*hyps, *refs])
+    if worst and fmt == "tsv":
+        raise SemsimError("--worst lists lines beside the table: use --format text, markdown or json (or -o for "
+                          "every line's record)")
+    names = system_names(hyps, refs)
+    check_writable(output, inputs=[source_path, *names])
+    source, files = read_parallel(source_path, list(names))
     warn_if_untokenized({source_path: source, **files}, parsing.tokenize, quiet)
     parses = parse_texts([*source, *(line for lines in files.values() for line in lines)], parsing)
     source, files = parses.tokenized(source), {p: parses.tokenized(lines) for p, lines in files.items()}
-    names = system_names([*hyps], [*refs])
-    systems = {names[p]: files[p] for p in [*hyps, *refs]}
+    systems = {names[p]: files[p] for p in names}
     unparsed = unparsed_lines({source_path: source, **files}, parses.failed)
     unparsed += too_large_lines(source, files, parses.graphs, {e.line for e in unparsed})
     skip = {e.line for e in unparsed}
@@ -66,22 +78,35 @@ def score(source_path: Path, hyps: tuple[Path, ...], refs: tuple[Path, ...], met
     if unparsed and pairs <= skip:  # what is left would be empty-line conventions only
         raise SemsimError(f"no line could be scored: {unparsed[0]}")
     by_system: dict[str, list[Score]] = {n: [] for n in systems}
+    lowest: list[dict[str, Any]] = []
     with open_output(output) as out:
         fallback = Score.fixed(0.0, metric.part_names(),
                                f"{metric.get_signature(parses.representation)}|{parses.signature}")
         for r in score_lines(source, systems, parses.graphs, parses.signed(metric.sentence_score), fallback, skip):
+            src, hyp = source[r.line - 1], systems[r.system][r.line - 1]
+            if changed_only and src.split() == hyp.split():
+                continue
             by_system[r.system].append(r.score)
+            # the texts as parsed, so that the records read without joining files
+            record = {"system": r.system, "line": r.line, "source": src, "output": hyp, "f": r.score.f,
+                      "precision": r.score.precision, "recall": r.score.recall, "empty": r.empty,
+                      "detail": {k: c.as_dict() for k, c in r.score.parts.items()}, "signature": r.score.signature}
             if output:
-                write_jsonl([{"system": r.system, "line": r.line, "f": r.score.f,
-                              "precision": r.score.precision, "recall": r.score.recall, "empty": r.empty,
-                              "detail": {k: c.as_dict() for k, c in r.score.parts.items()},
-                              "signature": r.score.signature}], out)
+                write_jsonl([record], out)
+            if worst:
+                lowest = heapq.nsmallest(worst, [*lowest, record], key=lambda x: (x["f"], x["system"], x["line"]))
+    if changed_only and not all(by_system.values()):
+        unchanged = next(n for n, scores in by_system.items() if not scores)
+        raise SemsimError(f"--changed-only: {unchanged} changed no line that could be scored")
+    if changed_only and paired != "none" and len(systems) > 1 and not quiet:
+        click.echo("semsim: --changed-only scores each system on its own lines: no paired tests", err=True)
     from ..systems import compare_systems, how_much_changed
     if paired == "bs" and len(systems) > 1 and len(source) - len(skip) < 30:
         click.echo("semsim: the paired bootstrap understates p-values on few sentences; "
                    "--paired ar (the default) is exact in the limit", err=True)
-    report = compare_systems(by_system, n_bootstrap, seed, None if paired == "none" else paired, paired_trials,
-                             changes=how_much_changed(source, systems, skip))
+    tested = None if paired == "none" or changed_only else paired
+    report = compare_systems(by_system, n_bootstrap, seed, tested, paired_trials,
+                             changes=how_much_changed(source, systems, skip), worst=lowest)
     if score_only:
         for row in report.systems:
             name = "" if len(report.systems) == 1 else f"{row['system']}\t"

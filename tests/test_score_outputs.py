@@ -1,0 +1,80 @@
+"""What `semsim score` gives a GEC researcher to read (issue #35): per-line records with their
+texts, the least faithful lines, systems named on the command line, no silently merged
+systems, and scores over the changed lines only."""
+
+from __future__ import annotations
+
+import json
+
+import pytest
+from support import run_cli
+
+TOY = ["--parser", "toy-parser", "--no-cache", "-q", "--bootstrap", "0"]
+
+
+@pytest.fixture
+def texts(toy_env):
+    src, a, b = toy_env / "src.txt", toy_env / "a.txt", toy_env / "b.txt"
+    src.write_text("the cat sat .\na b c .\nx y z .\n", encoding="utf-8")
+    a.write_text("the cat sat .\nd e f .\nx y w .\n", encoding="utf-8")
+    b.write_text("the dog sat .\na b c .\nx y z .\n", encoding="utf-8")
+    return src, a, b
+
+
+def test_per_line_records_carry_the_texts_as_parsed(texts, toy_env):
+    src, a, _ = texts
+    out = toy_env / "lines.jsonl"
+    r = run_cli("score", "--source", src, "--hyp", a, *TOY, "-o", out)
+    assert r.exit_code == 0, r.output
+    rows = [json.loads(x) for x in out.read_text(encoding="utf-8").splitlines()]
+    assert [(x["line"], x["source"], x["output"]) for x in rows] == [
+        (1, "the cat sat .", "the cat sat ."), (2, "a b c .", "d e f ."), (3, "x y z .", "x y w .")]
+    assert list(rows[0])[:5] == ["system", "line", "source", "output", "f"]
+
+
+def test_worst_lists_the_least_faithful_lines_in_text_and_json(texts):
+    src, a, b = texts
+    r = run_cli("score", "--source", src, "--hyp", a, "--hyp", b, *TOY, "--worst", "2", "--paired", "none")
+    assert r.exit_code == 0, r.output
+    assert "The 2 least faithful lines (lowest F first" in r.output
+    listed = r.output.split("least faithful lines")[1]
+    assert "a b c . → d e f ." in listed and listed.index("a b c . → d e f .") < listed.index("signature:")
+    doc = json.loads(run_cli("score", "--source", src, "--hyp", a, "--hyp", b, *TOY, "--worst", "2",
+                             "--format", "json").output)
+    worst = doc["worst"]
+    assert len(worst) == 2 and worst[0]["f"] <= worst[1]["f"]
+    assert worst[0] == {"system": "a.txt", "line": 2, "f": worst[0]["f"], "source": "a b c .", "output": "d e f ."}
+    r = run_cli("score", "--source", src, "--hyp", a, *TOY, "--worst", "2", "--format", "tsv")
+    assert r.exit_code == 1 and "--worst lists lines beside the table" in r.output
+
+
+def test_systems_are_named_on_the_command_line(texts):
+    src, a, b = texts
+    r = run_cli("score", "--source", src, "--hyp", f"Alpha={a}", "--ref", f"Gold={b}", *TOY, "-b")
+    assert r.exit_code == 0, r.output
+    assert [line.split("\t")[0] for line in r.output.splitlines()] == ["Alpha", "Gold"]
+
+
+@pytest.mark.parametrize("twice,message", [
+    (["--hyp", "{a}", "--hyp", "{a}"], "--hyp {a} given twice: each file is one system"),
+    (["--hyp", "X={a}", "--hyp", "X={b}"], "two systems named 'X': name them apart with NAME=FILE"),
+])
+def test_a_system_given_twice_is_refused_not_merged(texts, twice, message):
+    src, a, b = texts
+    args = [x.format(a=a, b=b) for x in twice]
+    r = run_cli("score", "--source", src, *args, *TOY)
+    assert r.exit_code == 1 and message.format(a=a) in r.output, r.output
+
+
+def test_changed_only_scores_each_system_on_the_lines_it_changed(texts):
+    src, a, b = texts
+    everything = json.loads(run_cli("score", "--source", src, "--hyp", a, "--hyp", b, *TOY, "--format",
+                                    "json").output)
+    changed = json.loads(run_cli("score", "--source", src, "--hyp", a, "--hyp", b, *TOY, "--format", "json",
+                                 "--changed-only").output)
+    n = {s["system"]: s["n"] for s in changed["systems"]}
+    assert n == {"a.txt": 2, "b.txt": 1} and changed["paired_tests"] == []
+    mean = {s["system"]: s["macro_f"] for s in changed["systems"]}
+    assert mean["b.txt"] < {s["system"]: s["macro_f"] for s in everything["systems"]}["b.txt"]
+    unchanged = run_cli("score", "--source", src, "--hyp", f"Copy={src}", *TOY, "--changed-only")
+    assert unchanged.exit_code == 1 and "--changed-only: Copy changed no line" in unchanged.output

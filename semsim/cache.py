@@ -25,7 +25,7 @@ from .errors import SemsimError
 from .files import cache_dir
 from .graph import Graph
 from .graph_json import GRAPH_FORMAT, graph_from_dict, graph_to_dict
-from .plugins import plugin_version
+from .plugins import plugin_code_version
 from .records import Parser
 
 SCHEMA = 1
@@ -35,7 +35,7 @@ def model_key(parser: Parser, model: str | None) -> str:
     """The cache's model key: the model's content and the code that turned its output into
     graphs (a Dask worker checks that its own is the driver's)."""
     return (f"{parser.model_identity(model) if parser.model_identity else model}"
-            f"|{parser.plugin}-{plugin_version(parser.plugin)}|graph-{GRAPH_FORMAT}")
+            f"|{parser.plugin}-{plugin_code_version(parser.plugin)}|graph-{GRAPH_FORMAT}")
 
 
 def normalise(text: str) -> str:

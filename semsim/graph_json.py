@@ -11,6 +11,9 @@ from .graph import Edge, Graph, Token, Unit
 from .scheme import Scheme
 
 GRAPH_FORMAT = 2  # 2: the scheme's label weights
+# The scheme's label names came later, without a new format: no score reads them, so an entry
+# cached without them stays valid (its scheme names no labels; the explanation page finds the
+# names through the plugins' registered schemes).
 
 
 def graph_to_dict(g: Graph) -> dict[str, Any]:
@@ -24,7 +27,7 @@ def graph_to_dict(g: Graph) -> dict[str, Any]:
         "scheme": {"name": s.name, "equivalences": [sorted(x) for x in s.equivalences],
                    "ignored_labels": sorted(s.ignored_labels), "ignored_kinds": sorted(s.ignored_kinds),
                    "label_groups": {k: list(v) for k, v in s.label_groups.items()},
-                   "label_weights": dict(s.label_weights)},
+                   "label_weights": dict(s.label_weights), "label_names": dict(s.label_names)},
         "meta": {k: v for k, v in g.meta.items() if isinstance(v, (str, int, float, bool))},
     }
 
@@ -38,5 +41,6 @@ def graph_from_dict(d: dict[str, Any]) -> Graph:
         units=tuple(Unit(i, k, tuple(a), bool(imp), lab) for i, k, a, imp, lab in d["units"]),
         edges=tuple(Edge(p, c, tuple(ls), bool(r)) for p, c, ls, r in d["edges"]),
         scheme=Scheme(s["name"], tuple(frozenset(x) for x in s["equivalences"]), frozenset(s["ignored_labels"]),
-                      frozenset(s["ignored_kinds"]), s["label_groups"], s["label_weights"]),
+                      frozenset(s["ignored_kinds"]), s["label_groups"], s["label_weights"],
+                      s.get("label_names", {})),  # not in entries cached before schemes named their labels
         id=d["id"], root=d["root"], sentence_ends=tuple(d["sentence_ends"]), meta=d.get("meta", {}))

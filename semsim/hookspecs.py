@@ -26,6 +26,7 @@ if TYPE_CHECKING:
 
     from .graph import Graph
     from .records import Download, MetricSpec, ParaphraseJudge, Parser, Reader, WordEncoder, Writer
+    from .scheme import Scheme
 
 hookspec = pluggy.HookspecMarker("semsim")
 hookimpl = pluggy.HookimplMarker("semsim")
@@ -61,8 +62,10 @@ def register_parsers(register: Callable[[Parser], None]) -> None:
     form of a parse kept in the cache; ``model_name(model)`` names the model for people:
     scores computed from text carry ``parser:NAME|model:MODEL_NAME@HASH12`` in their
     signature. ``default=True`` makes the parser the one used for its representation when
-    the user names none (with several parsers and no default, the user must choose with
-    ``--parser``). Loading models must happen on the first call, never at import or
+    the user names a representation but no parser (with several parsers and no default, the
+    user must choose with ``--parser``). It never claims plain text given with neither: that
+    goes to UCCA's default parser (``$SEMSIM_REPRESENTATION`` changes it), so installing a
+    plugin changes no other plugin's results. Loading models must happen on the first call, never at import or
     registration time.
     """
 
@@ -70,11 +73,16 @@ def register_parsers(register: Callable[[Parser], None]) -> None:
 @hookspec
 def register_writers(register: Callable[[Writer], None]) -> None:
     """Register writers of graphs to native files:
-    ``register(Writer(name, representation, suffix, write, description))``.
+    ``register(Writer(name, representation, suffix, write, description, write_all))``.
 
     ``write(graph, path)`` writes one graph whose scheme is named ``representation`` to one
-    file (the UCCA plugin's ``xml`` writes UCCA XML passages); ``semsim parse --format NAME``
-    uses it. MRP JSON Lines (``--format mrp``) is built in for every representation.
+    file (the UCCA plugin's ``xml`` writes UCCA XML passages): ``semsim parse --format NAME -o
+    DIR`` writes one file per graph into DIR. ``write_all(graphs, path)`` writes them all, in
+    order, to one file (a treebank: CoNLL-U, multi-graph PENMAN): ``semsim parse --format NAME
+    -o FILE``. Give either or both (with both, an existing directory or a path ending in ``/``
+    takes one file per graph). Either writes to the path it is given, a temporary name that
+    ``semsim parse`` renames into place once the writer returns. MRP JSON Lines (``--format
+    mrp``) is built in for every representation.
     """
 
 
@@ -130,6 +138,17 @@ def register_word_encoders(register: Callable[[WordEncoder], None]) -> None:
     The vectors grade each aligned pair of words by how alike the two are in their sentences
     (:mod:`semsim.align.contextual`); they serve every representation whose tokens are words
     of the ``language``. The UCCA plugin registers one on the MiniLM encoder it pins.
+    """
+
+
+@hookspec
+def register_schemes(register: Callable[[Scheme], None]) -> None:
+    """Register the schemes of the graphs this plugin builds: ``register(scheme)``.
+
+    A graph carries its :class:`~semsim.scheme.Scheme`; what keeps only the scheme's name (an
+    explanation document, ``semsim explain --json``) finds the rest here: the explanation page
+    names the labels of its graphs with the registered scheme's ``label_names``. Two plugins
+    may not register different schemes of one name.
     """
 
 

@@ -22,31 +22,51 @@ from .report import write_tsv as write_tsv
 
 
 def find_reader(path: Path, format: str | None = None) -> Reader:
+    """The reader of ``path``: ``format`` if given; else by suffix, a reader's ``sniff``
+    deciding between readers of one suffix (the first that recognises the file's head). A
+    stream without a suffix (standard input, a pipe) has none to go by: exactly one sniffing
+    reader must recognise it, else the error names them and ``--read-format``."""
     available = readers()
     if format is not None:
         if format not in available:
             raise InputError(f"no installed plugin reads format {format!r} "
-                             f"(installed: {', '.join(sorted(available)) or 'none'})", path)
+                             f"(installed: {', '.join(sorted(available)) or 'none'})", shown(path))
         return available[format]
     suffix = "".join(path.suffixes[-1:]).lower()
-    candidates = [r for r in available.values() if suffix in r.suffixes or (is_stream(path) and r.sniff)]
+    candidates = [r for r in available.values() if suffix in r.suffixes]
+    if not candidates and is_stream(path):
+        return _sniffed(path, [r for r in available.values() if r.sniff])
     if not candidates:
         known = sorted({s for r in available.values() for s in r.suffixes})
         raise InputError(f"no installed plugin reads {suffix or 'suffix-less'} files "
                          f"(readable: {', '.join(known) or 'none; install a plugin such as semsim-ucca'})", path)
     if len(candidates) == 1:
         return candidates[0]
-    if is_stream(path):
-        head = input_bytes(path)[:4096]
-    else:
-        with open(path, "rb") as f:
-            head = f.read(4096)
-    head = text_head(head)
+    head = _head(path)
     for r in candidates:
         if r.sniff is None or r.sniff(path, head):
             return r
     raise InputError(f"none of the readers for {suffix} files ({', '.join(r.name for r in candidates)}) "
                      "recognises this file", path)
+
+
+def _head(path: Path) -> bytes:
+    """The first 4 KB of a file or stream, as the readers' ``sniff`` sees it (decoded to UTF-8)."""
+    if is_stream(path):
+        return text_head(input_bytes(path)[:4096])
+    with open(path, "rb") as f:
+        return text_head(f.read(4096))
+
+
+def _sniffed(path: Path, sniffing: list[Reader]) -> Reader:
+    """The one reader that recognises a stream; several or none is an error naming them."""
+    head = _head(path)
+    recognising = [r for r in sniffing if r.sniff is not None and r.sniff(path, head)]
+    if len(recognising) == 1:
+        return recognising[0]
+    names = ", ".join(sorted(r.name for r in recognising or sniffing)) or "none installed"
+    what = "several readers recognise it" if recognising else "no reader recognises it"
+    raise InputError(f"{what} ({names}): name one with --read-format", shown(path))
 
 
 def iter_graphs(path: str | os.PathLike[str], format: str | None = None,
@@ -72,18 +92,33 @@ def iter_graphs(path: str | os.PathLike[str], format: str | None = None,
     elif p.stat().st_size == 0:
         raise InputError("empty file", p)
     empty = True
-    for obj in find_reader(p, format).read(p):
-        empty = False
-        if not isinstance(obj, InputError):
-            try:
-                obj = to_graph(obj)
-            except (InputError, GraphError) as exc:  # a graph that converts badly costs only itself
-                obj = exc if isinstance(exc, InputError) else InputError(str(exc), p, getattr(obj, "line", None))
-        if isinstance(obj, InputError) and errors == "raise":
-            raise obj
-        yield obj
+    reader = find_reader(p, format)
+    sniffed = is_stream(p) and format is None and not p.suffix  # which reader read it is a guess: say so
+    try:
+        for obj in reader.read(p):
+            empty = False
+            if not isinstance(obj, InputError):
+                try:
+                    obj = to_graph(obj)
+                except (InputError, GraphError) as exc:  # a graph that converts badly costs only itself
+                    obj = exc if isinstance(exc, InputError) else InputError(str(exc), p, getattr(obj, "line", None))
+            if isinstance(obj, InputError) and sniffed:
+                obj = _as_read_by(obj, reader, p)
+            if isinstance(obj, InputError) and errors == "raise":
+                raise obj
+            yield obj
+    except InputError as exc:
+        raise _as_read_by(exc, reader, p) if sniffed else exc from None
     if empty:
-        raise InputError("no graphs in file", p)
+        raise InputError("no graphs in file", shown(p))
+
+
+def _as_read_by(error: InputError, reader: Reader, path: Path) -> InputError:
+    """An error about a stream, naming it as messages name standard input and saying which reader
+    its content was taken for (the reader's sniff chose it)."""
+    if "(read as " in error.message:
+        return error
+    return InputError(f"{error.message} (read as {reader.name}: another with --read-format)", shown(path), error.line)
 
 
 def read_all(path: str | os.PathLike[str], format: str | None = None) -> list[Graph]:

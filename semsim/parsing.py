@@ -151,23 +151,47 @@ def _opened(cache: str | os.PathLike[str] | bool) -> Iterator[ParseCache | None]
         yield store
 
 
+#: Where plain text goes when neither a parser nor a representation is named: UCCA, the
+#: representation USim was defined on (docs/usage.md). ``$SEMSIM_REPRESENTATION`` changes it
+#: for a user or a site; a plugin's ``default=True`` only chooses within its representation.
+TEXT_REPRESENTATION, REPRESENTATION_ENV = "ucca", "SEMSIM_REPRESENTATION"
+
+
 def find_parser(name: str | None, representation: str | None) -> Parser:
-    """The parser named, else the only one for the representation, else the one of them
-    registered as the default."""
+    """The parser named; else, within ``representation`` (None: :func:`text_representation`),
+    the only parser, or the one registered as its default. Installing another
+    representation's plugin, default parser and all, never changes what plain text gets."""
     available = parsers()
     if name is not None:
         if name not in available:
             raise PluginError(f"no parser named {name!r} (installed: {', '.join(sorted(available)) or 'none'})")
         return available[name]
-    matching = [p for p in available.values() if representation in (None, p.representation)]
+    asked = representation is not None
+    representation = representation or text_representation(available.values())
+    matching = [p for p in available.values() if p.representation == representation]
     defaults = [p for p in matching if p.default]
-    if len(matching) > 1 and len(defaults) == 1:
-        return defaults[0]
-    if len(matching) != 1:
-        what = f" for representation {representation!r}" if representation else ""
-        names = ", ".join(sorted(p.name for p in matching)) or "none installed"
-        raise PluginError(f"choose a parser{what} with --parser ({names})")
-    return matching[0]
+    if len(matching) == 1 or len(defaults) == 1:
+        return matching[0] if len(matching) == 1 else defaults[0]
+    names = ", ".join(sorted(p.name for p in matching))
+    if len(defaults) > 1:  # two plugins claim one representation: only who parses into it is affected
+        raise PluginError(f"parsers {', '.join(sorted(p.name for p in defaults))} are each registered as the "
+                          f"default for {representation!r}: choose one with --parser")
+    if matching:
+        raise PluginError(f"choose a parser for representation {representation!r} with --parser ({names})")
+    reps = ", ".join(sorted({p.representation for p in available.values()})) or "none installed"
+    how = "" if asked else f" (plain text goes to {representation!r}: choose another with --representation)"
+    raise PluginError(f"no parser for representation {representation!r}{how}; parsers are installed for: {reps}")
+
+
+def text_representation(installed: Iterable[Parser]) -> str:
+    """The representation plain text is parsed into when none is named: ``$SEMSIM_REPRESENTATION``,
+    else :data:`TEXT_REPRESENTATION` if a parser of it is installed, else the only
+    representation any installed parser parses into."""
+    chosen = os.environ.get(REPRESENTATION_ENV, "").strip()
+    if chosen:
+        return chosen
+    reps = {p.representation for p in installed}
+    return TEXT_REPRESENTATION if TEXT_REPRESENTATION in reps or len(reps) != 1 else reps.pop()
 
 
 def parser_signature(parser: Parser, model: str | None, tokenize: str = "none") -> str:

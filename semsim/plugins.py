@@ -30,6 +30,7 @@ import pluggy
 from . import hookspecs
 from .errors import PluginError
 from .records import Download, MetricSpec, ParaphraseJudge, Parser, Reader, WordEncoder, Writer
+from .scheme import Scheme
 
 GROUP = "semsim"
 BUILTIN = ("mrp",)  # plugins that ship with the core and are always registered
@@ -37,6 +38,8 @@ BUILTIN = ("mrp",)  # plugins that ship with the core and are always registered
 
 _pm: pluggy.PluginManager | None = None
 _versions: dict[str, str | None] = {}
+_sources: dict[str, Any] = {}  # editable plugins' modules, whose sources name their code (plugin_code_version)
+_source_hashes: dict[str, str] = {}
 
 
 def _names(var: str) -> set[str] | None:
@@ -61,12 +64,20 @@ def get_plugin_manager() -> pluggy.PluginManager:
             if pm.get_plugin(ep.name) is not None:
                 continue
             try:
-                pm.register(ep.load(), name=ep.name)
+                module = ep.load()
+                pm.register(module, name=ep.name)
                 _versions[ep.name] = ep.dist.version if ep.dist is not None else None
+                if _editable(ep.dist):
+                    _sources[ep.name] = module
             except Exception as exc:  # a broken plugin must not break semsim
                 print(f"semsim: could not load plugin {ep.name!r}: {exc}", file=sys.stderr)
         for spec in sorted(_names("SEMSIM_PLUGINS") or ()):
-            pm.register(_load_module(spec), name=spec)
+            module = _load_module(spec)
+            if pm.is_registered(module):  # installed too: one plugin, registered once
+                if _tracing():
+                    _trace(f"SEMSIM_PLUGINS: {spec!r} is the installed plugin {pm.get_name(module)!r}: registered once")
+                continue
+            pm.register(module, name=spec)
         if _tracing():
             pm.add_hookcall_monitoring(
                 lambda name, impls, kwargs: _trace(f"{name}({', '.join(kwargs)}) -> {len(impls)} plugin(s)"),
@@ -109,6 +120,7 @@ def reset_plugin_manager() -> None:
     """Forget loaded plugins (tests use this to re-read environment variables)."""
     global _pm
     _pm = None
+    _source_hashes.clear()
 
 
 def _collect(hook: str) -> list[Any]:
@@ -117,8 +129,8 @@ def _collect(hook: str) -> list[Any]:
     for impl in getattr(pm.hook, hook).get_hookimpls():
         name = pm.get_name(impl.plugin) or ""
 
-        def register(item: Any, _name: str = name) -> None:
-            items.append(item if item.plugin else _replace_plugin(item, _name))
+        def register(item: Any, _name: str = name) -> None:  # a record names its plugin; a scheme has no field for it
+            items.append(_replace_plugin(item, _name) if getattr(item, "plugin", None) == "" else item)
 
         before = len(items)
         impl.function(register=register)
@@ -184,6 +196,16 @@ def word_encoder() -> WordEncoder:
     return _chosen(word_encoders(), "word encoder", "SEMSIM_WORD_ENCODER", "tokens='contextual'")
 
 
+def schemes() -> dict[str, Scheme]:
+    """Every registered :class:`~semsim.scheme.Scheme` by name (one name registered twice
+    alike is one scheme; differently, an error)."""
+    out: dict[str, Scheme] = {}
+    for scheme in _collect("register_schemes"):
+        if out.setdefault(scheme.name, scheme) != scheme:
+            raise PluginError(f"two plugins register different schemes named {scheme.name!r}")
+    return out
+
+
 def _chosen(found: dict[str, Any], what: str, variable: str, needed_by: str) -> Any:
     """The only registered record of a kind, or the one an environment variable names;
     never a silent pick among several, since the record decides the scores."""
@@ -220,13 +242,46 @@ def to_graph(obj: Any) -> Any:
     if result is None:
         raise PluginError(f"no installed plugin converts {type(obj).__module__}.{type(obj).__qualname__} "
                           "objects to semsim graphs (see `semsim plugins`)")
-    return result
+    # an MRP graph of a framework no plugin converts (one semsim parse wrote): the scheme a
+    # plugin registered under the framework's name, not the plain one (issue #33.2)
+    framework = result.meta.get("framework") if result.scheme.name == "plain" else None
+    registered = schemes().get(framework) if isinstance(framework, str) else None
+    return result.with_(scheme=registered) if registered is not None else result
 
 
 def plugin_version(name: str) -> str:
     """The installed version of a plugin's distribution (``unknown`` for inline plugins)."""
     get_plugin_manager()
     return _versions.get(name) or "unknown"
+
+
+def plugin_code_version(name: str) -> str:
+    """What identifies a plugin's code in the parse cache's keys: its version, and for an
+    editable install (a plugin being developed, whose version does not change when its
+    conversion code does) a hash of its package's Python sources, so an edit is never served
+    parses its old code made."""
+    version = plugin_version(name)
+    module = _sources.get(name)
+    if module is None or not getattr(module, "__file__", None):
+        return version
+    if name not in _source_hashes:
+        import hashlib
+        root = Path(module.__file__).parent
+        h = hashlib.sha256()
+        for f in sorted(root.rglob("*.py")):
+            h.update(f.relative_to(root).as_posix().encode() + b"\0" + f.read_bytes() + b"\0")
+        _source_hashes[name] = h.hexdigest()[:12]
+    return f"{version}+src.{_source_hashes[name]}"
+
+
+def _editable(dist: Any) -> bool:
+    """Whether a distribution is installed in editable (development) mode (PEP 610's direct_url.json)."""
+    import json
+    try:
+        info = json.loads(dist.read_text("direct_url.json") or "{}") if dist is not None else {}
+    except (ValueError, OSError):
+        return False
+    return bool(info.get("dir_info", {}).get("editable"))
 
 
 def plugin_info() -> list[dict[str, Any]]:

@@ -13,6 +13,8 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
+from .errors import PluginError
+
 
 @dataclass(frozen=True)
 class Reader:
@@ -53,15 +55,25 @@ class Parser:
 
 @dataclass(frozen=True)
 class Writer:
-    """Graphs of ``representation`` to native files: ``write(graph, path)`` writes one graph
-    to one file named with ``suffix``."""
+    """Graphs of ``representation`` to native files named with ``suffix``.
+
+    ``write(graph, path)`` writes one graph to one file (a UCCA XML passage);
+    ``write_all(graphs, path)`` writes a sequence of graphs, in order, to one file (a treebank:
+    CoNLL-U, multi-graph PENMAN). A writer has one of them or both; a separate field, not a
+    flag that changes what ``write`` takes, so that writers of one graph per file keep working.
+    """
 
     name: str
     representation: str
     suffix: str
-    write: Callable[[Any, Path], None]
+    write: Callable[[Any, Path], None] | None = None
     description: str = ""
+    write_all: Callable[[Sequence[Any], Path], None] | None = None
     plugin: str = field(default="", compare=False)
+
+    def __post_init__(self) -> None:
+        if self.write is None and self.write_all is None:
+            raise PluginError(f"writer {self.name!r} has neither write nor write_all")
 
 
 @dataclass(frozen=True)

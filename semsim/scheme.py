@@ -33,6 +33,9 @@ class Scheme:
             scheme (``edge_weights="scheme"``): the representation's own ranking of its
             categories, e.g. a scene or a participant above a function word. An edge weighs
             its heaviest label's weight; labels not listed weigh 1.
+        label_names: what each label stands for, for people, e.g. ``{"A": "Participant"}``:
+            the explanation page's legend and tooltips name a representation's one-letter
+            categories with it. No metric reads it.
     """
 
     name: str
@@ -41,6 +44,7 @@ class Scheme:
     ignored_kinds: frozenset[str] = frozenset()
     label_groups: Mapping[str, tuple[str, ...]] = field(default_factory=dict)
     label_weights: Mapping[str, float] = field(default_factory=dict)
+    label_names: Mapping[str, str] = field(default_factory=dict)
 
     def __post_init__(self) -> None:
         object.__setattr__(self, "equivalences", tuple(frozenset(g) for g in self.equivalences))
@@ -48,12 +52,14 @@ class Scheme:
         object.__setattr__(self, "ignored_kinds", frozenset(self.ignored_kinds))
         object.__setattr__(self, "label_groups", {k: tuple(v) for k, v in dict(self.label_groups).items()})
         object.__setattr__(self, "label_weights", {k: float(v) for k, v in dict(self.label_weights).items()})
+        object.__setattr__(self, "label_names", {k: str(v) for k, v in dict(self.label_names).items()})
         if any(not w > 0 for w in self.label_weights.values()):  # also refuses NaN
             raise ValueError(f"scheme {self.name!r}: label weights must be positive, got {self.label_weights}")
 
     def __hash__(self) -> int:
         return hash((self.name, self.equivalences, self.ignored_labels, self.ignored_kinds,
-                     tuple(sorted(self.label_groups.items())), tuple(sorted(self.label_weights.items()))))
+                     tuple(sorted(self.label_groups.items())), tuple(sorted(self.label_weights.items())),
+                     tuple(sorted(self.label_names.items()))))
 
     def expand(self, labels: Iterable[str]) -> frozenset[str]:
         """The labels plus every label equivalent to one of them."""

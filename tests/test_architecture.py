@@ -43,7 +43,9 @@ PLUGIN_COMMANDS = {"semsim_ucca.commands": {"semsim.api", "semsim.cli"}}
 
 def _modules() -> dict[str, Path]:
     out = {}
-    bases = [ROOT / "semsim", *sorted((ROOT / "plugins").glob("*/semsim_*"))]
+    # the tutorial's plugin (examples/plugin-tutorial) is held to what it teaches
+    bases = [ROOT / "semsim", *sorted((ROOT / "plugins").glob("*/semsim_*")),
+             *sorted((ROOT / "examples").glob("*/semsim_*"))]
     for base in bases:
         for path in base.rglob("*.py"):
             parts = list(path.relative_to(base.parent).with_suffix("").parts)

@@ -118,6 +118,20 @@ def test_dagf_and_distsim_and_plugins(pair):
     assert "paraphrase judge toy-synonyms [toy] from toy: Big = Large" in r.output
 
 
+def test_plugins_lists_writers_where_parse_help_sends_the_reader(monkeypatch):
+    """`semsim parse --help` says to see `semsim plugins` for --format: it lists the writers (#33.7)."""
+    pytest.importorskip("semsim_ucca")
+    from semsim import plugins
+    monkeypatch.delenv("SEMSIM_LOAD_PLUGINS", raising=False)
+    plugins.reset_plugin_manager()
+    try:
+        r = run_cli("plugins")
+    finally:
+        plugins.reset_plugin_manager()
+    assert "writer xml [ucca] (.xml) from ucca" in r.output and "(semsim parse --format xml)" in r.output
+    assert "see `semsim plugins`" in run_cli("parse", "--help").output
+
+
 def test_missing_file(toy_plugin, tmp_path):
     r = run_cli("usim", tmp_path / "nope.toy", tmp_path / "nope2.toy")
     assert r.exit_code == 1 and "nope.toy: no such file or directory" in r.output

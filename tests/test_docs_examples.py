@@ -8,6 +8,9 @@ and those that run on the shipped examples are run.
   options the command has.
 * An example whose every path argument exists in the repository (``examples/...``), or
   that reads nothing (``semsim plugins``), is run in a scratch directory: exit status 0.
+
+What an example prints, where the docs show it (a transcript), and the tables the docs quote
+from commands, are compared with today's output by ``tests/test_docs_outputs.py``.
 """
 
 from __future__ import annotations

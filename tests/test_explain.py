@@ -318,6 +318,51 @@ def test_page_lists_every_unmatched_edge(variant):
         assert "<h2>Unmatched units</h2>" in page
 
 
+def legend_of(page: str) -> dict[str, str]:
+    """The page's legend of labels: label -> name."""
+    return {html.unescape(a): html.unescape(b) for a, b in re.findall(r'<li data-label="([^"]*)" data-name="([^"]*)">',
+                                                                       page)}
+
+
+def test_page_names_the_labels_of_both_graphs_in_a_legend():
+    """Issue #35: the one-letter categories get a legend naming each label used on either graph,
+    and only those (the UCCA plugin's scheme names them), and each edge a tooltip; the JSON
+    (and so ``--json``) stays as it was: the names are in the page only."""
+    g1, g2 = fig1()
+    doc = explain(g1, g2)
+    page = render_html(doc)
+    used = {label for g in (g1, g2) for e in g.edges for label in e.labels}
+    assert used == {"H", "A", "P", "E", "C", "R", "U"}
+    legend = legend_of(page)
+    assert set(legend) == used and legend["A"] == "Participant" and legend["H"] == "Parallel Scene"
+    assert list(legend) == ["H", "P", "A", "C", "E", "R", "U"]  # the scheme's order: scenes and their parts first
+    assert "<title>R Relator</title>" in page and "<title>U Punctuation</title>" in page
+    assert "Participant" not in json.dumps(doc) and json.loads(json.dumps(doc)) == doc
+    # names given by the caller win; labels no scheme names are listed bare
+    assert legend_of(render_html(doc, {"A": "Actor"})) == {**dict.fromkeys(used, ""), "A": "Actor"}
+
+
+def test_page_says_whether_misses_are_lost_content_or_structure():
+    """Near the top, per direction: the words aligned beside the edges matched, and the misses
+    by cause, so that a low score from a fluent rewrite (aligned words, other structure) reads
+    differently from one that lost content. Figure 1 under s->r: "for" has no aligned word,
+    "john" is aligned to a unit entered by A, not C."""
+    g1, g2 = fig1()
+    doc = explain(g1, g2)
+    page = render_html(doc)
+    why = page.split('<section id="why">')[1].split("</section>")[0]
+    s2r = re.search(r'<div class="why on" data-dir="s-&gt;r">(.*?)</div>', why, re.S)[1]
+    cells = [re.sub(r"<[^>]+>", "", c) for c in re.findall(r"<td>(.*?)</td>", s2r)]
+    assert cells == ["words aligned", "5 of 6", "5 of 5", "edges matched", "7 of 9", "7 of 7",
+                     "words not aligned", "1", "0", "grouped differently", "0", "0",
+                     "labelled differently", "1", "0"]
+    assert "1 of the 2 unmatched edges are over words aligned in both texts, 1 over words the token" in s2r
+    items = re.findall(r'<li class="miss" data-side="source" data-edge="(\d+)" data-sentence="0" '
+                       r'data-cause="(\w+)"', page.split('<section id="unmatched">')[1].split('data-dir="r-&gt;s"')[0])
+    assert {g1.unit_text(g1.edges[int(i)].child): cause for i, cause in items} == {"for": "words", "john": "label"}
+    assert 'data-list="misses-0-source" data-cause="words">1</button>' in s2r
+
+
 def test_summary_wraps_to_the_width():
     """No line is longer than the width unless it is one unbreakable token (the signature),
     and wrapping loses nothing."""
@@ -658,8 +703,83 @@ def test_essay_page_in_headless_chromium(browser, tmp_path, shared):
     ActionChains(browser).move_to_element(browser.find_element(By.TAG_NAME, "h1")).perform()  # no stray :hover
     browser.execute_script("window.scrollTo(0, document.getElementById('bar').offsetTop)")
     shoot(browser, "explain-essay-sentence.png", tmp_path, (1200, 860))
-    browser.execute_script("window.scrollTo(0, document.getElementById('unmatched').offsetTop - 90)")
+    browser.execute_script("document.getElementById('unmatched').scrollIntoView()")  # the panel's own scroll
     shoot(browser, "explain-essay-unmatched.png", tmp_path, (1200, 700))
+    browser.set_window_size(1100, 1000)
+
+
+def fit_at(browser, size: tuple[int, int]) -> dict:
+    """At a page area of ``size``: where the drawing shown, its two graphs and its box end, the
+    window's size, and the legend's labels with where it ends."""
+    browser.set_window_size(*size)
+    inner = browser.execute_script("return [window.innerWidth, window.innerHeight]")
+    browser.set_window_size(2 * size[0] - inner[0], 2 * size[1] - inner[1])
+    return browser.execute_script("""
+        var s = document.querySelector('.sentence.on'), box = s.querySelector('.scroll');
+        function rect(el) { return el.getBoundingClientRect(); }
+        return {width: innerWidth, height: innerHeight, svg: rect(s.querySelector('svg')).right,
+                box: rect(box).bottom, inside: box.scrollHeight <= box.clientHeight + 1,
+                source: rect(s.querySelector('.graph[data-side="source"]')).bottom,
+                correction: rect(s.querySelector('.graph[data-side="correction"]')).bottom,
+                legend: rect(document.getElementById('labels')).bottom,
+                why: rect(document.getElementById('why')).bottom,
+                labels: Array.from(document.querySelectorAll('#labels li')).map(
+                    li => [li.dataset.label, li.textContent.trim()])};""")
+
+
+@pytest.mark.slow
+@pytest.mark.needs_browser
+def test_page_at_1400x900_shows_legend_summary_and_both_graphs_whole(browser, tmp_path):
+    """Issue #35 at 1400 x 900: the legend names the labels of both graphs, the summary of where
+    the score was lost and both graphs are all in the window, without scrolling; a count of the
+    summary leads to its misses in the list. The screenshot is docs/img/explain-fig1.png."""
+    from selenium.webdriver.common.action_chains import ActionChains
+    from selenium.webdriver.common.by import By
+    g1, g2 = fig1()
+    page = tmp_path / "fig1.html"
+    page.write_text(render_html(explain(g1, g2)), encoding="utf-8")
+    browser.get(page.as_uri())
+    at = fit_at(browser, (1400, 900))
+    used = {label for g in (g1, g2) for e in g.edges for label in e.labels}
+    assert {label for label, _ in at["labels"]} == used
+    assert ["A", "A Participant"] in at["labels"] and ["R", "R Relator"] in at["labels"]
+    assert at["legend"] <= at["height"] and at["why"] <= at["height"]
+    assert max(at["source"], at["correction"]) <= at["box"] <= at["height"] and at["svg"] <= at["width"]
+    assert at["inside"]
+
+    # an edge's description names its label; a count of the summary marks its misses in the list
+    r = next(i for i, e in enumerate(g1.edges) if e.labels == ("R",))  # 1.8 -R-> 1.9 "for"
+    edge = browser.find_element(By.CSS_SELECTOR, f'.edge[data-side="source"][data-edge="{r}"]')
+    ActionChains(browser).move_to_element(edge.find_element(By.TAG_NAME, "text")).perform()
+    assert "(R Relator)" in browser.find_element(By.ID, "info").text
+    browser.find_element(By.CSS_SELECTOR, '.why.on .to-list[data-cause="words"]').click()
+    flashed = browser.find_elements(By.CSS_SELECTOR, ".miss.flash")
+    assert len(flashed) == 1 and flashed[0].is_displayed() and '"for"' in flashed[0].text
+    browser.execute_script("document.querySelector('.miss.flash').classList.remove('flash')")
+    assert [e for e in browser.get_log("browser") if e["level"] == "SEVERE"] == []
+
+    # the screenshot of docs/explain.md: source unit 7 ("for john") clicked, as the text says
+    ActionChains(browser).click(browser.find_element(
+        By.CSS_SELECTOR, '.unit[data-side="source"][data-unit="7"] circle')).perform()
+    shoot(browser, "explain-fig1.png", tmp_path, (1400, 900))
+    browser.set_window_size(1100, 1000)
+
+
+@pytest.mark.slow
+@pytest.mark.needs_browser
+@pytest.mark.needs_shared
+def test_a_tall_drawing_is_scaled_to_the_window(browser, tmp_path, shared):
+    """The essay's first sentence is drawn 1,020 pixels high: at 1400 x 900 it is scaled until
+    the bottom of the correction's graph is in the window (it was cut off), and fitted again
+    when the window grows."""
+    src, cor = (shared / "data" / "usim-annotations" / name for name in ESSAY)
+    page = tmp_path / "essay.html"
+    page.write_text(render_html(explain(semsim.read(src), semsim.read(cor))), encoding="utf-8")
+    browser.get(page.as_uri())
+    for size in ((1400, 900), (1600, 1200)):
+        at = fit_at(browser, size)
+        assert max(at["source"], at["correction"]) <= at["box"] <= at["height"] and at["inside"], size
+        assert at["legend"] <= at["height"] and {"A", "H", "P", "C"} <= {label for label, _ in at["labels"]}
     browser.set_window_size(1100, 1000)
 
 

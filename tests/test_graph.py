@@ -60,3 +60,16 @@ def test_with_returns_a_modified_copy():
     g = source()
     h = g.with_(id="other")
     assert h.id == "other" and g.id == "fig1-source" and h.edges == g.edges
+
+
+def test_graph_json_keeps_label_names_and_reads_entries_cached_without_them():
+    """The parse cache's form carries the scheme's label names; an entry cached before schemes
+    named their labels (no ``label_names`` key, the same GRAPH_FORMAT) still loads, naming none."""
+    from semsim.graph_json import graph_from_dict, graph_to_dict
+    from semsim.scheme import Scheme
+    g = source().with_(scheme=Scheme("t", label_weights={"A": 3}, label_names={"A": "Participant"}))
+    d = graph_to_dict(g)
+    assert graph_from_dict(d) == g and graph_from_dict(d).scheme.label_names == {"A": "Participant"}
+    del d["scheme"]["label_names"]
+    old = graph_from_dict(d)
+    assert old.scheme.label_names == {} and old.scheme.label_weights == {"A": 3.0} and old.edges == g.edges

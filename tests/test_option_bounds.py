@@ -85,3 +85,18 @@ def test_a_plugin_module_with_a_syntax_error_is_one_line_naming_its_line(toy_env
         plugins.reset_plugin_manager()
     assert r.exit_code == 1 and "Traceback" not in r.output, r.output
     assert f"{bad}:3: SEMSIM_PLUGINS" in r.output and "not valid Python" in r.output
+
+
+def test_naming_an_installed_plugin_in_semsim_plugins_registers_it_once(monkeypatch):
+    """A plugin author who also lists their installed plugin in SEMSIM_PLUGINS gets it once,
+    not pluggy's traceback on every command (issue #33.5)."""
+    from semsim import plugins
+    monkeypatch.setenv("SEMSIM_PLUGINS", "semsim_ucca")
+    plugins.reset_plugin_manager()
+    try:
+        r = CliRunner().invoke(cli, ["plugins"])
+        assert r.exit_code == 0 and "Traceback" not in r.output, r.output
+        assert [p["name"] for p in plugins.plugin_info()].count("ucca") == 1
+    finally:
+        monkeypatch.delenv("SEMSIM_PLUGINS")
+        plugins.reset_plugin_manager()

@@ -80,6 +80,27 @@ def test_duplicate_reader_names_are_an_error(toy_plugin, isolated_plugins):
         plugins.readers()
 
 
+def test_schemes_are_found_by_name(toy_plugin, isolated_plugins):
+    """What keeps only a scheme's name (an explanation document) finds the scheme, label names
+    included; the same scheme registered twice is one, two different ones of a name an error."""
+    assert plugins.schemes() == {"toy": toy_plugin.TOY}
+    assert plugins.schemes()["toy"].label_names == {"Big": "Capitalised word"}
+
+    class Same:
+        register_schemes = staticmethod(hookspecs.hookimpl(toy_plugin.register_schemes))
+    isolated_plugins.register(Same(), name="same")
+    assert plugins.schemes() == {"toy": toy_plugin.TOY}
+
+    class Other:
+        @staticmethod
+        @hookspecs.hookimpl
+        def register_schemes(register):
+            register(semsim.Scheme("toy"))
+    isolated_plugins.register(Other(), name="other")
+    with pytest.raises(semsim.PluginError, match="two plugins register different schemes named 'toy'"):
+        plugins.schemes()
+
+
 def test_trace_prints_hook_calls(monkeypatch, capsys):
     import toy_plugin
     monkeypatch.setenv("SEMSIM_LOAD_PLUGINS", "")
@@ -112,4 +133,41 @@ def test_every_hook_is_exercised_by_the_toy_plugin():
     impls = {n for n, f in inspect.getmembers(toy_plugin, inspect.isfunction) if hasattr(f, "semsim_impl")}
     assert specs == impls == {"register_readers", "register_parsers", "register_downloads", "register_metrics",
                               "register_writers", "register_commands", "register_paraphrase_judges",
-                              "register_word_encoders", "to_graph"}
+                              "register_word_encoders", "register_schemes", "to_graph"}
+
+
+def test_an_editable_plugin_s_cache_key_follows_its_code(tmp_path, monkeypatch):
+    """A plugin under development (an editable install) keeps its version while its conversion
+    code changes: the parse cache's key names a hash of its sources, so an edit is never
+    served the parses of the old code (issue #33.8)."""
+    import types
+
+    from semsim import plugins
+    package = tmp_path / "semsim_devplugin"
+    package.mkdir()
+    (package / "__init__.py").write_text("X = 1\n")
+    module = types.SimpleNamespace(__file__=str(package / "__init__.py"))
+    plugins.get_plugin_manager()
+    monkeypatch.setitem(plugins._versions, "dev", "0.1.0")
+    monkeypatch.setitem(plugins._sources, "dev", module)
+    before = plugins.plugin_code_version("dev")
+    assert before.startswith("0.1.0+src.") and plugins.plugin_code_version("dev") == before
+    (package / "convert.py").write_text("def to_graph(x): ...\n")
+    plugins._source_hashes.clear()  # a new process, as the next run is
+    assert plugins.plugin_code_version("dev") != before
+    monkeypatch.delitem(plugins._sources, "dev")
+    assert plugins.plugin_code_version("dev") == "0.1.0"  # an installed release: its version
+
+
+def test_editable_installs_are_recognised(monkeypatch):
+    from semsim import plugins
+
+    class Dist:
+        def __init__(self, text):
+            self.text = text
+
+        def read_text(self, name):
+            return self.text
+    assert plugins._editable(Dist('{"url": "file:///x", "dir_info": {"editable": true}}'))
+    assert not plugins._editable(Dist('{"url": "file:///x", "dir_info": {}}'))
+    assert not plugins._editable(Dist(None)) and not plugins._editable(None)

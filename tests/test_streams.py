@@ -51,3 +51,19 @@ def test_an_endless_device_stops_at_the_input_bound(monkeypatch):
     monkeypatch.setenv("SEMSIM_MAX_INPUT_BYTES", "100000")
     r = run_cli("usim", "/dev/zero", EXAMPLES / "fig1-correction.xml")
     assert r.exit_code == 1 and "/dev/zero: the file is larger than 100,000 bytes" in r.output, r.output
+
+
+def test_standard_input_needs_exactly_one_reader_to_recognise_it():
+    """No suffix to go by (issue #33.6): the one sniffing reader that recognises the stream reads
+    it; none is an error naming the readers and --read-format, never a silent guess."""
+    r = run_cli("usim", "-", EXAMPLES / "fig1-correction.xml", input=(EXAMPLES / "fig1-source.xml").read_text())
+    assert r.exit_code == 0, r.output
+    r = run_cli("usim", "-", EXAMPLES / "fig1-correction.xml", input="garbage\n")
+    assert r.exit_code == 1 and "<stdin>: no reader recognises it (" in r.output and "--read-format" in r.output
+
+
+def test_an_error_in_standard_input_names_it_and_the_reader_that_took_it():
+    conllu = "# sent_id = 1\n1\tHe\the\tPRON\t_\t_\t2\tnsubj\t_\t_\n"  # PENMAN comments start with '#' too
+    r = run_cli("usim", "-", EXAMPLES / "fig1-correction.amr", input=conllu)
+    assert r.exit_code == 1 and r.output.startswith("Error: <stdin>:"), r.output
+    assert "(read as penman: another with --read-format)" in r.output

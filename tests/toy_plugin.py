@@ -18,7 +18,7 @@ from semsim.records import Download, MetricSpec, ParaphraseJudge, Parser, Reader
 from semsim.scheme import Scheme
 
 TOY = Scheme("toy", equivalences=(frozenset({"Big", "Large"}),), ignored_labels=frozenset({"Punct"}),
-             label_groups={"Any": ("Big", "Small", "Large")})
+             label_groups={"Any": ("Big", "Small", "Large")}, label_names={"Big": "Capitalised word"})
 
 
 @dataclass(frozen=True)
@@ -91,15 +91,26 @@ def register_parsers(register):
                     "the capitalisation 'parser' on lower-cased text (not the default)"))
 
 
-def write_toy(graph, path):
+def toy_line(graph):
     """One toy graph as one line of the toy format (what ``read_toy`` reads)."""
     labels = [graph.edges[graph.incoming[u][0]].labels[0] for u in range(1, len(graph.units))]
-    path.write_text(json.dumps({"words": [t.text for t in graph.tokens], "labels": labels}) + "\n", encoding="utf-8")
+    return json.dumps({"words": [t.text for t in graph.tokens], "labels": labels}) + "\n"
+
+
+def write_toy(graph, path):
+    path.write_text(toy_line(graph), encoding="utf-8")
+
+
+def write_toys(graphs, path):
+    """Many toy graphs to one file, a line each (a writer of treebanks)."""
+    path.write_text("".join(toy_line(g) for g in graphs), encoding="utf-8")
 
 
 @hookimpl
 def register_writers(register):
     register(Writer("toy", "toy", ".toy", write_toy, "toy JSON lines"))
+    register(Writer("toy-many", "toy", ".toy", description="toy JSON lines, every graph in one file",
+                    write_all=write_toys))
 
 
 @hookimpl
@@ -169,6 +180,11 @@ def toy_vectors(words):
 @hookimpl
 def register_word_encoders(register):
     register(WordEncoder("toy-vectors", lambda: toy_vectors, lambda: "toy-vectors@1", "toy", "one direction a word"))
+
+
+@hookimpl
+def register_schemes(register):
+    register(TOY)
 
 
 @hookimpl

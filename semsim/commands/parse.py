@@ -2,7 +2,9 @@
 
 from __future__ import annotations
 
+import os
 from pathlib import Path
+from typing import TYPE_CHECKING
 
 import click
 
@@ -11,13 +13,17 @@ from ..errors import InputError, SemsimError
 from ..graph import Graph, concat
 from ..parsing import ParseSettings
 
+if TYPE_CHECKING:
+    from ..records import Writer
+
 
 @click.command()
 @click.argument("inputs", nargs=-1, required=True, type=click.Path(dir_okay=False, path_type=Path))
 @click.option("--format", "fmt", default="mrp", show_default=True,
               help="mrp (JSON Lines), or a plugin's writer (e.g. xml: UCCA XML files; see `semsim plugins`).")
 @click.option("-o", "--output", default=None,
-              help="mrp: a file (default stdout); other formats: a directory (created if missing).")
+              help="mrp: a file (default stdout); other formats: a file for a writer of many graphs per "
+                   "file, else a directory (created if missing).")
 @click.option("--passage", is_flag=True,
               help="One graph per input file (its sentences joined as one passage), not one per line.")
 @parsing_options
@@ -45,7 +51,7 @@ def parse(inputs: tuple[Path, ...], fmt: str, output: str | None, passage: bool,
     from .inputs import check_writable, open_output
 
     parser = parsing.find()
-    writer = None
+    writer, one_file = None, True
     if fmt != "mrp":
         available = writers()
         if fmt not in available:
@@ -54,11 +60,8 @@ def parse(inputs: tuple[Path, ...], fmt: str, output: str | None, passage: bool,
         if writer.representation != parser.representation:
             raise SemsimError(f"writer {fmt!r} writes {writer.representation} graphs; parser {parser.name!r} "
                               f"parses into {parser.representation}")
-        if not output:
-            raise SemsimError(f"--format {fmt} writes one file per graph: give a directory with -o")
-        if Path(output).exists() and not Path(output).is_dir():  # found now, not after the parsing
-            raise SemsimError(f"{output}: not a directory (--format {fmt} writes one file per graph into -o DIR)")
-    else:
+        one_file = _writes_one_file(writer, output)
+    if one_file:  # mrp, or a writer of every graph into one file: found now, not after the parsing
         check_writable(output, inputs=inputs)
     files = {path: read_lines(path) for path in inputs}
     warn_if_untokenized(files, parsing.tokenize, quiet)
@@ -86,6 +89,8 @@ def parse(inputs: tuple[Path, ...], fmt: str, output: str | None, passage: bool,
             for _, g in named():
                 write_jsonl([graph_to_mrp(g, parser.representation)], out)
                 out.flush()
+    elif one_file:
+        _write_one_file(writer, [g for _, g in named()], Path(output))  # type: ignore[arg-type]
     else:
         directory = Path(output)  # type: ignore[arg-type]
         try:
@@ -95,6 +100,42 @@ def parse(inputs: tuple[Path, ...], fmt: str, output: str | None, passage: bool,
         for name, g in named():
             target = directory / f"{name}{writer.suffix}"
             tmp = target.with_name(f".{target.name}.partial")
-            writer.write(g, tmp)
+            writer.write(g, tmp)  # type: ignore[misc]  # one_file is False: the writer has write
             tmp.replace(target)
     fail_if_unparsed(unparsed_lines(files, failed))
+
+
+def _writes_one_file(writer: Writer, output: str | None) -> bool:
+    """Whether ``-o`` takes every graph in one file (``write_all``) rather than one file per
+    graph in a directory (``write``); a one-line error, before any parsing, where it can take
+    neither. For a writer of both kinds, an existing directory or a path ending in ``/`` is a
+    directory."""
+    fmt = writer.name
+    directory = bool(output) and (output.endswith(("/", os.sep)) or Path(output).is_dir())  # type: ignore[union-attr]
+    if writer.write_all is None:
+        if not output:
+            raise SemsimError(f"--format {fmt} writes one file per graph: give a directory with -o")
+        if Path(output).exists() and not Path(output).is_dir():
+            raise SemsimError(f"{output}: not a directory (--format {fmt} writes one file per graph into -o DIR)")
+        return False
+    if writer.write is not None and directory:
+        return False
+    if not output or output == "-":
+        either = " (or a directory, -o DIR/, for one file per graph)" if writer.write is not None else ""
+        raise SemsimError(f"--format {fmt} writes every graph into one file: give it with -o FILE{either}")
+    if directory:
+        raise SemsimError(f"{output}: a directory (--format {fmt} writes every graph into one file: give -o FILE)")
+    return True
+
+
+def _write_one_file(writer: Writer, graphs: list[Graph], target: Path) -> None:
+    """``writer.write_all`` into ``target`` through a hidden partial file, renamed into place
+    once the writer returns, as each file of one graph is: nobody reads half a treebank."""
+    tmp = target.with_name(f".{target.name}.partial")
+    try:
+        writer.write_all(graphs, tmp)  # type: ignore[misc]  # _writes_one_file: the writer has write_all
+        tmp.replace(target)
+    except OSError as exc:
+        raise SemsimError(f"{target}: cannot write: {exc.strerror or exc}") from None
+    finally:
+        tmp.unlink(missing_ok=True)

@@ -12,13 +12,17 @@ from ..report import Report, write
 @format_option(["text", "json"])
 @quiet_option
 def plugins(fmt: str, quiet: bool) -> None:
-    """List loaded plugins, their hooks, readers, parsers, metrics and paraphrase judges."""
-    from ..plugins import metrics, paraphrase_judges, parsers, plugin_info, readers
+    """List loaded plugins, their hooks, readers, writers, parsers, metrics and paraphrase judges."""
+    from ..plugins import metrics, paraphrase_judges, parsers, plugin_info, readers, writers
     info = plugin_info()
-    rs, ps, ms, js = readers(), parsers(), metrics(), paraphrase_judges()
+    rs, ws, ps, ms, js = readers(), writers(), parsers(), metrics(), paraphrase_judges()
     document = {"plugins": info,
                 "readers": {n: {"plugin": r.plugin, "suffixes": list(r.suffixes), "description": r.description}
                             for n, r in rs.items()},
+                "writers": {n: {"plugin": w.plugin, "representation": w.representation, "suffix": w.suffix,
+                                "one_file_per_graph": w.write is not None,
+                                "many_graphs_per_file": w.write_all is not None, "description": w.description}
+                            for n, w in ws.items()},
                 "parsers": {n: {"plugin": p.plugin, "representation": p.representation, "default": p.default,
                                 "description": p.description} for n, p in ps.items()},
                 "metrics": {n: {"plugin": m.plugin, "scheme": m.representation, "description": m.description}
@@ -29,6 +33,8 @@ def plugins(fmt: str, quiet: bool) -> None:
              *(f"{p['name']} {p['version'] or ''}: hooks {', '.join(p['hooks'])}" for p in info),
              *(f"  reader {n} ({', '.join(r.suffixes)}) from {r.plugin}: {r.description}"
                for n, r in sorted(rs.items())),
+             *(f"  writer {n} [{w.representation}] ({w.suffix}) from {w.plugin}: {w.description}  "
+               f"(semsim parse --format {n}{' -o FILE' if w.write is None else ''})" for n, w in sorted(ws.items())),
              *(f"  parser {n} [{p.representation}{', default' if p.default else ''}] from {p.plugin}: {p.description}"
                for n, p in sorted(ps.items())),
              *(f"  metric {n} [{m.representation}] from {m.plugin}: {m.description}" for n, m in sorted(ms.items())),

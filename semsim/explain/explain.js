@@ -13,6 +13,10 @@
   var pinned = null;
   var sections = Array.prototype.slice.call(canvas.querySelectorAll(".sentence"));
   var current = 0;
+  var NAMES = {};  // label -> name, from the legend of labels
+  Array.prototype.forEach.call(document.querySelectorAll("#labels li"), function (li) {
+    if (li.dataset.name) { NAMES[li.dataset.label] = li.dataset.name; }
+  });
 
   function all(sel) { return Array.prototype.slice.call(canvas.querySelectorAll(sel)); }
   function unitEls(side, u) { return all('.unit[data-side="' + side + '"][data-unit="' + u + '"]'); }
@@ -56,11 +60,33 @@
   var select = document.getElementById("sentence-select");
   var allBox = document.getElementById("all-sentences");
 
+  // Fit each drawing shown to the window: scaled down (never up) until both graphs stand whole
+  // below the bar, and to the width down to MIN_WIDE (wider ones scroll sideways); one too tall
+  // even at MIN_SCALE scrolls within its box, so that its bottom is always reachable.
+  var MIN_SCALE = 0.5, MIN_WIDE = 0.75, SCROLLBAR = 17;
+  var bar = document.getElementById("bar");
+  function fit() {
+    sections.forEach(function (s) {
+      var svg = s.querySelector("svg.drawing"), box = svg && svg.parentNode;
+      if (!svg || !box.getClientRects().length) { return; }  // hidden: fitted when shown
+      var w = +svg.getAttribute("width"), h = +svg.getAttribute("height");
+      var room = window.innerHeight - (box.getBoundingClientRect().top + window.scrollY) - 6;
+      if (room < window.innerHeight / 2) { room = window.innerHeight - bar.offsetHeight - 6; }  // further down
+      var k = Math.min(1, room / h, Math.max(box.clientWidth / w, MIN_WIDE));
+      if (w * k > box.clientWidth + 0.5) { k = Math.min(k, (room - SCROLLBAR) / h); }  // its scrollbar takes room
+      k = Math.max(MIN_SCALE, k);
+      svg.style.width = (w * k) + "px";
+      svg.style.height = (h * k) + "px";
+      box.style.maxHeight = Math.max(room, 200) + "px";
+    });
+  }
+
   // Show sentence k (0-based): alone, or, with "all sentences", scrolled to.
   function goTo(k) {
     if (!nav) { return; }
     current = Math.max(0, Math.min(sections.length - 1, k));
     sections.forEach(function (s, j) { s.classList.toggle("on", j === current); });
+    fit();
     select.value = String(current);
     document.getElementById("prev-sentence").disabled = current === 0;
     document.getElementById("next-sentence").disabled = current === sections.length - 1;
@@ -90,14 +116,18 @@
     });
     all(".edge").forEach(function (el) { setState(el, ["m", "u", "n"], edgeState(el.dataset.side, +el.dataset.edge)); });
     all(".links").forEach(function (el) { el.classList.toggle("on", el.dataset.dir === dir); });
-    document.querySelectorAll(".dir-row, .misses").forEach(function (el) {
+    document.querySelectorAll(".dir-row, .misses, .why").forEach(function (el) {
       el.classList.toggle("on", el.dataset.dir === dir);
     });
     countSentences();
   }
 
   function clear() {
-    document.querySelectorAll(".hl, .cp").forEach(function (el) { el.classList.remove("hl"); el.classList.remove("cp"); });
+    // (the key's own "selected" and "counterpart" samples keep their rings)
+    document.querySelectorAll(":not(.legend) > .hl, :not(.legend) > .cp").forEach(function (el) {
+      el.classList.remove("hl");
+      el.classList.remove("cp");
+    });
   }
 
   function unitName(side, u) {
@@ -144,9 +174,10 @@
     clear();
     var e = D.graphs[side].edges[i], g = D.graphs[side];
     mark(edgeEls(side, i), "hl");
+    var named = e.labels.filter(function (l) { return NAMES[l]; }).map(function (l) { return l + " " + NAMES[l]; });
     var text = side + " edge " + i + ": " + g.units[e.parent].id + " \u2014" + e.labels.join("/") + "\u2192 " +
       g.units[e.child].id + (g.units[e.child].text ? " \u201c" + short(g.units[e.child].text) + "\u201d" : "") +
-      (e.remote ? " (remote)" : "");
+      (named.length ? " (" + named.join(", ") + ")" : "") + (e.remote ? " (remote)" : "");
     var d = D.directions[dir];
     if (!d.edges) {
       text += " \u2014 " + (D.note || "");
@@ -217,6 +248,17 @@
     var els = (isEdge ? edgeEls(side, n) : unitEls(side, n)).filter(function (el) { return sentenceOf(el) === k; });
     if (els.length) { els[0].scrollIntoView({ block: "center", inline: "center" }); }
   }
+  // A count of the summary: its misses marked in their list, the first scrolled to.
+  var why = document.getElementById("why");
+  why.addEventListener("click", function (ev) {
+    var b = ev.target.closest(".to-list");
+    if (!b) { return; }
+    document.querySelectorAll(".miss.flash").forEach(function (li) { li.classList.remove("flash"); });
+    var items = Array.prototype.slice.call(document.querySelectorAll(
+      "#" + b.dataset.list + ' .miss[data-cause="' + b.dataset.cause + '"]'));
+    mark(items, "flash");
+    if (items.length) { items[0].scrollIntoView({ block: "start" }); }
+  });
   var list = document.getElementById("unmatched");
   list.addEventListener("click", function (ev) { var li = ev.target.closest(".miss"); if (li) { openMiss(li); } });
   list.addEventListener("keydown", function (ev) {
@@ -233,6 +275,7 @@
       goTo(current);
     });
   }
+  window.addEventListener("resize", fit);
   Array.prototype.forEach.call(document.querySelectorAll('input[name="dir"]'), function (el) {
     el.addEventListener("change", function () { dir = el.value; apply(); if (pinned) { pinned(); } });
   });
@@ -240,4 +283,5 @@
     document.body.classList.toggle("show-links", ev.target.checked);
   });
   apply();
+  fit();
 }());

@@ -1,19 +1,27 @@
-"""The explanation as one self-contained HTML page: scores, a drawing per sentence (:mod:`.svg`),
-and the list of unmatched edges, with the document itself embedded for ``explain.js``.
+"""The explanation as one self-contained HTML page: a drawing per sentence (:mod:`.svg`) beside a
+panel with the scores, where they were lost, a legend of the labels (:mod:`.legend`) and the
+list of unmatched edges, with the document itself embedded for ``explain.js``.
+
+The panel answers first what a reader of a low score asks: did the correction lose content, or
+say the same in another structure? It sets the words aligned beside the edges matched, and
+sorts what is unmatched by cause (:data:`.misses.CAUSES`), each count leading to its list.
 
 Everything is inline (CSS, script, SVG, data), so the page opens offline and can be archived
-as is; it depends only on the document, so the same input gives a byte-identical page.
+as is; it depends only on the document (and the label names of its scheme), so the same input
+gives a byte-identical page.
 """
 
 from __future__ import annotations
 
 import json
 import re
+from collections.abc import Mapping
 from importlib.resources import files
 
 from .layout import Block, blocks, first_sentences
-from .misses import Miss, misses
-from .schema import ExplanationDoc, Side
+from .legend import registered_names, used_labels
+from .misses import CAUSES, Miss, misses
+from .schema import SIDES, ExplanationDoc, Side
 from .svg import esc, initial_direction, render_svg
 from .text_summary import leaves_note, paraphrase_note
 
@@ -39,9 +47,83 @@ def _scores_table(doc: ExplanationDoc) -> str:
     rows.append(f'<tr class="total"><td>USim</td><td class="p">{_num(s["precision"])}</td>'
                 f'<td class="r">{_num(s["recall"])}</td><td class="f">{_num(s["f"])}</td><td></td><td></td></tr>')
     unit = "units" if doc["detail"] == "legacy" else "edges"
-    head = (f"<tr><th>direction</th><th>P</th><th>R</th><th>F</th><th>matched source {unit}</th>"
-            f"<th>matched correction {unit}</th></tr>")
+    head = (f'<tr><th rowspan="2">direction</th><th rowspan="2">P</th><th rowspan="2">R</th><th rowspan="2">F</th>'
+            f'<th colspan="2" class="group">matched {unit}</th></tr><tr><th>source</th><th>correction</th></tr>')
     return f'<table id="scores">{head}{"".join(rows)}</table>'
+
+
+def _content_tokens(doc: ExplanationDoc) -> list[tuple[int, int]]:
+    """Per side, (content tokens aligned, content tokens): how much of the text has a
+    counterpart at all, whatever the graphs make of it."""
+    out = []
+    for k, side in enumerate(SIDES):
+        tokens = doc["graphs"][side]["tokens"]
+        aligned = {pair[k] for pair in doc["token_alignment"]}
+        content = [t for t, tok in enumerate(tokens) if not tok["punct"]]
+        out.append((len(aligned.intersection(content)), len(content)))
+    return out
+
+
+def _verdict(counts: dict[str, int], kind: str) -> str:
+    """One sentence on where a direction's misses come from: structure or content."""
+    total, content = sum(counts.values()), counts["words"]
+    structure = total - content
+    if not total:
+        return f"Nothing unmatched: every compared {kind[:-1]} has its match."
+    lead = ("Mostly different structure" if structure > content else "Mostly lost or changed content"
+            if content > structure else "As much different structure as lost content")
+    return (f"{lead}: {structure} of the {total} unmatched {kind} are over words aligned in both texts, "
+            f"{content} over words the token alignment left out.")
+
+
+def _why(doc: ExplanationDoc, by_dir: dict[str, dict[Side, list[Miss]]]) -> str:
+    """Per direction, the words aligned beside the edges (units) matched, and the misses by
+    cause, each count a button that shows them in its side's list (``explain.js``; the page
+    has no links); then the notes on leaves and paraphrases."""
+    first = initial_direction(doc)
+    kind = "units" if doc["detail"] == "legacy" else "edges"
+    words = _content_tokens(doc)
+    out = ['<section id="why"><h2>Lost content or different structure?</h2>']
+    for n, (name, sides) in enumerate(by_dir.items()):
+        d = doc["directions"][name]
+        verdicts = d["edges"] if "edges" in d else d["units"]
+        rows = [f'<tr><th>{esc(name)}</th><th>source</th><th>correction</th></tr>',
+                '<tr><td>words aligned</td>' + "".join(f'<td>{a} of {t}</td>' for a, t in words) + "</tr>"]
+        matched = [(sum(r["matched"] for r in verdicts[side] if r["compared"]),
+                    sum(r["compared"] for r in verdicts[side])) for side in SIDES]
+        rows.append(f"<tr><td>{kind} matched</td>" + "".join(f"<td>{m} of {t}</td>" for m, t in matched) + "</tr>")
+        counts = dict.fromkeys(CAUSES, 0)
+        for cause, what in CAUSES.items():
+            cells = []
+            for side in SIDES:
+                c = sum(m.cause == cause for m in sides[side])
+                counts[cause] += c
+                cells.append(f'<td><button type="button" class="to-list" data-list="misses-{n}-{side}" '
+                             f'data-cause="{cause}">{c}</button></td>' if c else "<td>0</td>")
+            rows.append(f'<tr class="cause-row"><td><span class="cause {cause}">{esc(what)}</span></td>'
+                        f'{"".join(cells)}</tr>')
+        out.append(f'<div class="why{" on" if name == first else ""}" data-dir="{esc(name)}">'
+                   f'<table class="why-table">{"".join(rows)}</table>'
+                   f'<p class="verdict">{esc(_verdict(counts, kind))}</p></div>')
+    if leaves := doc.get("leaves"):
+        note = leaves_note(leaves, "token_credits" in doc)
+        out.append(f"<p>{esc(note)}, counted in every direction's precision and recall.</p>")
+    if note := paraphrase_note(doc):
+        out.append(f"<p>{esc(note)}.</p>")
+    out.append("</section>")
+    return "\n".join(out)
+
+
+def _labels(doc: ExplanationDoc, names: Mapping[str, str]) -> str:
+    """The legend of the labels on the two graphs' edges, with their names (nothing for graphs
+    without edges). ``explain.js`` reads the names from it for its descriptions."""
+    used = used_labels(doc, names)
+    if not used:
+        return ""
+    items = "".join(f'<li data-label="{esc(label)}" data-name="{esc(name)}"><b class="lab">{esc(label)}</b> '
+                    f'{esc(name)}</li>' for label, name in used)
+    scheme = doc["graphs"]["source"]["scheme"]
+    return f'<section id="labels"><h2>Labels ({esc(scheme)})</h2><ul class="label-list">{items}</ul></section>'
 
 
 def _sentence_label(doc: ExplanationDoc, block: Block, words: int = 6) -> str:
@@ -80,7 +162,7 @@ def _tokens_text(doc: ExplanationDoc, side: Side, span: range) -> str:
     return " ".join(t["text"] for t in doc["graphs"][side]["tokens"][span.start:span.stop])
 
 
-def _canvas(doc: ExplanationDoc, blocks_: list[Block]) -> str:
+def _canvas(doc: ExplanationDoc, blocks_: list[Block], names: Mapping[str, str]) -> str:
     """One section per sentence, each with its own drawing; the first is shown (``on``)
     and, with several, the others wait for the sentence menu (``single``)."""
     many = len(blocks_) > 1
@@ -93,7 +175,7 @@ def _canvas(doc: ExplanationDoc, blocks_: list[Block]) -> str:
             out.append(f'<h2>sentence {b.index + 1} of {len(blocks_)}</h2><p class="texts">'
                        f'<span class="cap">source</span> {esc(_tokens_text(doc, "source", b.tokens[0]))}<br>'
                        f'<span class="cap">correction</span> {esc(_tokens_text(doc, "correction", b.tokens[1]))}</p>')
-        out.append(f'<div class="scroll">{render_svg(doc, b)}</div></section>')
+        out.append(f'<div class="scroll">{render_svg(doc, b, names)}</div></section>')
     out.append("</div>")
     return "\n".join(out)
 
@@ -104,7 +186,7 @@ def _unmatched(doc: ExplanationDoc, by_dir: dict[str, dict[Side, list[Miss]]], m
     first = initial_direction(doc)
     kind = "units" if doc["detail"] == "legacy" else "edges"
     out = [f'<section id="unmatched"><h2>Unmatched {kind}</h2>']
-    for name, sides in by_dir.items():
+    for n, (name, sides) in enumerate(by_dir.items()):
         out.append(f'<div class="misses{" on" if name == first else ""}" data-dir="{esc(name)}">')
         for side, items in sides.items():
             counts = doc["directions"][name]["counts"]
@@ -119,19 +201,15 @@ def _unmatched(doc: ExplanationDoc, by_dir: dict[str, dict[Side, list[Miss]]], m
                        f'<h3>{esc(name)}: {len(items)} {of} {side} {kind} unmatched</h3>')
             if not items:
                 continue
-            out.append(f'<ol class="miss-list" data-side="{side}">')
+            out.append(f'<ol class="miss-list" id="misses-{n}-{side}" data-side="{side}">')
             for m in items:
                 where = f'<span class="where">sentence {m.sentence + 1}</span> ' if many else ""
                 out.append(f'<li class="miss" data-side="{side}" data-{m.kind}="{m.index}" '
-                           f'data-sentence="{m.sentence}" tabindex="0">{where}{esc(m.name)}: '
-                           f'<span class="reason">{esc(m.reason)}</span></li>')
+                           f'data-sentence="{m.sentence}" data-cause="{m.cause}" tabindex="0">{where}'
+                           f'<span class="cause {m.cause}" title="{esc(CAUSES[m.cause])}">{m.cause}</span> '
+                           f'{esc(m.name)}: <span class="reason">{esc(m.reason)}</span></li>')
             out.append("</ol>")
         out.append("</div>")
-    if leaves := doc.get("leaves"):
-        note = leaves_note(leaves, "token_credits" in doc)
-        out.append(f"<p>{esc(note)}, counted in every direction's precision and recall.</p>")
-    if note := paraphrase_note(doc):
-        out.append(f"<p>{esc(note)}.</p>")
     out.append("</section>")
     return "\n".join(out)
 
@@ -140,8 +218,10 @@ def _resource(name: str) -> str:
     return files("semsim.explain").joinpath(name).read_text(encoding="utf-8")
 
 
-def render_html(doc: ExplanationDoc) -> str:
-    """The page for an explanation document (from :func:`semsim.explain.explain`)."""
+def render_html(doc: ExplanationDoc, label_names: Mapping[str, str] | None = None) -> str:
+    """The page for an explanation document (from :func:`semsim.explain.explain`); its label
+    legend names labels with ``label_names``, by default those of the scheme the installed
+    plugins register under the document's scheme name."""
     g1, g2 = doc["graphs"]["source"], doc["graphs"]["correction"]
     text = [" ".join(t["text"] for t in g["tokens"]) for g in (g1, g2)]
     data = json.dumps(doc, ensure_ascii=False, separators=(",", ":"))
@@ -153,6 +233,7 @@ def render_html(doc: ExplanationDoc) -> str:
     blocks_ = blocks(doc)
     sentences = first_sentences(blocks_)
     by_dir = {name: misses(doc, name, sentences) for name in doc["directions"]}
+    names = registered_names(doc) if label_names is None else label_names
     values = {
         "title": esc(title),
         "css": _resource("explain.css"),
@@ -161,9 +242,11 @@ def render_html(doc: ExplanationDoc) -> str:
         "correction_text": esc(text[1]),
         "scores": _scores_table(doc),
         "note": note,
+        "why": _why(doc, by_dir),
+        "labels": _labels(doc, names),
         "signature": esc(doc["signature"]),
         "nav": _sentence_nav(doc, blocks_, by_dir),
-        "canvas": _canvas(doc, blocks_),
+        "canvas": _canvas(doc, blocks_, names),
         "unmatched": _unmatched(doc, by_dir, len(blocks_) > 1),
         "data": data,
     }

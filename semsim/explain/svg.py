@@ -10,8 +10,10 @@ from __future__ import annotations
 
 import html
 import itertools
+from collections.abc import Mapping
 
 from .layout import LABEL_AT, LAYER_H, Block, Placement, R, label_width, place
+from .legend import edge_title
 from .misses import short
 from .schema import ExplanationDoc, GraphDoc, Side
 
@@ -78,8 +80,9 @@ def _elbow_heights(g: GraphDoc, pos: Placement) -> dict[int, float]:
     return at
 
 
-def _graph_svg(doc: ExplanationDoc, side: Side, pos: Placement, flip: bool) -> list[str]:
-    """One graph's part: anchor lines, edges, units, tokens and the row's caption."""
+def _graph_svg(doc: ExplanationDoc, side: Side, pos: Placement, flip: bool, names: Mapping[str, str]) -> list[str]:
+    """One graph's part: anchor lines, edges (named in a tooltip by ``names``, the labels'
+    names), units, tokens and the row's caption."""
     g = doc["graphs"][side]
     first = initial_direction(doc)
     out = [f'<g class="graph" data-side="{side}">']
@@ -116,7 +119,9 @@ def _graph_svg(doc: ExplanationDoc, side: Side, pos: Placement, flip: bool) -> l
         lcls = "elabel"
         if abs(lx - x2) < 4 and not e["remote"]:  # beside a vertical edge, not across it (nor the note)
             lx, lcls = lx + 5, "elabel side"
-        out.append(f'<g class="{cls}" data-side="{side}" data-edge="{i}">{shape}'
+        tip = edge_title(e["labels"], names)
+        out.append(f'<g class="{cls}" data-side="{side}" data-edge="{i}">'
+                   f'{f"<title>{esc(tip)}</title>" if tip else ""}{shape}'
                    f'<text class="{lcls}" x="{fmt(lx)}" y="{fmt(ly)}">{esc(label)}</text></g>')
     out.append("</g>")
     out.append('<g class="units">')
@@ -148,9 +153,10 @@ def _graph_svg(doc: ExplanationDoc, side: Side, pos: Placement, flip: bool) -> l
     return out
 
 
-def render_svg(doc: ExplanationDoc, block: Block) -> str:
+def render_svg(doc: ExplanationDoc, block: Block, names: Mapping[str, str] | None = None) -> str:
     """The drawing of one sentence: both graphs' parts in it, the token alignment within it
-    and the node alignment between units drawn in it."""
+    and the node alignment between units drawn in it; ``names``: the labels' names, for the
+    edges' tooltips."""
     s1, s2, width, height = place(doc, block)
     out = [f'<svg xmlns="http://www.w3.org/2000/svg" class="drawing" width="{fmt(width)}" height="{fmt(height)}" '
            f'viewBox="0 0 {fmt(width)} {fmt(height)}" role="img" '
@@ -174,7 +180,7 @@ def render_svg(doc: ExplanationDoc, block: Block) -> str:
                        f'd="M{fmt(x1)},{fmt(y1)} C{fmt(x1)},{fmt(y1 + 80)} '
                        f'{fmt(x2)},{fmt(y2 - 80)} {fmt(x2)},{fmt(y2)}"/>')
         out.append("</g>")
-    out += _graph_svg(doc, "source", s1, flip=False)
-    out += _graph_svg(doc, "correction", s2, flip=True)
+    out += _graph_svg(doc, "source", s1, flip=False, names=names or {})
+    out += _graph_svg(doc, "correction", s2, flip=True, names=names or {})
     out.append("</svg>")
     return "\n".join(out)

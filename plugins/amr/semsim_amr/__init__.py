@@ -44,6 +44,12 @@ def register_metrics(register):
 
 
 @hookimpl
+def register_schemes(register):
+    from .adapter import AMR
+    register(AMR)
+
+
+@hookimpl
 def to_graph(obj: Any):
     import penman
 

@@ -35,9 +35,12 @@ from semsim.graph import Edge, Graph, Token, Unit
 from semsim.scheme import Scheme
 
 #: Label weights (USim's ``edge_weights="scheme"``): a predicate's core roles (ARG0-ARG5) carry
-#: its meaning; non-core roles (:mod, :time, :op, ...) weigh 1.
+#: its meaning; non-core roles (:mod, :time, :op, ...) weigh 1. Label names (the explanation
+#: page's legend) gloss the numbered roles, as the AMR guidelines do; the others name themselves.
 AMR = Scheme("amr", label_groups={"ARGs": tuple(f"ARG{i}" for i in range(6))},
-             label_weights={f"ARG{i}": 3 for i in range(6)})
+             label_weights={f"ARG{i}": 3 for i in range(6)},
+             label_names={"ARG0": "core role 0 (usually the agent)", "ARG1": "core role 1 (usually the patient)",
+                          **{f"ARG{i}": f"core role {i} of the frame" for i in range(2, 6)}})
 
 
 ANCHORS = ("concepts", "alignments")

@@ -24,6 +24,13 @@ def register_metrics(register):
 
 
 @hookimpl
+def register_schemes(register):
+    from .adapter import SCHEMES
+    for scheme in SCHEMES.values():
+        register(scheme)
+
+
+@hookimpl
 def to_graph(obj: Any):
     from semsim.formats.mrp import MrpGraph
     if isinstance(obj, MrpGraph) and obj.framework in ("dm", "psd", "eds"):

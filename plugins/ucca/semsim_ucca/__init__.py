@@ -66,6 +66,12 @@ def register_word_encoders(register):
 
 
 @hookimpl
+def register_schemes(register):
+    from .scheme import UCCA
+    register(UCCA)
+
+
+@hookimpl
 def to_graph(obj: Any):
     from semsim.formats.mrp import is_mrp
     if is_mrp(obj, "ucca"):

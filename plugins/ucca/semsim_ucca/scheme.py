@@ -13,7 +13,9 @@ from semsim.scheme import Scheme
 #: their main relation, P or S). Label weights (USim's ``edge_weights="scheme"``) follow
 #: UCCA's own hierarchy: a scene (H), its main relation (P, S) and its participants (A)
 #: carry a text's meaning, adverbials (D) and centers (C) refine it, function words and
-#: relators (F, R) carry the least; elaborators, quantifiers and the rest weigh 1.
+#: relators (F, R) carry the least; elaborators, quantifiers and the rest weigh 1. Label
+#: names are the foundational layer's categories as the UCCA guidelines and ``ucca.layer1.EdgeTags``
+#: name them (the explanation page's legend).
 UCCA = Scheme(
     name="ucca",
     equivalences=(frozenset("PS"), frozenset("HC"), frozenset("NL"), frozenset("FR")),
@@ -21,6 +23,11 @@ UCCA = Scheme(
     ignored_kinds=frozenset({"PNCT", "LKG"}),
     label_groups={"A+D": ("A", "D"), "Scene": ("P", "S")},
     label_weights={"H": 3, "P": 3, "S": 3, "A": 3, "D": 2, "C": 2, "F": 0.5, "R": 0.5},
+    label_names={"H": "Parallel Scene", "P": "Process", "S": "State", "A": "Participant", "D": "Adverbial",
+                 "C": "Center", "E": "Elaborator", "N": "Connector", "R": "Relator", "L": "Linker",
+                 "G": "Ground", "F": "Function", "T": "Time", "Q": "Quantifier", "U": "Punctuation",
+                 "LR": "Link Relation", "LA": "Link Argument", "UNA": "Unanalyzable", "UNC": "Uncertain",
+                 "Terminal": "Terminal"},
 )
 
 _SENTENCE_FINAL = frozenset(".?!")

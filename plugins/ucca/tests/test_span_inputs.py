@@ -282,11 +282,7 @@ def test_encoder_whose_weights_changed_is_refused_in_one_line(encoder_model, tin
     parser.save(model)
     weights = copy / "model.safetensors"
     weights.write_bytes(weights.read_bytes()[:-4] + b"\x00\x00\x00\x00")
-    text = tmp_path / "t.txt"
-    text.write_text("john left .\n")
-    r = semsim("parse", text, "--model", model, "--no-cache", "-q")
-    assert r.returncode == 1 and "Traceback" not in r.stderr
-    (line,) = r.stderr.strip().splitlines()
+    line = _refused(tmp_path, model)
     assert f"encoder '{copy}'" in line and "but the model was trained on" in line
 
 
@@ -380,12 +376,18 @@ def test_a_model_file_declaring_a_huge_network_is_refused_before_it_is_built(tmp
             "vector_dim": 0}
     model = tmp_path / "huge.safetensors"
     save_file({"x": torch.zeros(1)}, str(model), metadata={"semsim": json.dumps(meta)})
+    line = _refused(tmp_path, model)
+    assert f"{model}: not a usable span parser model" in line and "lstm_dim=1000000" in line
+
+
+def _refused(tmp_path, model) -> str:
+    """The one stderr line of `semsim parse` refusing ``model`` (exit 1, no traceback)."""
     text = tmp_path / "t.txt"
-    text.write_text("John left .\n")
+    text.write_text("john left .\n")
     r = semsim("parse", text, "--model", model, "--no-cache", "-q")
     assert r.returncode == 1 and "Traceback" not in r.stderr
     (line,) = r.stderr.strip().splitlines()
-    assert f"{model}: not a usable span parser model" in line and "lstm_dim=1000000" in line
+    return line
 
 
 @pytest.mark.slow

@@ -123,15 +123,30 @@ def input_bytes(path: str | os.PathLike[str]) -> bytes:
         return stdin_bytes()
     key = os.fspath(path)
     if key not in _STREAMS:
-        from .limits import LimitError, read_bounded
-        try:
-            with open(path, "rb") as f:
-                _STREAMS[key] = read_bounded(f, "the file")
-        except LimitError as exc:
-            raise InputError(str(exc), key) from None
-        except OSError as exc:
-            raise InputError(f"cannot read: {exc.strerror or exc}", key) from None
+        _STREAMS[key] = _whole(path)
     return _STREAMS[key]
+
+
+def read_bytes(path: str | os.PathLike[str]) -> bytes:
+    """All of a file, or of a stream (:func:`input_bytes`), within the input bound; what a
+    reader of a binary or XML format takes instead of ``open(path, "rb")``. Anything that
+    cannot be read is an :class:`InputError` naming the file."""
+    return input_bytes(path) if is_stream(path) else _whole(path)
+
+
+def _whole(path: str | os.PathLike[str]) -> bytes:
+    """The file opened and read once, refused past :func:`semsim.limits.max_input_bytes`."""
+    from .limits import LimitError, read_bounded
+    where = shown(path)
+    try:
+        with open(path, "rb") as f:
+            return read_bounded(f, "the file")
+    except FileNotFoundError:
+        raise InputError("no such file", where) from None
+    except LimitError as exc:
+        raise InputError(str(exc), where) from None
+    except OSError as exc:
+        raise InputError(f"cannot read: {exc.strerror or exc}", where) from None
 
 
 def read_text(path: str | os.PathLike[str], kind: str = "") -> str:
@@ -141,21 +156,8 @@ def read_text(path: str | os.PathLike[str], kind: str = "") -> str:
     are inside a line: characters), and free of control characters (:data:`_CONTROL`).
     Anything else is an :class:`InputError` naming the file and the line of the problem;
     ``kind`` (e.g. ``"M2 files"``) names what must be UTF-8 in that message."""
-    from .limits import LimitError, read_bounded
     p = Path(shown(path))
-    try:
-        if is_stream(path):
-            data = input_bytes(path)
-        else:
-            with open(p, "rb") as f:
-                data = read_bounded(f, "the file")
-    except FileNotFoundError:
-        raise InputError("no such file", p) from None
-    except LimitError as exc:
-        raise InputError(str(exc), p) from None
-    except OSError as exc:
-        raise InputError(f"cannot read: {exc.strerror or exc}", p) from None
-    text = decode_text(data, p, kind).replace("\r\n", "\n").replace("\r", "\n")
+    text = decode_text(read_bytes(path), p, kind).replace("\r\n", "\n").replace("\r", "\n")
     bad = _CONTROL.search(text)
     if bad:
         line = text.count("\n", 0, bad.start()) + 1

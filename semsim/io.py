@@ -82,7 +82,7 @@ def iter_graphs(path: str | os.PathLike[str], format: str | None = None,
     if errors not in ("raise", "yield"):
         raise ValueError(f"errors must be 'raise' or 'yield', not {errors!r}")
     p = Path(path)
-    if is_stream(p):  # standard input, a pipe: readers read it through read_text or input_bytes
+    if is_stream(p):  # standard input, a pipe: readers read it through read_text or read_bytes
         if not input_bytes(p):
             raise InputError("empty file", shown(p))
     elif not p.exists():

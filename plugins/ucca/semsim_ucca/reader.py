@@ -17,9 +17,9 @@ from pathlib import Path
 from xml.parsers import expat
 
 from semsim.errors import InputError
-from semsim.files import input_bytes, is_stream
+from semsim.files import read_bytes
 from semsim.graph import Edge, Graph, Token, Unit
-from semsim.limits import LimitError, read_bounded, token_too_long
+from semsim.limits import token_too_long
 
 from .scheme import finish, node_order
 
@@ -211,7 +211,7 @@ def read_xml(path: Path):
     try:
         # one buffer, read within the input bound: expat (2.5) rescans a token that spans its
         # chunks once per chunk, so ParseFile took minutes on a 50 MB attribute
-        parser.Parse(input_bytes(path) if is_stream(path) else _read(path), True)
+        parser.Parse(read_bytes(path), True)
     except expat.ExpatError as exc:
         raise InputError(f"malformed XML: {expat.ErrorString(exc.code)} (column {exc.offset + 1})",
                          path, exc.lineno) from None
@@ -221,14 +221,6 @@ def read_xml(path: Path):
     try:
         yield builder.graph()
     except GraphError as exc:
-        raise InputError(str(exc), path) from None
-
-
-def _read(path: Path) -> bytes:
-    try:
-        with open(path, "rb") as f:
-            return read_bounded(f, "the file")
-    except LimitError as exc:
         raise InputError(str(exc), path) from None
 
 

@@ -106,7 +106,9 @@ class Graph:
             labels = tuple(sorted(set(e.labels)))
             if not labels:
                 raise GraphError(f"graph {self.id!r}: edge {e.parent}->{e.child} has no label")
-            edges.append(Edge(e.parent, e.child, labels, bool(e.remote)))
+            # an edge already in normal form is kept (a graph built from another graph's edges)
+            edges.append(e if labels == e.labels and e.remote.__class__ is bool
+                         else Edge(e.parent, e.child, labels, bool(e.remote)))
         set_(self, "edges", tuple(sorted(edges, key=lambda e: (e.parent, e.child, e.labels, e.remote))))
         set_(self, "sentence_ends", tuple(sorted(set(self.sentence_ends))))
         set_(self, "meta", MappingProxyType(dict(self.meta)))
@@ -154,7 +156,14 @@ class Graph:
 
     @cached_property
     def postorder(self) -> tuple[int, ...]:
-        """Units with every primary child before its parent (graphlib detects cycles)."""
+        """Units with every primary child before its parent, in the order of
+        ``graphlib.TopologicalSorter({u: primary_children[u]}).static_order()`` (the UCCA
+        plugin numbers the nodes it writes in this order), computed without graphlib's
+        per-node objects: every graph read, parsed or copied is checked by it, and graphlib
+        was half of reading a parse back from the cache. A cycle is reported by graphlib."""
+        return topological_order(self.primary_children) or self._cycle()
+
+    def _cycle(self) -> tuple[int, ...]:
         sorter = graphlib.TopologicalSorter({u: self.primary_children[u] for u in range(len(self.units))})
         try:
             return tuple(sorter.static_order())
@@ -255,8 +264,57 @@ class Graph:
         return " ".join(self.tokens[t].text for t in sorted(self.yields[u]))
 
     def with_(self, **changes: Any) -> Graph:
-        """A copy with some fields replaced (graphs are immutable; the copy is validated)."""
-        return dataclasses.replace(self, **changes)
+        """A copy with some fields replaced (graphs are immutable; the copy is validated).
+
+        A copy that keeps the units and edges (a new id, scheme, meta, sentence ends, or
+        tokens as many as before) is not checked for cycles and anchors again: they are
+        the ones this graph was checked with. Converting a parse copies a graph twice, and
+        the full check was a third of that conversion."""
+        tokens = changes.get("tokens", self.tokens)
+        if not changes.keys() <= _LIGHT_CHANGES or len(tokens) != len(self.tokens):
+            return dataclasses.replace(self, **changes)
+        copy = object.__new__(Graph)
+        set_ = object.__setattr__
+        for f in dataclasses.fields(self):
+            set_(copy, f.name, changes.get(f.name, getattr(self, f.name)))
+        set_(copy, "tokens", tuple(tokens))
+        set_(copy, "sentence_ends", tuple(sorted(set(copy.sentence_ends))))
+        set_(copy, "meta", MappingProxyType(dict(copy.meta)))
+        if any(not 1 <= p <= len(tokens) for p in copy.sentence_ends):
+            raise GraphError(f"graph {copy.id!r}: sentence end outside 1..{len(tokens)}")
+        return copy
+
+
+def topological_order(children: Sequence[Sequence[int]]) -> tuple[int, ...] | None:
+    """Nodes ``0..n-1`` with each node's ``children`` before it, exactly as graphlib's
+    ``static_order`` of ``{u: children[u]}`` orders them (None if they form a cycle):
+    nodes enter graphlib's table as a key or, earlier, as someone's child; those without
+    children are ready in that order, and each node passed out readies the parents whose
+    last child it was, in the order they named it."""
+    n = len(children)
+    seen, entered = bytearray(n), []
+    waiting, parents = [0] * n, [[] for _ in range(n)]
+    for u, kids in enumerate(children):
+        if not seen[u]:
+            seen[u] = 1
+            entered.append(u)
+        waiting[u] += len(kids)
+        for c in kids:
+            if not seen[c]:
+                seen[c] = 1
+                entered.append(c)
+            parents[c].append(u)
+    order = [u for u in entered if not waiting[u]]
+    for u in order:  # grows while it is read: graphlib's ready list, first in, first out
+        for p in parents[u]:
+            waiting[p] -= 1
+            if not waiting[p]:
+                order.append(p)
+    return tuple(order) if len(order) == n else None
+
+
+#: fields :meth:`Graph.with_` replaces without checking the structure again
+_LIGHT_CHANGES = frozenset({"id", "scheme", "meta", "sentence_ends", "tokens"})
 
 
 def _rebuild(fields: dict[str, Any]) -> Graph:

@@ -5,6 +5,8 @@ import dataclasses
 import numpy as np
 import pytest
 from figure1 import source
+from hypothesis import given, settings
+from hypothesis import strategies as st
 
 from semsim import Edge, Graph, GraphError, Token, Unit, build_graph
 
@@ -62,6 +64,24 @@ def test_with_returns_a_modified_copy():
     assert h.id == "other" and g.id == "fig1-source" and h.edges == g.edges
 
 
+@pytest.mark.parametrize("changes", [
+    {"id": "x"}, {"meta": {"a": 1}}, {"sentence_ends": (3, 1, 3)},
+    {"tokens": [Token(t.text.upper(), punct=t.punct) for t in source().tokens]},
+    {"units": source().units[::-1]},  # not a light change: checked from scratch
+])
+def test_a_copy_that_keeps_the_structure_equals_a_checked_copy(changes):
+    """``with_`` skips the structure's check when units and edges stay; the copy is the same."""
+    g = source()
+    fast = g.with_(**changes)
+    slow = dataclasses.replace(g, **changes)
+    assert fast == slow and fast.meta == slow.meta and fast.sentence_ends == slow.sentence_ends
+    assert fast.yields == slow.yields and type(fast.tokens) is tuple
+    with pytest.raises(GraphError, match="sentence end"):
+        g.with_(sentence_ends=(len(g.tokens) + 1,))
+    with pytest.raises(GraphError, match="anchored outside"):
+        g.with_(tokens=g.tokens[:1])  # fewer tokens than anchors: the full check
+
+
 def test_graph_json_keeps_label_names_and_reads_entries_cached_without_them():
     """The parse cache's form carries the scheme's label names; an entry cached before schemes
     named their labels (no ``label_names`` key, the same GRAPH_FORMAT) still loads, naming none."""
@@ -73,3 +93,20 @@ def test_graph_json_keeps_label_names_and_reads_entries_cached_without_them():
     del d["scheme"]["label_names"]
     old = graph_from_dict(d)
     assert old.scheme.label_names == {} and old.scheme.label_weights == {"A": 3.0} and old.edges == g.edges
+
+
+@settings(max_examples=300, deadline=None)
+@given(st.integers(1, 12).flatmap(lambda n: st.lists(st.lists(st.integers(0, n - 1), max_size=4),
+                                                     min_size=n, max_size=n)))
+def test_topological_order_is_graphlibs(children):
+    """The postorder is graphlib's ``static_order``, node for node (the UCCA plugin numbers
+    the nodes it writes in it), and None where graphlib finds a cycle."""
+    import graphlib
+
+    from semsim.graph import topological_order
+    sorter = graphlib.TopologicalSorter({u: kids for u, kids in enumerate(children)})
+    try:
+        expected = tuple(sorter.static_order())
+    except graphlib.CycleError:
+        expected = None
+    assert topological_order(children) == expected

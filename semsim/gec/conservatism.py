@@ -125,6 +125,18 @@ def spearman_order(pairs: Sequence[tuple[int, int]]) -> float | None:
     return None if math.isnan(rho) else rho
 
 
+def word_change(source: str, output: str) -> int:
+    """WordChange (§2) of one line pair alone, as :func:`sentence_conservatism` counts it:
+    what the systems table needs of each line, without the word order and sentence counts.
+    Lines of the same words change none (their identity alignment is the only one of cost 0),
+    and are not aligned: most lines of a GEC system's output are unchanged."""
+    a, b = words(source), words(output)
+    if a == b:
+        return 0
+    pairs = align_tokens(a, b)
+    return sum(a[i] != b[j] for i, j in pairs) + len(a) + len(b) - 2 * len(pairs)
+
+
 def sentence_conservatism(source: str, output: str, line: int = 1, ignore_case: bool = False) -> SentenceConservatism:
     """WordChange, word-order ρ and split/concatenation of one (tokenized) source line and its
     correction (§2)."""

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import functools
+import os
 import sys
 from pathlib import Path
 
@@ -17,8 +18,14 @@ IAA = [(f"amittaic{n}", f"tree{n}") for n in ("1197", "1198", "1200", "1297", "1
 
 
 def _shared_files(shared):
+    """The MRP sample's 92 UCCA files and every third of the 26 annotated essays (ucca reads
+    an essay in about 2.5 s: all of them took the suite 77 s); ``SEMSIM_TEST_ALL_FILES=1``
+    compares every essay."""
     data = shared / "data"
-    return sorted(data.glob("usim-annotations/*.xml")) + sorted(data.glob("mrp-sample/ucca-xml/*.xml"))
+    essays = sorted(data.glob("usim-annotations/*.xml"))
+    if os.environ.get("SEMSIM_TEST_ALL_FILES") != "1":
+        essays = essays[::3]
+    return essays + sorted(data.glob("mrp-sample/ucca-xml/*.xml"))
 
 
 @functools.cache
@@ -37,7 +44,7 @@ def test_reader_equals_ucca_route_on_examples(path):
 @pytest.mark.slow
 @pytest.mark.needs_ucca
 @pytest.mark.needs_shared
-def test_reader_equals_ucca_route_on_every_shared_file(shared):
+def test_reader_equals_ucca_route_on_shared_files(shared):
     files = _shared_files(shared)
     assert len(files) > 100
     for path in files:

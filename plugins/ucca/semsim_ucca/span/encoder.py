@@ -93,9 +93,37 @@ def check(name: str, sha256: str) -> EncoderSpec:
 
 
 class Encoder:
-    """A transformer that turns tokenised sentences into per-word states of every layer."""
+    """A transformer that turns tokenised sentences into per-word states of every layer.
+
+    A BERT runs on :mod:`.bert` (plain torch on its weights file, the same numbers without
+    importing ``transformers``, 4 s of a parse's start); any other architecture, and the
+    modules fine-tuning needs (:meth:`top_layers`), come from ``transformers``."""
 
     def __init__(self, spec: EncoderSpec, device: str = "cpu", depth: int | None = None) -> None:
+        from . import bert
+        self.spec = spec
+        self.device = device
+        self._hf: Any = None
+        self._depth = depth
+        if bert.supports(spec.path):
+            self.run: Any = bert.Bert(spec.path, depth, device)
+            self.tokenizer = self.run.tokenizer
+            self.depth, self.dim, self.pad_id = self.run.depth, self.run.dim, self.run.pad_id
+        else:
+            model = self._transformers()
+            self.tokenizer = self._hf_tokenizer.backend_tokenizer
+            layers = int(model.config.num_hidden_layers)
+            self.depth, self.dim = min(depth, layers) if depth is not None else layers, int(model.config.hidden_size)
+            self.pad_id = int(model.config.pad_token_id or 0)
+            self.run = self._hf_states
+        self.tokenizer.no_padding()
+        self.tokenizer.no_truncation()
+        self.layers = self.depth + 1  # the embeddings' output, then each layer's
+
+    def _transformers(self) -> Any:
+        """The encoder as a ``transformers`` model (first ``depth`` layers), loaded on first need."""
+        if self._hf is not None:
+            return self._hf
         try:
             from transformers import AutoModel, AutoTokenizer
         except ImportError:
@@ -108,23 +136,21 @@ class Encoder:
             hf_logging.set_verbosity_error()
             hf_logging.disable_progress_bar()
         os.environ.setdefault("HF_HUB_OFFLINE", "1")  # a local directory never needs the hub
-        self.spec = spec
-        self.tokenizer = AutoTokenizer.from_pretrained(str(spec.path))
-        if not self.tokenizer.is_fast:
-            raise SemsimError(f"encoder {spec.name!r}: word alignment needs a fast tokenizer")
-        self.model = AutoModel.from_pretrained(str(spec.path)).to(device).eval()
-        self.device = device
-        config = self.model.config
-        self.depth = int(config.num_hidden_layers)  # layers run: all, unless the top ones are the parser's
-        if depth is not None and depth < self.depth:
+        tokenizer = AutoTokenizer.from_pretrained(str(self.spec.path))
+        if not tokenizer.is_fast:
+            raise SemsimError(f"encoder {self.spec.name!r}: word alignment needs a fast tokenizer")
+        self._hf_tokenizer = tokenizer
+        self._hf = AutoModel.from_pretrained(str(self.spec.path)).to(self.device).eval()
+        if self._depth is not None and self._depth < len(self._stack().layer):
             import torch
-            self._stack().layer = torch.nn.ModuleList(list(self._stack().layer)[:depth])
-            self.depth = depth
-        self.layers = self.depth + 1  # the embeddings' output, then each layer's
-        self.dim = int(config.hidden_size)
+            self._stack().layer = torch.nn.ModuleList(list(self._stack().layer)[:self._depth])
+        return self._hf
+
+    def _hf_states(self, input_ids: Any, attention_mask: Any) -> Any:
+        return self._hf(input_ids=input_ids, attention_mask=attention_mask, output_hidden_states=True).hidden_states
 
     def _stack(self) -> Any:
-        stack = getattr(self.model, "encoder", None)
+        stack = getattr(self._transformers(), "encoder", None)
         if stack is None or not hasattr(stack, "layer"):
             raise SemsimError(f"encoder {self.spec.name!r}: fine-tuning its top layers needs a BERT-style model "
                               "(model.encoder.layer)")
@@ -148,7 +174,7 @@ class Encoder:
 
     def _windows(self, words: Sequence[str]) -> list[tuple[int, int]]:
         """Consecutive word ranges of at most :data:`WINDOW` word pieces each."""
-        pieces = [max(1, len(p)) for p in self.tokenizer(list(words), add_special_tokens=False)["input_ids"]]
+        pieces = [max(1, len(e.ids)) for e in self.tokenizer.encode_batch(list(words), add_special_tokens=False)]
         out, start, count = [], 0, 0
         for k, n in enumerate(pieces):
             if count + n > WINDOW and k > start:
@@ -168,16 +194,20 @@ class Encoder:
         with torch.inference_mode():
             for start in range(0, len(order), batch_size):
                 batch = [chunks[k] for k in order[start:start + batch_size]]
-                enc = self.tokenizer([list(sentences[s][a:b]) for s, a, b in batch], is_split_into_words=True,
-                                     padding=True, return_tensors="pt")
-                hidden = self.model(input_ids=enc["input_ids"].to(self.device),
-                                    attention_mask=enc["attention_mask"].to(self.device),
-                                    output_hidden_states=True).hidden_states
+                encoded = self.tokenizer.encode_batch([list(sentences[s][a:b]) for s, a, b in batch],
+                                                      is_pretokenized=True)
+                width = max(len(e.ids) for e in encoded)  # padded to the longest, on the right
+                ids = torch.full((len(batch), width), self.pad_id, dtype=torch.long)
+                mask = torch.zeros((len(batch), width), dtype=torch.long)
+                for row, e in enumerate(encoded):
+                    ids[row, :len(e.ids)] = torch.tensor(e.ids)
+                    mask[row, :len(e.ids)] = 1
+                hidden = self.run(ids.to(self.device), mask.to(self.device))
                 states = torch.stack(hidden, dim=2).float().cpu()  # (B, pieces, layers, dim)
                 for row, (s, a, b) in enumerate(batch):
-                    ids = enc.word_ids(row)
-                    index = torch.tensor([k for k, w in enumerate(ids) if w is not None])
-                    words = torch.tensor([w for w in ids if w is not None])
+                    word_ids = encoded[row].word_ids
+                    index = torch.tensor([k for k, w in enumerate(word_ids) if w is not None])
+                    words = torch.tensor([w for w in word_ids if w is not None])
                     sums = torch.zeros(b - a, self.layers, self.dim).index_add_(0, words, states[row, index])
                     counts = torch.bincount(words, minlength=b - a).clamp(min=1)
                     out[s][a:b] = (sums / counts[:, None, None]).numpy().astype(np.float16)

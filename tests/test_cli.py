@@ -135,3 +135,35 @@ def test_plugins_lists_writers_where_parse_help_sends_the_reader(monkeypatch):
 def test_missing_file(toy_plugin, tmp_path):
     r = run_cli("usim", tmp_path / "nope.toy", tmp_path / "nope2.toy")
     assert r.exit_code == 1 and "nope.toy: no such file or directory" in r.output
+
+
+@pytest.mark.slow
+def test_the_command_skips_the_teardown_but_not_its_output_code_or_exit_handlers(tmp_path):
+    """``semsim`` ends with ``os._exit`` (semsim.cli.run): what a normal exit would give is
+    still given — every line on stdout, the exit code, the exit handlers' work — and a pipe
+    closed early is no traceback."""
+    import subprocess
+    import sys
+    from pathlib import Path
+
+    from support import run_semsim
+    examples = Path(__file__).resolve().parents[1] / "examples"
+    src, cor = examples / "fig1-source.xml", examples / "fig1-correction.xml"
+    marker = tmp_path / "atexit.txt"
+    plugin = tmp_path / "exits.py"
+    plugin.write_text(f"import atexit\natexit.register(lambda: open({str(marker)!r}, 'w').write('ran'))\n")
+    r = run_semsim("usim", src, cor, "--format", "tsv", env={"SEMSIM_PLUGINS": str(plugin)})
+    assert r.returncode == 0 and r.stdout == run_cli("usim", src, cor, "--format", "tsv").output
+    assert marker.read_text() == "ran"
+    r = run_semsim("usim", src, tmp_path / "missing.xml")
+    assert r.returncode == 1 and len(r.stderr.strip().splitlines()) == 1
+    assert run_semsim("usim", "--no-such-option").returncode == 2  # click's usage error
+    for side, original in (("a", src), ("b", cor)):  # 400 pairs: more output than a pipe holds
+        (tmp_path / side).mkdir()
+        for k in range(400):
+            (tmp_path / side / f"p{k:03d}.xml").symlink_to(original)
+    proc = subprocess.Popen([sys.executable, "-m", "semsim.cli", "usim", tmp_path / "a", tmp_path / "b",
+                             "--format", "jsonl"], stdout=subprocess.PIPE, stderr=subprocess.PIPE)
+    assert proc.stdout.readline()
+    proc.stdout.close()
+    assert "Traceback" not in proc.stderr.read().decode() and proc.wait() in (0, 1)

@@ -1,7 +1,7 @@
 """Fuzzing the core's readers and the commands that read them: for arbitrary bytes and for
 mutations of valid files, the outcome is a result or a one-line error, never a traceback.
 
-CI runs a fixed, derandomised budget (``SEMSIM_FUZZ_EXAMPLES``, 100 a test by default);
+CI runs a fixed, derandomised budget (``SEMSIM_FUZZ_EXAMPLES``, 50 a test by default);
 ``python benchmarks/fuzz.py`` runs long random campaigns. The plugins fuzz their own
 readers the same way (``plugins/*/tests/test_fuzz_*.py``).
 """

@@ -43,11 +43,17 @@ from collections.abc import Sequence
 import numpy as np
 from rapidfuzz.distance import Levenshtein
 from rapidfuzz.process import cdist
-from scipy.optimize import linear_sum_assignment
 
 from ..graph import Graph
 from ..limits import check_cells, check_chars
 from .paraphrase import Gap, Judge, Verdict, judge_gaps
+
+
+def linear_sum_assignment(cost: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
+    """scipy's assignment solver, imported on the first alignment: ``import scipy.optimize``
+    takes half a second, which every ``semsim`` process paid at start, aligning or not."""
+    from scipy.optimize import linear_sum_assignment as solve
+    return solve(cost)
 
 Pair = tuple[int, int]
 TOKEN_ALIGNMENTS = ("edit", "lexical", "ordered", "paraphrase", "contextual")

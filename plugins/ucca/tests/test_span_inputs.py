@@ -479,3 +479,24 @@ def test_train_refuses_a_model_path_it_could_never_write(where, tmp_path):
     assert r.returncode == 1 and "Traceback" not in r.stderr, r.stderr
     (line,) = r.stderr.strip().splitlines()
     assert message in line
+
+
+LIGHT = """
+import sys
+import semsim.cli
+heavy = ("scipy.optimize", "torch", "transformers", "spacy")
+print(",".join(m for m in heavy if m in sys.modules))
+from semsim.parsing import ParseSettings, parse_texts
+parse_texts(["He gave John an apple ."], ParseSettings(cache=False, progress=False))
+print(",".join(m for m in heavy if m in sys.modules))
+"""
+
+
+@pytest.mark.slow
+def test_the_cli_imports_nothing_heavy_and_a_parse_never_imports_transformers():
+    """What the start of every command costs (docs/parser.md, the profile): the CLI imports
+    neither scipy's optimiser nor torch nor spaCy; a parse with the default model imports
+    torch and spaCy, but runs MiniLM without transformers (4 s of its start)."""
+    r = subprocess.run([sys.executable, "-c", LIGHT], capture_output=True, text=True)
+    assert r.returncode == 0, r.stderr
+    assert r.stdout.splitlines() == ["", "torch,spacy"]

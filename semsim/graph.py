@@ -273,7 +273,7 @@ class Graph:
         tokens = changes.get("tokens", self.tokens)
         if not changes.keys() <= _LIGHT_CHANGES or len(tokens) != len(self.tokens):
             return dataclasses.replace(self, **changes)
-        copy = object.__new__(Graph)
+        copy = object.__new__(type(self))
         set_ = object.__setattr__
         for f in dataclasses.fields(self):
             set_(copy, f.name, changes.get(f.name, getattr(self, f.name)))

@@ -46,7 +46,7 @@ def wait(job: tuple[subprocess.Popen, float]) -> tuple[float, float]:
     seconds = time.perf_counter() - t0
     proc.returncode = os.waitstatus_to_exitcode(status)
     if proc.returncode:
-        sys.exit(f"semsim parse failed: {proc.stderr.read().strip()}")
+        sys.exit(f"semsim {proc.args[3]} failed: {proc.stderr.read().strip()}")
     # wait4's usage covers the process and the workers it reaped: the largest peak of them
     return seconds, usage.ru_maxrss / 1024
 

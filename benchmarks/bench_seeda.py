@@ -20,6 +20,8 @@ import tempfile
 import time
 from pathlib import Path
 
+from bench_parser import wait  # wall time and the largest process's peak RSS
+
 ROOT = Path(__file__).resolve().parents[1]
 
 
@@ -49,15 +51,9 @@ def main() -> None:
         hyps = [str(x) for f in files[1:] for x in ("--hyp", f"{f.stem}={f}")]
         cmd = [sys.executable, "-m", "semsim.cli", "score", "--source", str(files[0]), *hyps, "--no-cache", "-q",
                "--jobs", str(jobs), "--format", "tsv", "-o", str(tmp / f"jobs{jobs}.jsonl")]
-        t0 = time.perf_counter()
         with open(tmp / f"jobs{jobs}.tsv", "w", encoding="utf-8") as out:
-            proc = subprocess.Popen(cmd, env=env, stdout=out, stderr=subprocess.PIPE, text=True)
-            # wait4's usage covers the command and the workers it reaped: the largest peak of them
-            _, status, usage = os.wait4(proc.pid, 0)
-        wall = time.perf_counter() - t0
-        if os.waitstatus_to_exitcode(status):
-            sys.exit(f"semsim score failed: {proc.stderr.read().strip()}")
-        rss = usage.ru_maxrss / 1024
+            wall, rss = wait((subprocess.Popen(cmd, env=env, stdout=out, stderr=subprocess.PIPE, text=True),
+                              time.perf_counter()))
         first = first or wall
         print(f"| {jobs} | {wall:.1f} | {distinct / wall:.0f} | {rss:.0f} | {first / wall:.2f}× |")
     outputs = {(tmp / f"jobs{j}.tsv").read_bytes() + (tmp / f"jobs{j}.jsonl").read_bytes() for j in args.jobs}

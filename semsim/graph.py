@@ -17,7 +17,7 @@ from collections.abc import Callable, Hashable, Mapping, Sequence
 from dataclasses import dataclass, field
 from functools import cached_property
 from types import MappingProxyType
-from typing import Any, TypeVar
+from typing import Any, NoReturn, TypeVar
 
 import numpy as np
 
@@ -99,7 +99,6 @@ class Graph:
 
     def __post_init__(self) -> None:
         set_ = object.__setattr__
-        set_(self, "tokens", tuple(self.tokens))
         set_(self, "units", tuple(self.units))
         edges = []
         for e in self.edges:
@@ -110,9 +109,15 @@ class Graph:
             edges.append(e if labels == e.labels and e.remote.__class__ is bool
                          else Edge(e.parent, e.child, labels, bool(e.remote)))
         set_(self, "edges", tuple(sorted(edges, key=lambda e: (e.parent, e.child, e.labels, e.remote))))
+        self._normalise_light()
+        self._validate()
+
+    def _normalise_light(self) -> None:
+        """The fields a copy may change without its structure being checked again (:meth:`with_`)."""
+        set_ = object.__setattr__
+        set_(self, "tokens", tuple(self.tokens))
         set_(self, "sentence_ends", tuple(sorted(set(self.sentence_ends))))
         set_(self, "meta", MappingProxyType(dict(self.meta)))
-        self._validate()
 
     def __hash__(self) -> int:
         return hash((self.id, self.tokens, self.units, self.edges, self.root))
@@ -133,9 +138,12 @@ class Graph:
         for u in self.units:
             if any(not 0 <= a < n_tokens for a in u.anchors):
                 raise GraphError(f"graph {self.id!r}: unit {u.id!r} is anchored outside the token range")
-        if any(not 1 <= p <= n_tokens for p in self.sentence_ends):
-            raise GraphError(f"graph {self.id!r}: sentence end outside 1..{n_tokens}")
+        self._check_sentence_ends()
         _ = self.postorder  # raises on a cycle of primary edges
+
+    def _check_sentence_ends(self) -> None:
+        if any(not 1 <= p <= len(self.tokens) for p in self.sentence_ends):
+            raise GraphError(f"graph {self.id!r}: sentence end outside 1..{len(self.tokens)}")
 
     # -- structure ---------------------------------------------------------------------------
     @cached_property
@@ -161,15 +169,20 @@ class Graph:
         plugin numbers the nodes it writes in this order), computed without graphlib's
         per-node objects: every graph read, parsed or copied is checked by it, and graphlib
         was half of reading a parse back from the cache. A cycle is reported by graphlib."""
-        return topological_order(self.primary_children) or self._cycle()
+        order = topological_order(self.primary_children)
+        if order is None:
+            self._raise_cycle()
+        return order
 
-    def _cycle(self) -> tuple[int, ...]:
+    def _raise_cycle(self) -> NoReturn:
+        """The cycle graphlib finds (its nodes' ids name it in the error)."""
         sorter = graphlib.TopologicalSorter({u: self.primary_children[u] for u in range(len(self.units))})
         try:
-            return tuple(sorter.static_order())
+            sorter.prepare()
         except graphlib.CycleError as exc:
             ids = [self.units[i].id for i in exc.args[1]]
             raise GraphError(f"graph {self.id!r}: primary edges form a cycle through {ids}") from None
+        raise AssertionError("topological_order found a cycle that graphlib does not")
 
     @cached_property
     def heights(self) -> tuple[int, ...]:
@@ -270,18 +283,15 @@ class Graph:
         tokens as many as before) is not checked for cycles and anchors again: they are
         the ones this graph was checked with. Converting a parse copies a graph twice, and
         the full check was a third of that conversion."""
-        tokens = changes.get("tokens", self.tokens)
-        if not changes.keys() <= _LIGHT_CHANGES or len(tokens) != len(self.tokens):
+        if "tokens" in changes:
+            changes["tokens"] = tuple(changes["tokens"])
+        if not changes.keys() <= _LIGHT_CHANGES or len(changes.get("tokens", self.tokens)) != len(self.tokens):
             return dataclasses.replace(self, **changes)
         copy = object.__new__(type(self))
-        set_ = object.__setattr__
         for f in dataclasses.fields(self):
-            set_(copy, f.name, changes.get(f.name, getattr(self, f.name)))
-        set_(copy, "tokens", tuple(tokens))
-        set_(copy, "sentence_ends", tuple(sorted(set(copy.sentence_ends))))
-        set_(copy, "meta", MappingProxyType(dict(copy.meta)))
-        if any(not 1 <= p <= len(tokens) for p in copy.sentence_ends):
-            raise GraphError(f"graph {copy.id!r}: sentence end outside 1..{len(tokens)}")
+            object.__setattr__(copy, f.name, changes.get(f.name, getattr(self, f.name)))
+        copy._normalise_light()
+        copy._check_sentence_ends()
         return copy
 
 

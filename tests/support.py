@@ -4,6 +4,7 @@ Test modules import it by name, ``from support import run_cli``: pytest puts ``t
 ``sys.path`` (``pythonpath`` in pyproject.toml), also when only a plugin's tests are run.
 
 ``run_cli``: the ``semsim`` command in this process (click's ``CliRunner``).
+``refusal``: the one error line of a ``semsim`` command that refuses its input, in this process.
 ``run_semsim``: the ``semsim`` command in a fresh Python process (``python -m semsim.cli``).
 ``MRP_SEEDS``: valid hand-made MRP files (bytes).
 ``SOURCE``, ``SYS1``, ``SYS2`` and ``files``: a source and two systems' outputs as text files.
@@ -26,6 +27,18 @@ def run_cli(*args: object, input: str | bytes | None = None, env: dict[str, str]
     from semsim.cli import cli  # here: the data below needs no command line
 
     return CliRunner().invoke(cli, [str(a) for a in args], input=input, env=env, catch_exceptions=catch_exceptions)
+
+
+def refusal(*args: object, env: dict[str, str] | None = None) -> str:
+    """The one stderr line of ``semsim *args`` refusing its input, run in this process: exit
+    status 1, and any exception that is not semsim's one-line error fails the test (click's
+    runner would otherwise turn it into exit status 1 too). A test that needs a fresh process
+    (imports, threads, the exit itself) uses :func:`run_semsim`; one that only checks the
+    message saves an interpreter start and torch's import (2 s)."""
+    r = run_cli(*args, env=env, catch_exceptions=False)
+    assert r.exit_code == 1, (r.exit_code, r.output)
+    (line,) = r.stderr.strip().splitlines()
+    return line
 
 
 def run_semsim(*args: object, env: dict[str, str] | None = None, **kwargs) -> subprocess.CompletedProcess[str]:

@@ -167,3 +167,17 @@ def test_the_command_skips_the_teardown_but_not_its_output_code_or_exit_handlers
     assert proc.stdout.readline()
     proc.stdout.close()
     assert "Traceback" not in proc.stderr.read().decode() and proc.wait() in (0, 1)
+
+
+def test_help_lists_every_command_without_importing_what_they_run():
+    """``semsim --help`` reads each command's summary, so it imports each command's module:
+    one that imported gec-metrics at the top (which imports spaCy and torch) made the help
+    take 9 s and 500 MB. Each command imports what it runs when it runs."""
+    import subprocess
+    import sys
+    heavy = ("gec_metrics", "torch", "spacy", "transformers", "scipy.optimize", "scipy.stats")
+    code = ("import sys\nfrom click.testing import CliRunner\nfrom semsim.cli import cli\n"
+            "r = CliRunner().invoke(cli, ['--help'])\nassert r.exit_code == 0 and 'meta-eval' in r.output, r.output\n"
+            f"print(','.join(m for m in {heavy!r} if m in sys.modules))")
+    r = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True)
+    assert r.returncode == 0 and r.stdout.strip() == "", (r.stdout, r.stderr)

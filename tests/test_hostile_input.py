@@ -236,6 +236,22 @@ def test_bounded_fails_a_hang_or_a_blow_up_and_passes_results_back():
     assert g == read(SOURCE_XML) and pickle.loads(pickle.dumps(g)) == g
 
 
+
+def _import_colorsys() -> str:
+    import colorsys
+    return colorsys.__name__
+
+
+def test_bounded_leaves_its_childs_imports_to_the_next_child(monkeypatch):
+    """What a child imports (semsim's lazy imports: scipy, a plugin's library) is imported
+    once here, so that a fuzz test pays for it once, not at every example; and the parent's
+    objects are thawed again after each fork."""
+    import gc
+    import sys
+    monkeypatch.delitem(sys.modules, "colorsys", raising=False)
+    assert bounded(_import_colorsys) == "colorsys"
+    assert "colorsys" in sys.modules and gc.get_freeze_count() == 0
+
 def test_sensitivity_names_the_m2_line_beyond_a_bound(toy_env, monkeypatch):
     """Kind 10 for M2: a sentence too large to align is left out, named by file and line."""
     monkeypatch.setenv("SEMSIM_MAX_ALIGN_CELLS", "4")

@@ -23,7 +23,6 @@ import click
 from ..cli import format_option, parsing_options, quiet_option
 from ..errors import SemsimError, SettingsError
 from ..gec.metaeval import ANCHOR_MODULES, ANCHORS, RENDERINGS, TABLE_FORMATS, MetaEvaluation
-from ..gec.metric import config_fields
 from ..parsing import ParseSettings
 from ..report import write_jsonl
 from .common import warn_if_untokenized
@@ -126,6 +125,7 @@ def meta_eval(table: str, table_format: str, measure_specs: tuple[str, ...], cha
     semsim meta-eval ratings.tsv --measure "para:tokens=paraphrase,leaves=2" --per-sentence pairs.jsonl
     """
     from ..gec.metaeval import USimMeasure, anchor, changed, meta_evaluate, read_judgments
+    from ..gec.metric import config_fields  # here: it imports gec-metrics (8 s), which --help never needs
     check_writable(output, per_sentence, inputs=[table])
     specs = [measure_spec(s) for s in measure_specs]
     if not specs:

@@ -33,6 +33,8 @@ import pickle
 import re
 import resource
 import signal
+import struct
+import subprocess
 import sys
 import traceback
 from collections.abc import Callable, Sequence
@@ -174,22 +176,112 @@ def _mutate_json(draw: st.DrawFn, obj: Any) -> Any:
 
 
 def bounded(fn: Callable[..., T], *args: Any, seconds: float | None = None, megabytes: int | None = None) -> T:
-    """``fn(*args)`` in a forked child held to ``seconds`` of CPU time and ``megabytes`` of
-    memory beyond what this process already has (``SEMSIM_FUZZ_SECONDS``, default 10, and
+    """``fn(*args)`` in a child process held to ``seconds`` of CPU time and ``megabytes`` of
+    memory beyond what it starts with (``SEMSIM_FUZZ_SECONDS``, default 10, and
     ``SEMSIM_FUZZ_MEGABYTES``, default 1,000): what it returns or raises comes back here, and
     exceeding either limit is an ``AssertionError``. So a hang or a blow-up on some input
     fails a property like a traceback does, without a timed assertion: CPU time, not wall
-    time, so a busy machine does not fail it. Forking keeps the imports: a check costs
-    milliseconds, not an interpreter start. So that it stays so, the parent then imports what
-    the child imported (semsim imports scipy and plugins' libraries on first use: 1.5 s a
-    ``compare`` child otherwise), and its objects are frozen out of the child's garbage
-    collections (a full collection in a child of a parse-sized process touched every page
-    of its heap: 280 ms)."""
+    time, so a busy machine does not fail it.
+
+    The child is forked from a lean server process (one per test process, started on first
+    use), not from this one: a fork costs time in proportion to the memory of the process
+    forked (0.055 ms a MB here), and a test process that has loaded parsers holds gigabytes
+    (117 ms a fork at 2 GB; the fuzz tests fork thousands of times). The child gets this
+    process's environment variables, working directory and ``sys.path``, so it sees the
+    plugins they register (``SEMSIM_PLUGINS``), but not objects set in this process's
+    memory; ``fn`` and ``args`` are pickled, so ``fn`` must be importable by name. The server
+    then imports what each child imported (semsim imports scipy and plugins' libraries on
+    first use: 1.5 s a ``compare`` child otherwise), so a check costs milliseconds, not an
+    interpreter start."""
     seconds = seconds or float(os.environ.get("SEMSIM_FUZZ_SECONDS") or 10)
     megabytes = megabytes or int(os.environ.get("SEMSIM_FUZZ_MEGABYTES") or 1000)
+    context = {"env": dict(os.environ), "cwd": os.getcwd(), "path": list(sys.path), "seconds": seconds,
+               "megabytes": megabytes}
+    wait_status, payload = _fork_server().run(json.dumps(context).encode(), pickle.dumps((fn, args)))
+    what = f"{getattr(fn, '__name__', fn)}{tuple(args)!r:.200}"
+    if os.WIFSIGNALED(wait_status):
+        signal_number = os.WTERMSIG(wait_status)
+        assert signal_number not in (signal.SIGXCPU, signal.SIGKILL), f"{what}: more than {seconds:g} s of CPU time"
+        raise AssertionError(f"{what}: killed by signal {signal_number}")
+    assert payload, f"{what}: the child exited with status {os.waitstatus_to_exitcode(wait_status)}"
+    kind, value = pickle.loads(payload)
+    assert kind != "memory", f"{what}: more than {megabytes:,} MB of memory"
+    if kind == "raised":
+        exc, trace = value
+        if isinstance(exc, AssertionError | SemsimError):
+            raise exc
+        raise AssertionError(f"{what} raised in the child:\n{trace}")
+    return value
+
+
+def _send(stream: Any, *frames: bytes) -> None:
+    for frame in frames:
+        stream.write(struct.pack("<Q", len(frame)) + frame)
+    stream.flush()
+
+
+def _receive(stream: Any) -> bytes:
+    head = stream.read(8)
+    if len(head) < 8:
+        raise EOFError
+    size = struct.unpack("<Q", head)[0]
+    frame = stream.read(size)
+    if len(frame) < size:
+        raise EOFError
+    return frame
+
+
+class _ForkServer:
+    """This process's end of the fork server (:func:`_serve` in a fresh interpreter)."""
+
+    def __init__(self) -> None:
+        self.process = subprocess.Popen([sys.executable, "-c", "from semsim.testing import _serve; _serve()"],
+                                        stdin=subprocess.PIPE, stdout=subprocess.PIPE)
+
+    def run(self, context: bytes, call: bytes) -> tuple[int, bytes]:
+        """The child's wait status and its pickled outcome (empty if it died first)."""
+        assert self.process.stdin is not None and self.process.stdout is not None
+        _send(self.process.stdin, context, call)
+        status = _receive(self.process.stdout)
+        return struct.unpack("<i", status)[0], _receive(self.process.stdout)
+
+
+_servers: dict[int, _ForkServer] = {}
+
+
+def _fork_server() -> _ForkServer:
+    """This process's server (by pid: a forked test process starts its own), restarted if it died."""
+    server = _servers.get(os.getpid())
+    if server is None or server.process.poll() is not None:
+        server = _servers[os.getpid()] = _ForkServer()
+    return server
+
+
+def _serve() -> None:
+    """The fork server: for each request (a context and a pickled call) on stdin, fork a
+    child that takes the context and runs the call within its limits, and answer with the
+    child's wait status and outcome; then import what the child imported. It ends when
+    its parent closes stdin (or exits)."""
+    requests, answers = sys.stdin.buffer, os.fdopen(os.dup(1), "wb")
+    os.dup2(2, 1)  # what a child prints goes to stderr, never into the answers
+    while True:
+        try:
+            context, call = json.loads(_receive(requests)), _receive(requests)
+        except EOFError:
+            return
+        os.environ.clear()
+        os.environ.update(context["env"])
+        os.chdir(context["cwd"])
+        sys.path[:] = context["path"]
+        wait_status, imported, payload = _fork_and_call(call, context["seconds"], context["megabytes"])
+        _send(answers, struct.pack("<i", wait_status), payload)
+        _adopt(imported)
+
+
+def _fork_and_call(call: bytes, seconds: float, megabytes: int) -> tuple[int, list[str], bytes]:
     read_end, write_end = os.pipe()
     known = set(sys.modules)
-    gc.freeze()
+    gc.freeze()  # the child's collections skip what the server already holds
     pid = os.fork()
     if pid == 0:  # the child: limits, the call, its outcome pickled down the pipe, and out
         status = 0
@@ -200,42 +292,32 @@ def bounded(fn: Callable[..., T], *args: Any, seconds: float | None = None, mega
             size = int(Path("/proc/self/statm").read_text().split()[0]) * resource.getpagesize()
             resource.setrlimit(resource.RLIMIT_AS, (size + megabytes * 2**20, resource.RLIM_INFINITY))
             try:
+                fn, args = pickle.loads(call)
                 outcome: tuple[str, Any] = ("returned", fn(*args))
             except MemoryError:
                 outcome = ("memory", None)
             except BaseException as exc:
                 outcome = ("raised", (exc, traceback.format_exc()))
-            imported = [name for name in list(sys.modules) if name not in known]
             try:
-                payload = pickle.dumps((*outcome, imported))
+                payload = pickle.dumps(outcome)
             except Exception as exc:
-                payload = pickle.dumps(("raised", (AssertionError(f"unpicklable outcome: {exc}"), ""), imported))
+                payload = pickle.dumps(("raised", (AssertionError(f"unpicklable outcome: {exc}"), "")))
+            imported = [name for name in list(sys.modules) if name not in known]
             with os.fdopen(write_end, "wb") as pipe:
-                pipe.write(payload)
+                _send(pipe, json.dumps(imported).encode(), payload)
         except BaseException:
             status = 70
         finally:
-            os._exit(status)  # never the parent's atexit handlers, pytest's included
+            os._exit(status)  # never the server's exit handlers
     gc.unfreeze()
     os.close(write_end)
     with os.fdopen(read_end, "rb") as pipe:
-        payload = pipe.read()
+        try:
+            imported, payload = json.loads(_receive(pipe)), _receive(pipe)
+        except EOFError:  # killed (a limit) or died before it answered
+            imported, payload = [], b""
     _, wait_status, _ = os.wait4(pid, 0)
-    what = f"{getattr(fn, '__name__', fn)}{tuple(args)!r:.200}"
-    if os.WIFSIGNALED(wait_status):
-        signal_number = os.WTERMSIG(wait_status)
-        assert signal_number not in (signal.SIGXCPU, signal.SIGKILL), f"{what}: more than {seconds:g} s of CPU time"
-        raise AssertionError(f"{what}: killed by signal {signal_number}")
-    assert payload, f"{what}: the child exited with status {os.waitstatus_to_exitcode(wait_status)}"
-    kind, value, imported = pickle.loads(payload)
-    _adopt(imported)
-    assert kind != "memory", f"{what}: more than {megabytes:,} MB of memory"
-    if kind == "raised":
-        exc, trace = value
-        if isinstance(exc, AssertionError | SemsimError):
-            raise exc
-        raise AssertionError(f"{what} raised in the child:\n{trace}")
-    return value
+    return wait_status, imported, payload
 
 
 def _adopt(modules: list[str]) -> None:

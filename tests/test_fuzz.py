@@ -91,7 +91,7 @@ def test_m2_reader(tmp_path_factory, data):
 @pytest.mark.slow
 @fuzz_settings(examples=50)
 @given(data=mutated(M2_SEEDS))
-def test_sensitivity_command(toy_plugin, tmp_path_factory, data):
+def test_sensitivity_command(toy_env, tmp_path_factory, data):
     f = tmp_path_factory.mktemp("sens") / "x.m2"
     f.write_bytes(data)
     check_command(["sensitivity", str(f), "--parser", "toy-parser", "--no-cache", "-q", "--bootstrap", "0"])

@@ -237,20 +237,40 @@ def test_bounded_fails_a_hang_or_a_blow_up_and_passes_results_back():
 
 
 
-def _import_colorsys() -> str:
-    import colorsys
-    return colorsys.__name__
-
-
-def test_bounded_leaves_its_childs_imports_to_the_next_child(monkeypatch):
-    """What a child imports (semsim's lazy imports: scipy, a plugin's library) is imported
-    once here, so that a fuzz test pays for it once, not at every example; and the parent's
-    objects are thawed again after each fork."""
-    import gc
+def _imported(name: str) -> bool:
     import sys
-    monkeypatch.delitem(sys.modules, "colorsys", raising=False)
-    assert bounded(_import_colorsys) == "colorsys"
-    assert "colorsys" in sys.modules and gc.get_freeze_count() == 0
+    return name in sys.modules
+
+
+def _import(name: str) -> int:
+    return __import__(name).VALUE
+
+
+def _context(name: str) -> tuple[str | None, str, bool]:
+    import os
+    import sys
+    return os.environ.get("SEMSIM_PROBE"), os.getcwd(), name in sys.modules
+
+
+def test_bounded_children_take_this_process_s_context_and_leave_their_imports(tmp_path, monkeypatch):
+    """A check runs in a child of a lean fork server: with this process's environment,
+    directory and sys.path, without what this process loaded (a parser's gigabytes); and
+    what one child imports, the next one has (semsim's lazy imports: scipy, a plugin's
+    library), paid once."""
+    import importlib
+    import sys
+    import uuid
+    name, here = f"probe_{uuid.uuid4().hex}", f"probe_{uuid.uuid4().hex}"
+    for module in (name, here):
+        (tmp_path / f"{module}.py").write_text("VALUE = 7\n")
+    monkeypatch.syspath_prepend(str(tmp_path))
+    assert bounded(_imported, name) is False
+    assert bounded(_import, name) == 7
+    assert bounded(_imported, name) is True and name not in sys.modules
+    monkeypatch.setenv("SEMSIM_PROBE", "here")
+    monkeypatch.chdir(tmp_path)
+    importlib.import_module(here)
+    assert bounded(_context, here) == ("here", str(tmp_path), False)
 
 def test_sensitivity_names_the_m2_line_beyond_a_bound(toy_env, monkeypatch):
     """Kind 10 for M2: a sentence too large to align is left out, named by file and line."""

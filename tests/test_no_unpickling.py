@@ -27,7 +27,9 @@ ALLOWED = {
     ("plugins/ucca/semsim_ucca/reader.py", "read_pickle"):
         "the third-party ucca-pickle format, refused unless the user passes --allow-pickle (SEMSIM_ALLOW_PICKLE)",
     ("semsim/testing.py", "bounded"):
-        "a forked child's outcome, pickled down a pipe by this process's own child: in-process IPC, never a file",
+        "a fuzz check's outcome, pickled down a pipe by the child this process asked for: IPC, never a file",
+    ("semsim/testing.py", "_fork_and_call"):
+        "the fuzz check to run, pickled by the test process that asked for it: IPC, never a file",
     ("plugins/ucca/semsim_ucca/span/evaluation.py", "evaluate"):
         "a deep copy of a gold passage frozen() pickled in memory by this process (8x faster than re-reading XML)",
 }

@@ -125,7 +125,6 @@ def meta_eval(table: str, table_format: str, measure_specs: tuple[str, ...], cha
     semsim meta-eval ratings.tsv --measure "para:tokens=paraphrase,leaves=2" --per-sentence pairs.jsonl
     """
     from ..gec.metaeval import USimMeasure, anchor, changed, meta_evaluate, read_judgments
-    from ..gec.metric import config_fields  # here: it imports gec-metrics (8 s), which --help never needs
     check_writable(output, per_sentence, inputs=[table])
     specs = [measure_spec(s) for s in measure_specs]
     if not specs:
@@ -140,6 +139,7 @@ def meta_eval(table: str, table_format: str, measure_specs: tuple[str, ...], cha
     if not kept:
         raise SemsimError(f"{table}: no output differs from its source (--keep-unchanged keeps them)")
     warn_if_untokenized({table: [t for j in kept for t in (j.source, j.output)]}, parsing.tokenize, quiet)
+    from ..gec.metric import config_fields  # here, once the table is read: it imports gec-metrics (8 s)
     config = config_fields(parsing)
     measures = {name: anchor(name, parsing.tokenize) if settings is None else USimMeasure(settings, **config)
                 for name, settings in specs}  # settings are checked here, before any parse

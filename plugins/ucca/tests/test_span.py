@@ -16,7 +16,7 @@ from pathlib import Path
 import numpy as np
 import pytest
 from brackets import TRAINING, to_xml
-from support import refusal
+from support import refusal, run_cli
 
 pytestmark = pytest.mark.needs_ucca
 
@@ -273,8 +273,8 @@ def test_evaluate_parses_on_dask_as_every_command_does(corpus, tiny_model, tmp_p
     """`semsim ucca evaluate` takes the parsing options of every command (one route): on a
     local Dask cluster it reports what it reports in this process."""
     args = ["ucca", "evaluate", corpus / "dev", "--model", tiny_model, "--format", "json", "-q", "--no-cache"]
-    here, dask = semsim(*args), semsim(*args, "--executor", "dask", "--jobs", "1")
-    assert here.returncode == 0 and dask.returncode == 0, dask.stderr
+    here, dask = run_cli(*args), semsim(*args, "--executor", "dask", "--jobs", "1")
+    assert here.exit_code == 0 and dask.returncode == 0, dask.stderr
     assert json.loads(dask.stdout) == json.loads(here.stdout)
 
 

@@ -337,9 +337,9 @@ def test_a_model_of_the_encoders_first_layers_runs_only_those(encoder_model, tin
     words = [["john", "gva", "an", "apple", "."]]
     assert (first(words)[0] == encoders.load(str(tiny_bert))(words)[0][:, :2]).all()
     assert len(parser.parse(words)[0].tokens) == 5
-    r = semsim("ucca", "train", "--train", d / "train", "--dev", d / "dev", "-m", d / "bad.safetensors", "-q", *TINY,
-               "--set", f"encoder={tiny_bert}", "--set", "encoder_layers=2")
-    assert r.returncode == 1 and "needs a frozen encoder" in r.stderr and "Traceback" not in r.stderr
+    assert "needs a frozen encoder" in refusal("ucca", "train", "--train", d / "train", "--dev", d / "dev", "-m",
+                                               d / "bad.safetensors", "-q", *TINY, "--set", f"encoder={tiny_bert}",
+                                               "--set", "encoder_layers=2")
 
 
 @pytest.mark.slow

@@ -220,10 +220,9 @@ class Graph:
     @cached_property
     def content_yield_matrix(self) -> np.ndarray:
         """``M[u, t] = 1.0`` iff token ``t`` is in the content yield of unit ``u`` (float for BLAS)."""
+        yields = self.content_yields
         m = np.zeros((len(self.units), len(self.tokens)))
-        for u, y in enumerate(self.content_yields):
-            if y:
-                m[u, list(y)] = 1.0
+        m[[u for u, y in enumerate(yields) for _ in y], [t for y in yields for t in y]] = 1.0  # one numpy call
         return m
 
     # -- compared edges ----------------------------------------------------------------------

@@ -269,3 +269,13 @@ def test_jfleg_dev_references(shared):
         # one sentence per line on both sides: splits and concatenations are rare
         assert s.source_sentences >= s.n - 1
         assert s.splits + s.concatenations < 0.02 * s.n
+
+
+def test_words_keep_exactly_the_alphanumeric_characters_of_each_token():
+    """§2's words: each token without its non-alphanumeric characters (``str.isalnum``), empty
+    ones dropped; the regular expression that does it agrees on every code point."""
+    from semsim.gec.conservatism import words
+    assert words("It 's a well-known fact_1 , isn't it ?") == ["It", "s", "a", "wellknown", "fact1", "isnt", "it"]
+    every = "".join(chr(c) for c in range(sys.maxunicode + 1) if not 0xD800 <= c <= 0xDFFF)
+    kept = ["".join(c for c in token if c.isalnum()) for token in every.split()]
+    assert words(every) == [w for w in kept if w] and len(words(every)) > 1

@@ -7,6 +7,7 @@ Every import statement counts, wherever it stands (module level, inside a functi
 from __future__ import annotations
 
 import ast
+import functools
 import graphlib
 from pathlib import Path
 
@@ -56,6 +57,7 @@ def _modules() -> dict[str, Path]:
 
 
 MODULES = _modules()
+ROOTS = {name.split(".")[0] for name in MODULES}
 
 
 def _imports(name: str, path: Path) -> list[tuple[str, str, int]]:
@@ -74,7 +76,7 @@ def _imports(name: str, path: Path) -> list[tuple[str, str, int]]:
             for alias in node.names:  # "from semsim import io" imports the module semsim.io
                 full = f"{target}.{alias.name}"
                 out.append((full, "", node.lineno) if full in MODULES else (target, alias.name, node.lineno))
-    return [(m, n, line) for m, n, line in out if m.split(".")[0] in {k.split(".")[0] for k in MODULES}]
+    return [(m, n, line) for m, n, line in out if m.split(".")[0] in ROOTS]
 
 
 def _owner(module: str) -> str:
@@ -84,7 +86,11 @@ def _owner(module: str) -> str:
     return module
 
 
-IMPORTS = {name: [(_owner(m), n, line) for m, n, line in _imports(name, path)] for name, path in MODULES.items()}
+@functools.cache
+def imports() -> dict[str, list[tuple[str, str, int]]]:
+    """Every module's imports, resolved to modules (read once, by the tests that need them, not
+    at collection: every test process collects this file)."""
+    return {name: [(_owner(m), n, line) for m, n, line in _imports(name, path)] for name, path in MODULES.items()}
 
 
 def _layer(module: str) -> str | None:
@@ -114,7 +120,7 @@ def test_every_import_names_a_module_that_exists():
 
 def test_the_kernel_imports_nothing_above_it():
     wrong = [f"{m}:{line} imports {target}" for m in MODULES if _layer(m) == "kernel"
-             for target, _, line in IMPORTS[m] if _layer(target) != "kernel"]
+             for target, _, line in imports()[m] if _layer(target) != "kernel"]
     assert wrong == []
 
 
@@ -124,7 +130,7 @@ def test_plugins_stand_on_the_kernel_only():
         if _layer(m) != "plugin":
             continue
         own = m.split(".")[0]
-        for target, _, line in IMPORTS[m]:
+        for target, _, line in imports()[m]:
             if target.split(".")[0] == own:
                 continue
             if _layer(target) == "plugin":
@@ -140,7 +146,7 @@ def _private(module: str, imports: list[tuple[str, str, int]]) -> list[str]:
 
 
 def test_no_module_imports_another_modules_private_names():
-    assert [w for m in MODULES for w in _private(m, IMPORTS[m])] == []
+    assert [w for m in MODULES for w in _private(m, imports()[m])] == []
 
 
 def _cycle(imports: dict[str, list[tuple[str, str, int]]]) -> list[str]:
@@ -155,7 +161,7 @@ def _cycle(imports: dict[str, list[tuple[str, str, int]]]) -> list[str]:
 
 def test_imports_form_no_cycle():
     """One direction within each layer too: a cycle hidden behind a deferred import is still a cycle."""
-    assert _cycle(IMPORTS) == []
+    assert _cycle(imports()) == []
 
 
 def test_the_cycle_and_private_name_checks_can_fail():

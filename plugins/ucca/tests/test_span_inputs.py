@@ -363,11 +363,7 @@ def test_encoder_whose_weights_changed_is_refused_in_one_line(encoder_model, tin
 THREADS = """
 import json, sys, torch
 from semsim import threads
-try:
-    n = threads.check(int(sys.argv[1]))
-except Exception as exc:
-    print(json.dumps({"error": str(exc)})); raise SystemExit
-threads.limit(n)
+n = threads.limit(threads.check(int(sys.argv[1])))
 print(json.dumps({"n": n, "torch": torch.get_num_threads()}))
 """
 
@@ -385,17 +381,16 @@ def test_parsing_threads_are_one_per_process_unless_told(env, jobs, expect):
     assert json.loads(r.stdout) == expect
 
 
-@pytest.mark.slow
-def test_more_threads_than_cores_is_refused():
+def test_more_threads_than_cores_is_refused(monkeypatch):
+    """Refused when the count is read, before any thread is set (so in this process)."""
     from semsim import threads
-    base = {k: v for k, v in os.environ.items() if k != "SEMSIM_THREADS"}
-    many = str(threads.cores() + 1)
-    r = subprocess.run([sys.executable, "-c", THREADS, "2"], capture_output=True, text=True,
-                       env={**base, "SEMSIM_THREADS": many})
-    assert "is more than this machine's" in json.loads(r.stdout)["error"]
-    r = subprocess.run([sys.executable, "-c", THREADS, "1"], capture_output=True, text=True,
-                       env={**base, "SEMSIM_THREADS": "zero"})
-    assert "expected a whole number of threads" in json.loads(r.stdout)["error"]
+    from semsim.errors import SettingsError
+    monkeypatch.setenv("SEMSIM_THREADS", str(threads.cores() + 1))
+    with pytest.raises(SettingsError, match="is more than this machine's"):
+        threads.check(2)
+    monkeypatch.setenv("SEMSIM_THREADS", "zero")
+    with pytest.raises(SettingsError, match="expected a whole number of threads"):
+        threads.check(1)
 
 
 def test_length_batches_bound_the_spans_of_a_batch():

@@ -67,3 +67,33 @@ def pytest_runtest_setup(item: pytest.Item) -> None:
 @pytest.fixture(scope="session")
 def shared() -> Path:
     return SHARED
+
+
+@pytest.fixture(scope="session")
+def tiny_tupa_model(tmp_path_factory) -> Path:
+    """The tests' tiny TUPA model (sparse classifier, 2 epochs on the UCCA plugin's 12 bracket
+    fixtures; its parses mean nothing), trained once per test run: the TUPA tests and
+    docs/sensitivity.md's transcript share it, and so do pytest-xdist's workers (through a
+    directory of the run's and a lock, as pytest-xdist's documentation does it)."""
+    import fcntl
+    import importlib.util as util
+
+    from semsim_ucca import tupa
+    base = tmp_path_factory.getbasetemp()
+    root = base.parent if os.environ.get("PYTEST_XDIST_WORKER") else base  # the run's, not the worker's
+    d = root / "tiny-tupa"
+    with open(root / "tiny-tupa.lock", "w") as lock:
+        fcntl.flock(lock, fcntl.LOCK_EX)  # one worker trains, the others wait and read
+        model = d / "model" / "tiny"
+        if not (d / "trained").exists():
+            spec = util.spec_from_file_location("brackets", Path(__file__).parent / "plugins/ucca/tests/brackets.py")
+            brackets = util.module_from_spec(spec)
+            spec.loader.exec_module(brackets)
+            d.mkdir(exist_ok=True)
+            files = []
+            for i, b in enumerate(brackets.TRAINING):
+                files.append(d / f"train{i}.xml")
+                files[-1].write_text(brackets.to_xml(b, f"train{i}"), encoding="utf-8")
+            model = Path(tupa.train(files, model, classifier="sparse", epochs=2))
+            (d / "trained").write_text(str(model))
+        return Path((d / "trained").read_text())

@@ -12,9 +12,10 @@
   parse cache that this module's tests share (``SEMSIM_CACHE_DIR``), with ``COLUMNS`` unset
   (as in a pipe) and a progress interval no run reaches, so that a slow machine's progress
   lines never show. Its inputs must be the repository's files, ``../shared`` (then it is
-  marked ``needs_shared``) or a model this module builds (``BUILT``: the tiny TUPA model of
-  docs/sensitivity.md, compared up to its hash, which covers the directory it was trained
-  in). Any other transcript fails: show the output of a command only where a test runs it.
+  marked ``needs_shared``) or a model the tests build (``BUILT``: the tiny TUPA model of
+  docs/sensitivity.md, conftest.py's ``tiny_tupa_model``, compared up to its hash, which
+  covers the directory it was trained in). Any other transcript fails: show the output of
+  a command only where a test runs it.
   (The plugin tutorial's, in docs/plugins.md, need its plugin installed: test_plugin_tutorial.py
   runs those.)
 * **Tables and prose quoted from commands on ../shared**: the JFLEG dev table of
@@ -30,7 +31,6 @@ from __future__ import annotations
 
 import ast
 import difflib
-import importlib.util
 import json
 import os
 import re
@@ -48,7 +48,7 @@ SHARED = Path(os.environ.get("SEMSIM_SHARED", ROOT.parent / "shared"))
 DOCS = [ROOT / "README.md", *sorted((ROOT / "docs").glob("*.md")), *sorted(ROOT.glob("plugins/*/README.md"))]
 #: the commands a transcript may run, and the module that is each
 PROGRAMS = {"semsim": "semsim.cli", "semsim-gecmetrics-eval": "semsim.gec.cli"}
-#: inputs the docs name that this module builds: path as written -> fixture
+#: inputs the docs name that the tests build: path as written -> fixture (conftest.py)
 BUILT = {"/tmp/sens/model/tiny": "tiny_tupa_model"}
 NUMBER = re.compile(r"-?\d+\.\d+")
 
@@ -168,21 +168,6 @@ def _unhashed(lines: list[str] | tuple[str, ...]) -> list[str]:
 @pytest.fixture(scope="module")
 def docs_cache(tmp_path_factory) -> Path:
     return tmp_path_factory.mktemp("docs-cache")
-
-
-@pytest.fixture(scope="module")
-def tiny_tupa_model(tmp_path_factory) -> Path:
-    """docs/sensitivity.md's model: TUPA, sparse, 2 epochs on the UCCA plugin's bracket fixtures."""
-    from semsim_ucca import tupa
-    spec = importlib.util.spec_from_file_location("brackets", ROOT / "plugins/ucca/tests/brackets.py")
-    brackets = importlib.util.module_from_spec(spec)
-    spec.loader.exec_module(brackets)
-    d = tmp_path_factory.mktemp("tupa")
-    files = []
-    for i, b in enumerate(brackets.TRAINING):
-        files.append(d / f"train{i}.xml")
-        files[-1].write_text(brackets.to_xml(b, f"train{i}"), encoding="utf-8")
-    return Path(tupa.train(files, d / "model" / "tiny", classifier="sparse", epochs=2))
 
 
 def _environment(t: Transcript, cache: Path) -> dict[str, str]:

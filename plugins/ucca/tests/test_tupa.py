@@ -12,7 +12,6 @@ import subprocess
 import sys
 
 import pytest
-from brackets import TRAINING, to_xml
 
 pytestmark = [pytest.mark.needs_tupa, pytest.mark.slow]
 
@@ -21,14 +20,8 @@ HYPOTHESES = ["John gave a book to Mary .", "She left , she was tired .", "The c
 
 
 @pytest.fixture(scope="module")
-def tiny_model(tmp_path_factory):
-    from semsim_ucca import tupa
-    d = tmp_path_factory.mktemp("tupa")
-    files = []
-    for i, b in enumerate(TRAINING):
-        files.append(d / f"train{i}.xml")
-        files[-1].write_text(to_xml(b, f"train{i}"), encoding="utf-8")
-    return tupa.train(files, d / "model" / "tiny", classifier="sparse", epochs=2)
+def tiny_model(tiny_tupa_model):
+    return tiny_tupa_model  # conftest.py: trained once per run, shared with docs/sensitivity.md's transcript
 
 
 def semsim(*args, env=None):

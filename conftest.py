@@ -84,7 +84,6 @@ def tiny_tupa_model(tmp_path_factory) -> Path:
     d = root / "tiny-tupa"
     with open(root / "tiny-tupa.lock", "w") as lock:
         fcntl.flock(lock, fcntl.LOCK_EX)  # one worker trains, the others wait and read
-        model = d / "model" / "tiny"
         if not (d / "trained").exists():
             spec = util.spec_from_file_location("brackets", Path(__file__).parent / "plugins/ucca/tests/brackets.py")
             brackets = util.module_from_spec(spec)
@@ -94,6 +93,5 @@ def tiny_tupa_model(tmp_path_factory) -> Path:
             for i, b in enumerate(brackets.TRAINING):
                 files.append(d / f"train{i}.xml")
                 files[-1].write_text(brackets.to_xml(b, f"train{i}"), encoding="utf-8")
-            model = Path(tupa.train(files, model, classifier="sparse", epochs=2))
-            (d / "trained").write_text(str(model))
+            (d / "trained").write_text(str(tupa.train(files, d / "model" / "tiny", classifier="sparse", epochs=2)))
         return Path((d / "trained").read_text())

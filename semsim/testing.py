@@ -36,6 +36,7 @@ import signal
 import struct
 import subprocess
 import sys
+import threading
 import traceback
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass
@@ -195,7 +196,7 @@ def bounded(fn: Callable[..., T], *args: Any, seconds: float | None = None, mega
     interpreter start."""
     seconds = seconds or float(os.environ.get("SEMSIM_FUZZ_SECONDS") or 10)
     megabytes = megabytes or int(os.environ.get("SEMSIM_FUZZ_MEGABYTES") or 1000)
-    context = {"env": dict(os.environ), "cwd": os.getcwd(), "path": list(sys.path), "seconds": seconds,
+    context = {"env": dict(os.environ), "cwd": os.getcwd(), "path": [str(p) for p in sys.path], "seconds": seconds,
                "megabytes": megabytes}
     wait_status, payload = _fork_server().run(json.dumps(context).encode(), pickle.dumps((fn, args)))
     what = f"{getattr(fn, '__name__', fn)}{tuple(args)!r:.200}"
@@ -237,13 +238,19 @@ class _ForkServer:
     def __init__(self) -> None:
         self.process = subprocess.Popen([sys.executable, "-c", "from semsim.testing import _serve; _serve()"],
                                         stdin=subprocess.PIPE, stdout=subprocess.PIPE)
+        self.lock = threading.Lock()  # one request at a time on the pipes
 
     def run(self, context: bytes, call: bytes) -> tuple[int, bytes]:
         """The child's wait status and its pickled outcome (empty if it died first)."""
         assert self.process.stdin is not None and self.process.stdout is not None
-        _send(self.process.stdin, context, call)
-        status = _receive(self.process.stdout)
-        return struct.unpack("<i", status)[0], _receive(self.process.stdout)
+        with self.lock:
+            try:
+                _send(self.process.stdin, context, call)
+                status = struct.unpack("<i", _receive(self.process.stdout))[0]
+                return status, _receive(self.process.stdout)
+            except (EOFError, BrokenPipeError):
+                raise AssertionError(f"semsim.testing's fork server ended (exit status {self.process.wait()}); "
+                                     "its error is on stderr") from None
 
 
 _servers: dict[int, _ForkServer] = {}

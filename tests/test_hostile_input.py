@@ -280,3 +280,12 @@ def test_sensitivity_names_the_m2_line_beyond_a_bound(toy_env, monkeypatch):
     assert r.exit_code == 1
     assert re.match(rf"(semsim|Error): ({re.escape(str(m2))}|no sentence could be scored: {re.escape(str(m2))}):\d+: "
                     "too large for the token alignment", r.stderr.splitlines()[0]), r.stderr
+
+
+def test_bounded_starts_a_new_fork_server_when_its_server_has_died():
+    from semsim import testing
+    assert bounded(_imported, "json") is True  # this process's server runs
+    server = testing._fork_server()
+    server.process.kill()
+    server.process.wait()
+    assert bounded(_imported, "json") is True and testing._fork_server() is not server

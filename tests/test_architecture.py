@@ -87,7 +87,7 @@ def _owner(module: str) -> str:
 
 
 @functools.cache
-def imports() -> dict[str, list[tuple[str, str, int]]]:
+def all_imports() -> dict[str, list[tuple[str, str, int]]]:
     """Every module's imports, resolved to modules (read once, by the tests that need them, not
     at collection: every test process collects this file)."""
     return {name: [(_owner(m), n, line) for m, n, line in _imports(name, path)] for name, path in MODULES.items()}
@@ -120,7 +120,7 @@ def test_every_import_names_a_module_that_exists():
 
 def test_the_kernel_imports_nothing_above_it():
     wrong = [f"{m}:{line} imports {target}" for m in MODULES if _layer(m) == "kernel"
-             for target, _, line in imports()[m] if _layer(target) != "kernel"]
+             for target, _, line in all_imports()[m] if _layer(target) != "kernel"]
     assert wrong == []
 
 
@@ -130,7 +130,7 @@ def test_plugins_stand_on_the_kernel_only():
         if _layer(m) != "plugin":
             continue
         own = m.split(".")[0]
-        for target, _, line in imports()[m]:
+        for target, _, line in all_imports()[m]:
             if target.split(".")[0] == own:
                 continue
             if _layer(target) == "plugin":
@@ -146,7 +146,7 @@ def _private(module: str, imports: list[tuple[str, str, int]]) -> list[str]:
 
 
 def test_no_module_imports_another_modules_private_names():
-    assert [w for m in MODULES for w in _private(m, imports()[m])] == []
+    assert [w for m in MODULES for w in _private(m, all_imports()[m])] == []
 
 
 def _cycle(imports: dict[str, list[tuple[str, str, int]]]) -> list[str]:
@@ -161,7 +161,7 @@ def _cycle(imports: dict[str, list[tuple[str, str, int]]]) -> list[str]:
 
 def test_imports_form_no_cycle():
     """One direction within each layer too: a cycle hidden behind a deferred import is still a cycle."""
-    assert _cycle(imports()) == []
+    assert _cycle(all_imports()) == []
 
 
 def test_the_cycle_and_private_name_checks_can_fail():

@@ -201,18 +201,22 @@ def score_lines(source: Sequence[str], systems: dict[str, Sequence[str]], graphs
     # A pair is scored once: systems agree on most lines (SEEDA: 18,367 pairs, 7,773 distinct),
     # and a score depends on the two graphs alone.
     scored: dict[tuple[str, str], Score] = {}
+
+    def pair_score(src: str, hyp: str) -> Score:
+        pair = normalise(src), normalise(hyp)
+        if pair not in scored:
+            scored[pair] = score(graphs[pair[0]], graphs[pair[1]])
+        return scored[pair]
+
     for name, lines in systems.items():
         for i, (src, hyp) in enumerate(zip(source, lines)):
             if i + 1 in skip:
                 continue
             if src.strip() and hyp.strip():
-                pair = normalise(src), normalise(hyp)
-                if pair not in scored:
-                    scored[pair] = score(graphs[pair[0]], graphs[pair[1]])
-                yield SentenceResult(name, i + 1, scored[pair], False)
+                yield SentenceResult(name, i + 1, pair_score(src, hyp), False)
                 continue
             if template is None:
-                template = next((score(graphs[normalise(a)], graphs[normalise(b)])
+                template = next((pair_score(a, b)
                                  for lines_ in systems.values() for k, (a, b) in enumerate(zip(source, lines_))
                                  if a.strip() and b.strip() and k + 1 not in skip), fallback)
             value = 1.0 if not src.strip() and not hyp.strip() else 0.0

@@ -5,8 +5,8 @@
 Two parts, both on one thread as semsim runs a parse (``semsim/threads.py``):
 
 * **start**: a fresh interpreter times, in order, each step before the first parse: the
-  CLI's imports, torch, the span parser's model file, the encoder, spaCy and its pipeline,
-  and the first one-sentence parse;
+  CLI's imports, the span parser's model file, the encoder, spaCy and its pipeline,
+  and the first one-sentence parse (and it fails if the parse imported torch);
 * **steady state**: the real route (:func:`semsim.parsing.parse_texts`, no cache) over a
   corpus (default: the JFLEG dev sources), with each stage's functions timed where they are
   called: spaCy's features, the encoder, the network (BiLSTM and span labels), the CKY
@@ -34,17 +34,17 @@ def mark(name):
     now = time.perf_counter(); marks.append((name, now - t)); t = now
 import semsim.cli; mark("semsim's CLI imports")
 from semsim import threads; threads.limit()
-import torch; mark("import torch")
 from semsim_ucca import span
 parser = span.load(sys.argv[1] or None); mark("span parser model file")
-parser.encoder(); mark("encoder (weights, tokenizer)")
-import spacy; mark("import spacy")
-from semsim_ucca.span.features import load_spacy
+parser.encoder(); mark("encoder (ONNX Runtime session, weights, tokenizer)")
+from semsim_ucca.span.features import import_spacy, load_spacy
+import_spacy(); mark("import spacy (without torch)")
 load_spacy(parser.info.get("spacy_model"), "ent" in parser.net.config.fields()); mark("spaCy pipeline")
 from semsim.parsing import ParseSettings, parse_texts
 parse_texts(["He gave John an apple ."], ParseSettings(model=sys.argv[1] or None, cache=False, progress=False))
 mark("first parse, one sentence")
 for name, s in marks: print(f"{name}\t{s:.3f}")
+assert "torch" not in sys.modules, "a parse imported torch"
 """
 
 
@@ -85,7 +85,7 @@ def steady(model: str | None, texts: list[str]) -> tuple[dict[str, float], float
     timed(stages, "spaCy features", features, "_spacy_features")
     timed(stages, "encoder", encoder.Encoder, "__call__")
     timed(stages, "network: embeddings, characters, BiLSTM", type(loaded.net), "encode")
-    timed(stages, "network: span labels", type(loaded.net), "label_logits_eval")
+    timed(stages, "network: span labels", type(loaded.net), "label_logits")
     timed(stages, "CKY decoder", net, "cky")
     timed(stages, "remote edges", parser.SpanParser, "_remotes")
     timed(stages, "spans to tree", parser, "spans_to_tree")

@@ -1,16 +1,22 @@
-"""A BERT encoder's forward pass in plain torch, on the weights' safetensors file.
+"""A BERT encoder's forward pass on ONNX Runtime, on the weights' safetensors file.
 
-Why not ``transformers``: importing it costs 4 s of a parse's start (torch alone 1.4 s),
-for a network that is twenty lines of torch. This module runs the same operations in the
-same order as ``transformers``' ``BertModel`` with its default (SDPA) attention — embeddings
-summed word + token type + position, then LayerNorm; per layer self-attention through
-``scaled_dot_product_attention`` with a boolean key mask (none when nothing is padded),
-output projection, residual LayerNorm, GELU feed-forward, residual LayerNorm — so its hidden
-states are the same numbers (``plugins/ucca/tests/test_encoder.py`` compares them). Word
-pieces come from the ``tokenizers`` library and the directory's ``tokenizer.json``, which is
-what ``transformers``' fast tokenizer runs. Only what a parse needs is here: inference, the
-first ``depth`` layers, absolute positions. Anything else (other architectures, fine-tuning)
-goes through ``transformers`` (:mod:`.encoder`).
+Why neither ``transformers`` nor torch: importing ``transformers`` costs 4 s of a parse's
+start and torch 2 s and 190 MB, for a network of twenty lines. Why ONNX Runtime and not
+numpy (:func:`.runtime.bert_layer`, which runs the same layers for fine-tuned models): at
+MiniLM's size a parse spends a quarter of its time here, and numpy is 50% slower than torch
+(its exact ``erf`` alone is 20 ns a value) where ONNX Runtime matches torch (measured:
+``docs/parser.md``, *A parse without torch*); it imports in 0.1 s. The graph is built here,
+in memory, from the operations of ``transformers``' ``BertModel`` in the same order:
+embeddings summed word + token type + position, then LayerNorm; per layer self-attention
+with padded keys masked out, output projection, residual LayerNorm, exact-GELU feed-forward,
+residual LayerNorm. The weights are handed to the session as they are, never copied into
+the graph (that copy alone took 0.5 s). Its hidden states are ``transformers``' to float32
+rounding (``plugins/ucca/tests/test_span_inputs.py`` compares them). Word pieces come from
+the ``tokenizers`` library and the directory's ``tokenizer.json``, which is what
+``transformers``' fast tokenizer runs. Only what a parse needs is here: inference, the first
+``depth`` layers, absolute positions, one thread (:mod:`semsim.threads`: parallelism comes
+from processes). Anything else (other architectures, fine-tuning) goes through
+``transformers`` (:mod:`.encoder`).
 """
 
 from __future__ import annotations
@@ -18,6 +24,8 @@ from __future__ import annotations
 import json
 from pathlib import Path
 from typing import Any
+
+import numpy as np
 
 
 def supports(directory: Path) -> bool:
@@ -36,8 +44,7 @@ def supports(directory: Path) -> bool:
 class Bert:
     """The embeddings and the first ``depth`` layers of the BERT in ``directory`` (all when None)."""
 
-    def __init__(self, directory: Path, depth: int | None = None, device: str = "cpu") -> None:
-        import torch
+    def __init__(self, directory: Path, depth: int | None = None) -> None:
         from safetensors import safe_open
         from tokenizers import Tokenizer
         config = json.loads((directory / "config.json").read_text(encoding="utf-8"))
@@ -46,45 +53,98 @@ class Bert:
         self.eps = float(config["layer_norm_eps"])
         self.pad_id = int(config.get("pad_token_id", 0))
         wanted = ("embeddings.", *(f"encoder.layer.{k}." for k in range(self.depth)))
-        with safe_open(str(directory / "model.safetensors"), framework="pt", device=device) as f:
+        with safe_open(str(directory / "model.safetensors"), framework="numpy") as f:
             names = list(f.keys())
             prefix = "bert." if any(n.startswith("bert.") for n in names) else ""
-            self.w: dict[str, Any] = {n[len(prefix):]: f.get_tensor(n).float() for n in names
-                                      if n[len(prefix):].startswith(wanted)}
+            w = {n[len(prefix):]: f.get_tensor(n).astype(np.float32, copy=False) for n in names
+                 if n[len(prefix):].startswith(wanted)}
+        #: the weights read (the session holds them, not this object: no second copy)
+        self.names = sorted(w)
         self.tokenizer = Tokenizer.from_file(str(directory / "tokenizer.json"))
         self.tokenizer.no_padding()
         self.tokenizer.no_truncation()
-        self._torch = torch
+        # word + token type 0 (then + position, in the graph): the same two additions, in the
+        # same order, as BertEmbeddings; the first made once, in place, and looked up here
+        # (ONNX Runtime would copy the 30,522 × 384 table, 47 MB)
+        self.words = w.pop("embeddings.word_embeddings.weight")
+        self.words += w["embeddings.token_type_embeddings.weight"][0]
+        self._session = _session(w, self.depth, self.heads, self.eps, self.dim)
 
-    def _norm(self, x: Any, name: str) -> Any:
-        return self._torch.nn.functional.layer_norm(x, (self.dim,), self.w[f"{name}.weight"], self.w[f"{name}.bias"],
-                                                    self.eps)
-
-    def _linear(self, x: Any, name: str) -> Any:
-        return self._torch.nn.functional.linear(x, self.w[f"{name}.weight"], self.w[f"{name}.bias"])
-
-    def __call__(self, input_ids: Any, attention_mask: Any) -> list[Any]:
+    def __call__(self, input_ids: np.ndarray, attention_mask: np.ndarray) -> list[np.ndarray]:
         """Every layer's states (B, pieces, dim), the embeddings' first, as ``output_hidden_states``."""
-        torch, F = self._torch, self._torch.nn.functional
-        batch, length = input_ids.shape
-        w = self.w
-        x = F.embedding(input_ids, w["embeddings.word_embeddings.weight"])
-        x = x + F.embedding(torch.zeros_like(input_ids), w["embeddings.token_type_embeddings.weight"])
-        positions = torch.arange(length, device=input_ids.device)[None]
-        x = x + F.embedding(positions, w["embeddings.position_embeddings.weight"])
-        x = self._norm(x, "embeddings.LayerNorm")
-        mask = None if bool(attention_mask.all()) else attention_mask.bool()[:, None, None, :].expand(
-            batch, 1, length, length).contiguous()
-        states, size = [x], self.dim // self.heads
-        for k in range(self.depth):
-            p = f"encoder.layer.{k}."
-            q, key, v = (self._linear(x, f"{p}attention.self.{n}").view(batch, length, -1, size).transpose(1, 2)
-                         for n in ("query", "key", "value"))
-            a = F.scaled_dot_product_attention(q, key, v, attn_mask=mask, dropout_p=0.0, scale=size ** -0.5,
-                                               is_causal=False)
-            a = a.transpose(1, 2).contiguous().reshape(batch, length, -1).contiguous()
-            x = self._norm(self._linear(a, f"{p}attention.output.dense") + x, f"{p}attention.output.LayerNorm")
-            h = F.gelu(self._linear(x, f"{p}intermediate.dense"))
-            x = self._norm(self._linear(h, f"{p}output.dense") + x, f"{p}output.LayerNorm")
-            states.append(x)
-        return states
+        return self._session.run(None, {"words": self.words[input_ids],
+                                        "attention_mask": np.asarray(attention_mask, dtype=np.int64)})
+
+
+def _session(w: dict[str, np.ndarray], depth: int, heads: int, eps: float, dim: int) -> Any:
+    """An ONNX Runtime session from the looked-up word embeddings (``words``) and the
+    attention mask to the embeddings' and ``depth`` layers' states (it copies the weights)."""
+    import onnxruntime as ort
+    from onnx import TensorProto, helper
+
+    from semsim.threads import threads
+
+    nodes: list[Any] = []
+    weights: dict[str, np.ndarray] = {}
+    small: list[Any] = []
+
+    def weight(name: str, value: np.ndarray) -> str:
+        weights[name] = np.ascontiguousarray(value, dtype=np.float32)
+        return name
+
+    def const(value: Any, dtype: Any = np.float32) -> str:
+        name = f"c{len(small)}"
+        small.append(helper.make_tensor(name, helper.np_dtype_to_tensor_dtype(np.dtype(dtype)),
+                                        np.shape(value), np.asarray(value, dtype=dtype).ravel().tolist()))
+        return name
+
+    def op(kind: str, *inputs: str, **attributes: Any) -> str:
+        out = f"n{len(nodes)}"
+        nodes.append(helper.make_node(kind, list(inputs), [out], **attributes))
+        return out
+
+    def linear(x: str, name: str) -> str:  # the weight stored transposed: MatMul takes (in, out)
+        product = op("MatMul", x, weight(f"{name}.wt", w[f"{name}.weight"].T))
+        return op("Add", product, weight(f"{name}.b", w[f"{name}.bias"]))
+
+    def norm(x: str, name: str) -> str:
+        return op("LayerNormalization", x, weight(f"{name}.g", w[f"{name}.weight"]),
+                  weight(f"{name}.beta", w[f"{name}.bias"]), axis=-1, epsilon=eps)
+
+    size = dim // heads
+    length = op("Gather", op("Shape", "attention_mask"), const(1, np.int64))
+    positions = op("Range", const(0, np.int64), length, const(1, np.int64))
+    x = norm(op("Add", "words", op("Gather", weight("positions", w["embeddings.position_embeddings.weight"]),
+                                   positions)), "embeddings.LayerNorm")
+    keep = op("Unsqueeze", op("Cast", "attention_mask", to=TensorProto.BOOL), const([1, 2], np.int64))  # (B,1,1,L)
+    split, merge = const([0, 0, heads, size], np.int64), const([0, 0, dim], np.int64)
+    states = [x]
+    for k in range(depth):
+        p = f"encoder.layer.{k}."
+        q, key, v = (op("Transpose", op("Reshape", linear(x, f"{p}attention.self.{n}"), split), perm=perm)
+                     for n, perm in (("query", [0, 2, 1, 3]), ("key", [0, 2, 3, 1]), ("value", [0, 2, 1, 3])))
+        scores = op("Where", keep, op("MatMul", op("Mul", q, const(size ** -0.5)), key), const(-np.inf))
+        a = op("Reshape", op("Transpose", op("MatMul", op("Softmax", scores, axis=-1), v), perm=[0, 2, 1, 3]), merge)
+        x = norm(op("Add", linear(a, f"{p}attention.output.dense"), x), f"{p}attention.output.LayerNorm")
+        h = linear(x, f"{p}intermediate.dense")
+        gelu = op("Mul", op("Mul", h, op("Add", op("Erf", op("Mul", h, const(0.5 ** 0.5))), const(1.0))), const(0.5))
+        x = norm(op("Add", linear(gelu, f"{p}output.dense"), x), f"{p}output.LayerNorm")
+        states.append(x)
+    # the weights are declared external and handed over as arrays (serialising them into
+    # the graph and parsing it back cost 0.5 s of every start)
+    external = []
+    for name, a in weights.items():
+        t = TensorProto(name=name, dims=a.shape, data_type=TensorProto.FLOAT, data_location=TensorProto.EXTERNAL)
+        t.external_data.add(key="location", value="memory")
+        external.append(t)
+    tensor = helper.make_tensor_value_info
+    graph = helper.make_graph(
+        nodes, "bert", [tensor("words", TensorProto.FLOAT, ["batch", "pieces", dim]),
+                        tensor("attention_mask", TensorProto.INT64, ["batch", "pieces"])],
+        [tensor(s, TensorProto.FLOAT, ["batch", "pieces", dim]) for s in states], [*small, *external])
+    model = helper.make_model(graph, opset_imports=[helper.make_opsetid("", 17)], ir_version=8)
+    options = ort.SessionOptions()
+    options.intra_op_num_threads, options.inter_op_num_threads = threads(), 1
+    options.execution_mode = ort.ExecutionMode.ORT_SEQUENTIAL
+    options.add_external_initializers(list(weights), [ort.OrtValue.ortvalue_from_numpy(a) for a in weights.values()])
+    return ort.InferenceSession(model.SerializeToString(), options, providers=["CPUExecutionProvider"])

@@ -95,9 +95,10 @@ def check(name: str, sha256: str) -> EncoderSpec:
 class Encoder:
     """A transformer that turns tokenised sentences into per-word states of every layer.
 
-    A BERT runs on :mod:`.bert` (plain torch on its weights file, the same numbers without
-    importing ``transformers``, 4 s of a parse's start); any other architecture, and the
-    modules fine-tuning needs (:meth:`top_layers`), come from ``transformers``."""
+    A BERT runs on :mod:`.bert` (numpy on its weights file: the same numbers to float32
+    rounding without importing ``transformers`` or torch, 6 s of a parse's start); any other
+    architecture, and the modules fine-tuning needs (:meth:`top_layers`), come from
+    ``transformers``, on ``device``."""
 
     def __init__(self, spec: EncoderSpec, device: str = "cpu", depth: int | None = None) -> None:
         from . import bert
@@ -106,7 +107,7 @@ class Encoder:
         self._hf: Any = None
         self._depth = depth
         if bert.supports(spec.path):
-            self.run: Any = bert.Bert(spec.path, depth, device)
+            self.run: Any = bert.Bert(spec.path, depth)
             self.tokenizer = self.run.tokenizer
             self.depth, self.dim, self.pad_id = self.run.depth, self.run.dim, self.run.pad_id
         else:
@@ -146,8 +147,13 @@ class Encoder:
             self._stack().layer = torch.nn.ModuleList(list(self._stack().layer)[:self._depth])
         return self._hf
 
-    def _hf_states(self, input_ids: Any, attention_mask: Any) -> Any:
-        return self._hf(input_ids=input_ids, attention_mask=attention_mask, output_hidden_states=True).hidden_states
+    def _hf_states(self, input_ids: np.ndarray, attention_mask: np.ndarray) -> list[np.ndarray]:
+        import torch
+        with torch.inference_mode():
+            hidden = self._hf(input_ids=torch.from_numpy(input_ids).to(self.device),
+                              attention_mask=torch.from_numpy(attention_mask).to(self.device),
+                              output_hidden_states=True).hidden_states
+        return [h.float().cpu().numpy() for h in hidden]
 
     def _stack(self) -> Any:
         stack = getattr(self._transformers(), "encoder", None)
@@ -187,30 +193,31 @@ class Encoder:
     def __call__(self, sentences: Sequence[Sequence[str]], batch_size: int = 32) -> list[np.ndarray]:
         """Per sentence, a float16 array (words, layers, dim): each layer's state of each word,
         the mean over its word pieces (a word with no piece gets zeros)."""
-        import torch
         chunks = [(s, a, b) for s, words in enumerate(sentences) for a, b in self._windows(words)]
         out = [np.zeros((len(words), self.layers, self.dim), dtype=np.float16) for words in sentences]
         order = sorted(range(len(chunks)), key=lambda k: chunks[k][2] - chunks[k][1])
-        with torch.inference_mode():
-            for start in range(0, len(order), batch_size):
-                batch = [chunks[k] for k in order[start:start + batch_size]]
-                encoded = self.tokenizer.encode_batch([list(sentences[s][a:b]) for s, a, b in batch],
-                                                      is_pretokenized=True)
-                width = max(len(e.ids) for e in encoded)  # padded to the longest, on the right
-                ids = torch.full((len(batch), width), self.pad_id, dtype=torch.long)
-                mask = torch.zeros((len(batch), width), dtype=torch.long)
-                for row, e in enumerate(encoded):
-                    ids[row, :len(e.ids)] = torch.tensor(e.ids)
-                    mask[row, :len(e.ids)] = 1
-                hidden = self.run(ids.to(self.device), mask.to(self.device))
-                states = torch.stack(hidden, dim=2).float().cpu()  # (B, pieces, layers, dim)
-                for row, (s, a, b) in enumerate(batch):
-                    word_ids = encoded[row].word_ids
-                    index = torch.tensor([k for k, w in enumerate(word_ids) if w is not None])
-                    words = torch.tensor([w for w in word_ids if w is not None])
-                    sums = torch.zeros(b - a, self.layers, self.dim).index_add_(0, words, states[row, index])
-                    counts = torch.bincount(words, minlength=b - a).clamp(min=1)
-                    out[s][a:b] = (sums / counts[:, None, None]).numpy().astype(np.float16)
+        for start in range(0, len(order), batch_size):
+            batch = [chunks[k] for k in order[start:start + batch_size]]
+            encoded = self.tokenizer.encode_batch([list(sentences[s][a:b]) for s, a, b in batch],
+                                                  is_pretokenized=True)
+            width = max(len(e.ids) for e in encoded)  # padded to the longest, on the right
+            ids = np.full((len(batch), width), self.pad_id, dtype=np.int64)
+            mask = np.zeros((len(batch), width), dtype=np.int64)
+            for row, e in enumerate(encoded):
+                ids[row, :len(e.ids)] = e.ids
+                mask[row, :len(e.ids)] = 1
+            states = np.stack(self.run(ids, mask), axis=2)  # (B, pieces, layers, dim)
+            for row, (s, a, b) in enumerate(batch):
+                word_ids = encoded[row].word_ids
+                pieces = [k for k, w in enumerate(word_ids) if w is not None]
+                if not pieces:  # words the tokenizer drops entirely keep their zeros
+                    continue
+                words = [w for w in word_ids if w is not None]
+                member = np.zeros((b - a, len(pieces)), dtype=np.float32)  # word by piece, 0/1
+                member[words, np.arange(len(pieces))] = 1.0
+                sums = member @ states[row, pieces].reshape(len(pieces), -1)  # one BLAS call
+                counts = np.maximum(member.sum(axis=1), 1.0)
+                out[s][a:b] = (sums / counts[:, None]).reshape(b - a, self.layers, self.dim).astype(np.float16)
         return out
 
 

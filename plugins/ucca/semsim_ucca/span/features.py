@@ -12,6 +12,7 @@ as written) is always kept, for the character encoder.
 
 from __future__ import annotations
 
+import sys
 from collections.abc import Sequence
 from dataclasses import dataclass
 from typing import Any
@@ -32,11 +33,32 @@ FIELDS = ("word", "tag", "dep", "head", "ent", "prefix", "suffix", "shape")
 _nlp: dict[tuple[str, bool], Any] = {}
 
 
+def import_spacy() -> Any:
+    """spaCy, imported without torch where torch is not loaded yet.
+
+    spaCy's thinc imports torch when it is installed (2 s and 190 MB of a parse's start,
+    measured: ``docs/parser.md``), only to offer torch-backed layers, which
+    ``en_core_web_sm`` has none of; a parse itself runs no torch (:mod:`.runtime`). So torch
+    is hidden from that one import: thinc then notes in this process that it has no torch,
+    and a spaCy pipeline with torch layers (``spacy-transformers``) loaded later in the same
+    process would be refused by thinc. Where torch is loaded already, nothing is hidden."""
+    if "torch" in sys.modules or "thinc" in sys.modules:
+        import spacy
+        return spacy
+    sys.modules["torch"] = None  # type: ignore[assignment]  # `import torch` now raises ImportError
+    try:
+        import spacy
+    finally:
+        if "torch" in sys.modules and sys.modules["torch"] is None:
+            del sys.modules["torch"]
+    return spacy
+
+
 def load_spacy(name: str = SPACY_MODEL, entities: bool = True) -> Any:
     """The spaCy pipeline (with its entity recogniser or not), loaded once per process."""
     if (name, entities) not in _nlp:
         try:
-            import spacy
+            spacy = import_spacy()
             exclude = [*SPACY_EXCLUDE, *(() if entities else ("ner",))]
             _nlp[name, entities] = spacy.load(name, exclude=exclude)
         except (ImportError, OSError) as exc:
@@ -108,9 +130,9 @@ def _shape(word: str) -> str:
 
 def _spacy_features(sentences: Sequence[Sequence[str]], batch_size: int, name: str,
                     fields: Sequence[str]) -> list[Features]:
-    from spacy.tokens import Doc
     entities = "ent" in fields
     nlp = load_spacy(name, entities)
+    from spacy.tokens import Doc
     docs = (Doc(nlp.vocab, words=list(words)) for words in sentences)
     out = []
     for doc in nlp.pipe(docs, batch_size=batch_size):

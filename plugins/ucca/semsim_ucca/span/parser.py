@@ -85,31 +85,35 @@ class SpanParser:
         return load(c.encoder, self.encoder_sha256, depth=self.net.encoder_shape[0] - 1)
 
     def save(self, path: str | os.PathLike[str], half: bool = True) -> str:
-        """Write the model file atomically; returns its SHA-256."""
-        from safetensors.torch import save
+        """Write the model file atomically (the network being trained, or one loaded for
+        parsing); returns its SHA-256."""
+        from safetensors.numpy import save
         path = Path(path)
         path.parent.mkdir(parents=True, exist_ok=True)
-        tensors = {k: (v.half() if half and v.is_floating_point() else v).detach().cpu().contiguous()
-                   for k, v in self.net.state_dict().items() if not k.startswith("ud_")}  # training-only
+        weights = (self.net.w if hasattr(self.net, "w") else
+                   {k: v.detach().cpu().numpy() for k, v in self.net.state_dict().items()})
+        tensors = {k: np.asarray(v.astype(np.float16) if half and v.dtype.kind == "f" else v, order="C")
+                   for k, v in weights.items() if not k.startswith("ud_")}  # training-only
         with atomic_write(path, binary=True) as f:
             f.write(save(tensors, metadata={"semsim": json.dumps(self.metadata(), sort_keys=True)}))
         return sha256_file(path)
 
     @classmethod
-    def load(cls, path: str | os.PathLike[str], device: str = "cpu") -> SpanParser:
-        """Read a model file; any problem is one :class:`SemsimError` naming the file."""
-        from .model import MAX_WIDTH, Config, SpanParserNet, Vocab
+    def load(cls, path: str | os.PathLike[str]) -> SpanParser:
+        """Read a model file for parsing (numpy, :mod:`.runtime`: no torch); any problem is one
+        :class:`SemsimError` naming the file."""
+        from .model import MAX_WIDTH, Config, Vocab
+        from .runtime import Net, check_shapes, shapes
         path = Path(path)
         if not path.is_file():
             raise SemsimError(f"{path}: no such span parser model file")
         try:
             from safetensors import safe_open
-            with safe_open(str(path), framework="pt", device=device) as f:
+            with safe_open(str(path), framework="numpy") as f:
                 meta = json.loads((f.metadata() or {})["semsim"])
                 if meta.get("format") != FORMAT:
                     raise ValueError(f"format {meta.get('format')!r}, expected {FORMAT!r}")
                 tensors = {k: f.get_tensor(k) for k in f.keys()}  # noqa: SIM118 (safe_open has no __iter__)
-            tensors = {k: t.float() if t.is_floating_point() else t for k, t in tensors.items()}
             # models written before features were a setting used every field
             config = Config(**{"features": ",".join(FIELDS), **meta["config"]})
             vocabs = {f: Vocab(meta["vocabs"][f]) for f in (*config.fields(), *(("chars",) if config.char_dim else ()))}
@@ -117,20 +121,26 @@ class SpanParser:
             shape = tuple(meta.get("encoder_shape", (0, 0)))
             if not all(isinstance(x, int) and 0 <= x <= MAX_WIDTH for x in (*shape, meta["vector_dim"])):
                 raise ValueError(f"declares input sizes {meta['vector_dim']!r}, {shape!r}: at most {MAX_WIDTH}")
-            tuned = None
-            if config.encoder_tune:  # the fine-tuned layers' shape comes from the encoder itself
-                from .encoder import load as load_encoder
-                tuned = load_encoder(config.encoder, meta["info"].get("encoder_sha256"), device,
-                                     shape[0] - 1).layer_shells(config.encoder_tune)
-            net = SpanParserNet(config, {f: len(v) for f, v in vocabs.items()}, int(meta["vector_dim"]),
-                                len(labels), len(remote_labels), shape, tuned)
-            net.load_state_dict(tensors)
+            check_shapes(tensors, shapes(config, {f: len(v) for f, v in vocabs.items()}, int(meta["vector_dim"]),
+                                         shape, len(labels), len(remote_labels)))
+            net = Net(config, tensors, int(meta["vector_dim"]), shape, cls._tuned_shape(config, meta))
         except SemsimError:
             raise
-        except Exception as exc:  # safetensors, json and torch each raise their own
+        except Exception as exc:  # safetensors, json and the shape checks each raise their own
             raise SemsimError(f"{path}: not a usable span parser model ({type(exc).__name__}: {exc})") from None
-        net.to(device).eval()
         return cls(net, vocabs, labels, remote_labels, meta.get("info"))
+
+    @staticmethod
+    def _tuned_shape(config: Any, meta: dict[str, Any]) -> tuple[int, float] | None:
+        """Attention heads and LayerNorm epsilon of the fine-tuned encoder layers (their weights
+        are in the model file, their shape in the encoder's configuration)."""
+        if not config.encoder_tune:
+            return None
+        from .encoder import check, resolve
+        sha = meta["info"].get("encoder_sha256")
+        spec = check(config.encoder, sha) if sha else resolve(config.encoder)
+        encoder_config = json.loads((spec.path / "config.json").read_text(encoding="utf-8"))
+        return int(encoder_config["num_attention_heads"]), float(encoder_config["layer_norm_eps"])
 
     # -- parsing -------------------------------------------------------------------------------
     def predict(self, features: Sequence[Features], batch_size: int = 64
@@ -139,41 +149,34 @@ class SpanParser:
         most ``batch_size`` sentences and :data:`SPAN_BUDGET` spans a batch (every span of
         an n-token sentence is scored, n(n+1)/2 of them, so one 227-token sentence of
         CoNLL-2014 weighs as much as 150 of JFLEG's 18-token ones)."""
-        import torch
-
-        from .model import batch_spans, cky, tensorize
-        device = next(self.net.parameters()).device
+        from .model import arrays, cky, span_batch
+        from .runtime import Net, log_softmax
+        net = self.net if isinstance(self.net, Net) else Net.from_torch(self.net)
         out: list[Any] = [None] * len(features)
-        self.net.eval()
-        with torch.inference_mode():
-            for idx in length_batches([len(f.strings["word"]) for f in features], batch_size):
-                batch = [features[k] for k in idx]
-                inputs = tensorize(batch, self.vocabs, device)
-                fw, bw = self.net.encode(inputs)
-                logits = self.net.label_logits_eval(fw, bw, *batch_spans(inputs.lengths.tolist(), device))
-                logp = torch.log_softmax(logits, dim=-1).cpu().numpy()
-                offset = 0
-                for k, feat in enumerate(batch):
-                    n = len(feat.strings["word"])
-                    m = n * (n + 1) // 2
-                    chosen = cky(logp[offset:offset + m], n, self.root_mask)
-                    labelled = {s: self.labels.itos[lab] for s, lab in chosen.items()}
-                    remotes = self._remotes(fw, bw, k, list(chosen), device)
-                    out[idx[k]] = (labelled, remotes)
-                    offset += m
+        for idx in length_batches([len(f.strings["word"]) for f in features], batch_size):
+            batch = [features[k] for k in idx]
+            inputs = arrays(batch, self.vocabs)
+            fw, bw = net.encode(inputs)
+            logp = log_softmax(net.label_logits(fw, bw, *span_batch(inputs.lengths.tolist())))
+            offset = 0
+            for k, feat in enumerate(batch):
+                n = len(feat.strings["word"])
+                m = n * (n + 1) // 2
+                chosen = cky(logp[offset:offset + m], n, self.root_mask)
+                labelled = {s: self.labels.itos[lab] for s, lab in chosen.items()}
+                out[idx[k]] = (labelled, self._remotes(net, fw, bw, k, list(chosen)))
+                offset += m
         return out
 
-    def _remotes(self, fw: Any, bw: Any, k: int, units: list[tuple[int, int]], device: Any
+    def _remotes(self, net: Any, fw: np.ndarray, bw: np.ndarray, k: int, units: list[tuple[int, int]]
                  ) -> list[tuple[tuple[int, int], tuple[int, int], str]]:
-        import torch
         if len(units) < 2 or len(self.remote_labels) < 2:
             return []
-        i = torch.tensor([s for s, _ in units], device=device)
-        j = torch.tensor([e for _, e in units], device=device)
-        reps = self.net.span_reps(fw, bw, torch.full_like(i, k), i, j)
-        logits = self.net.remote_logits(reps)
+        i = np.array([s for s, _ in units])
+        j = np.array([e for _, e in units])
+        logits = net.remote_logits(net.span_reps(fw, bw, np.full_like(i, k), i, j))
         logits[..., 0] -= self.remote_bias
-        best = logits.argmax(dim=-1).cpu().numpy()
+        best = logits.argmax(axis=-1)
         out = []
         for p, c in zip(*np.nonzero(best)):
             (ps, pe), (cs, ce) = units[p], units[c]

@@ -42,7 +42,8 @@ from . import data
 from .encoder import load as encoder_load
 from .evaluation import UccaScores, evaluate, frozen
 from .features import SPACY_MODEL, Features, featurize, spacy_version
-from .model import NULL, PAD, UNK, Config, SpanParserNet, Vocab, all_spans, batch_spans, tensorize
+from .model import NULL, PAD, UNK, Config, Vocab, all_spans
+from .network import SpanParserNet, batch_spans, tensorize
 from .parser import SpanParser
 from .tree import CHAIN, Spans, spans_to_tree, tree_from_passage, tree_to_passage, tree_to_spans
 
@@ -459,7 +460,7 @@ def train(settings: Settings, model: str | os.PathLike[str], work_dir: str | os.
         log(f"epoch {epoch}: loss {record['loss']:.3f}, {train_seconds:.0f}s; dev labelled primary F1 "
             f"{scores.labeled_primary:.4f}, remote {scores.labeled_remote:.4f}" + (" (best)" if improved else ""))
     if state["best_epoch"] and "remote_bias" not in state:
-        best = SpanParser.load(model, device=str(dev_name))
+        best = SpanParser.load(model)
         state["remote_bias"] = tune_remote_bias(best, dev_ex, log=log)
         best.info["dev"] = evaluate_examples(best, dev_ex).as_dict()  # as shipped: float16, tuned bias
         best.save(model)

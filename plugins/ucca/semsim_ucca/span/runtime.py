@@ -1,0 +1,253 @@
+"""The span parser's forward pass in numpy: what a parse runs, without torch.
+
+Why: a parse needs no gradients, and importing torch cost every parsing process 2 s of its
+start and 190 MB of its memory (measured: ``docs/parser.md``, *A parse without torch*), for
+a network that is a few matrix products and a BiLSTM. Training builds and trains
+:class:`.network.SpanParserNet` in torch; the same weights, read from the model file (or
+copied from the network being trained, for its dev evaluations), run here: the operations
+of :mod:`.network` in the same order, in float32, on the BLAS thread :mod:`semsim.threads`
+allows. It is as fast as torch at this size (the BiLSTM's input products are one matrix
+product per layer and direction; only the recurrence steps in Python). The numbers agree
+with torch's to float32 rounding (``plugins/ucca/tests/test_span_inputs.py`` holds them to
+it); a parse whose best tree hangs on that rounding is a tie (``docs/parser.md`` counts the
+parses that changed). The pretrained encoder runs on ONNX Runtime (:mod:`.bert`); only the
+fine-tuned encoder layers of a model trained with ``encoder_tune`` run here
+(:func:`bert_layer`).
+"""
+
+from __future__ import annotations
+
+from collections.abc import Mapping
+from typing import Any
+
+import numpy as np
+
+Arrays = Mapping[str, np.ndarray]
+
+
+def linear(x: np.ndarray, w: np.ndarray, b: np.ndarray | None = None) -> np.ndarray:
+    """``x @ w.T + b`` as torch's ``F.linear`` (``w`` is (out, in))."""
+    y = (x.reshape(-1, x.shape[-1]) @ w.T).reshape(*x.shape[:-1], w.shape[0])  # one BLAS call, not one per row
+    return y + b if b is not None else y
+
+
+def layer_norm(x: np.ndarray, w: np.ndarray, b: np.ndarray, eps: float) -> np.ndarray:
+    mean = x.mean(axis=-1, keepdims=True)
+    centred = x - mean
+    var = (centred * centred).mean(axis=-1, keepdims=True)
+    return centred / np.sqrt(var + np.float32(eps)) * w + b
+
+
+def sigmoid(x: np.ndarray) -> np.ndarray:
+    return 1.0 / (1.0 + np.exp(-x))
+
+
+def softmax(x: np.ndarray, axis: int = -1) -> np.ndarray:
+    e = np.exp(x - x.max(axis=axis, keepdims=True))
+    return e / e.sum(axis=axis, keepdims=True)
+
+
+def log_softmax(x: np.ndarray, axis: int = -1) -> np.ndarray:
+    shifted = x - x.max(axis=axis, keepdims=True)
+    return shifted - np.log(np.exp(shifted).sum(axis=axis, keepdims=True))
+
+
+def gelu(x: np.ndarray) -> np.ndarray:
+    """BERT's exact GELU, ``x Φ(x)`` (scipy's erf: numpy has none)."""
+    from scipy.special import erf
+    return 0.5 * x * (1.0 + erf(x * np.float32(0.7071067811865476)))
+
+
+def bert_layer(x: np.ndarray, w: Arrays, prefix: str, heads: int, eps: float, keep: np.ndarray | None
+               ) -> np.ndarray:
+    """One BERT layer over (B, L, dim) states; ``keep`` (B, L) marks the real positions (None: all)."""
+    batch, length, dim = x.shape
+    size = dim // heads
+
+    def split(name: str) -> np.ndarray:
+        y = linear(x, w[f"{prefix}attention.self.{name}.weight"], w[f"{prefix}attention.self.{name}.bias"])
+        return y.reshape(batch, length, heads, size).transpose(0, 2, 1, 3)
+
+    q, k, v = split("query"), split("key"), split("value")
+    scores = (q * np.float32(size ** -0.5)) @ k.transpose(0, 1, 3, 2)  # (B, heads, L, L)
+    if keep is not None:
+        scores = np.where(keep[:, None, None, :], scores, -np.inf)
+    a = (softmax(scores) @ v).transpose(0, 2, 1, 3).reshape(batch, length, dim)
+    x = layer_norm(linear(a, w[f"{prefix}attention.output.dense.weight"], w[f"{prefix}attention.output.dense.bias"])
+                   + x, w[f"{prefix}attention.output.LayerNorm.weight"], w[f"{prefix}attention.output.LayerNorm.bias"],
+                   eps)
+    h = gelu(linear(x, w[f"{prefix}intermediate.dense.weight"], w[f"{prefix}intermediate.dense.bias"]))
+    return layer_norm(linear(h, w[f"{prefix}output.dense.weight"], w[f"{prefix}output.dense.bias"]) + x,
+                      w[f"{prefix}output.LayerNorm.weight"], w[f"{prefix}output.LayerNorm.bias"], eps)
+
+
+def lstm_direction(x: np.ndarray, w: Arrays, suffix: str) -> np.ndarray:
+    """One direction of one ``nn.LSTM`` layer over (B, T, in), every row from its position 0
+    (the caller reverses rows for the backward direction); gates in torch's order i, f, g, o."""
+    batch, steps, _ = x.shape
+    gates_x = linear(x, w[f"weight_ih_{suffix}"], w[f"bias_ih_{suffix}"] + w[f"bias_hh_{suffix}"])
+    w_hh = w[f"weight_hh_{suffix}"].T
+    hidden = w_hh.shape[0]
+    h = np.zeros((batch, hidden), dtype=np.float32)
+    c = np.zeros((batch, hidden), dtype=np.float32)
+    out = np.empty((batch, steps, hidden), dtype=np.float32)
+    for t in range(steps):
+        g = gates_x[:, t] + h @ w_hh
+        i, f = sigmoid(g[:, :hidden]), sigmoid(g[:, hidden:2 * hidden])
+        c = f * c + i * np.tanh(g[:, 2 * hidden:3 * hidden])
+        h = sigmoid(g[:, 3 * hidden:]) * np.tanh(c)
+        out[:, t] = h
+    return out
+
+
+def bilstm(x: np.ndarray, lengths: np.ndarray, w: Arrays, layers: int) -> np.ndarray:
+    """``nn.LSTM(bidirectional=True)`` over packed rows of ``lengths``: (B, T, 2 hidden), zeros
+    past each row's end, as ``pad_packed_sequence`` leaves them."""
+    batch, steps, _ = x.shape
+    t = np.arange(steps)[None, :]
+    present = t < lengths[:, None]
+    # each row reversed within its length (padding stays behind), an involution
+    rev = np.where(present, lengths[:, None] - 1 - t, t)
+    rows = np.arange(batch)[:, None]
+    for layer in range(layers):
+        fw = lstm_direction(x, w, f"l{layer}")
+        bw = lstm_direction(x[rows, rev], w, f"l{layer}_reverse")[rows, rev]
+        x = np.concatenate([fw, bw], axis=-1) * present[:, :, None]
+    return x
+
+
+def shapes(config: Any, sizes: Mapping[str, int], vector_dim: int, encoder_shape: tuple[int, int], n_labels: int,
+           n_remote: int) -> dict[str, tuple[int, ...]]:
+    """The shape of every weight :class:`.network.SpanParserNet` has for these sizes (the
+    fine-tuned encoder layers' ``tuned.*`` aside: their shapes are the encoder's)."""
+    c, h = config, config.lstm_dim
+    out: dict[str, tuple[int, ...]] = {
+        f"embeddings.{f}.weight": (sizes[f], c.word_dim if f == "word" else c.feat_dim) for f in c.fields()}
+    if c.char_dim:
+        out.update({"chars.embedding.weight": (sizes["chars"], c.char_dim),
+                    "chars.conv.weight": (c.char_filters, c.char_dim, 3), "chars.conv.bias": (c.char_filters,)})
+    if c.encoder:
+        out.update({"mix.weights": (encoder_shape[0] + c.encoder_tune,), "mix.gamma": ()})
+    in_dim = (c.word_dim + c.feat_dim * (len(c.fields()) - 1) + vector_dim + (c.char_filters if c.char_dim else 0)
+              + (encoder_shape[1] if c.encoder else 0))
+    out["boundary"] = (2, in_dim)
+    for layer in range(c.lstm_layers):
+        for suffix in (f"l{layer}", f"l{layer}_reverse"):
+            out.update({f"lstm.weight_ih_{suffix}": (4 * h, in_dim if layer == 0 else 2 * h),
+                        f"lstm.weight_hh_{suffix}": (4 * h, h), f"lstm.bias_ih_{suffix}": (4 * h,),
+                        f"lstm.bias_hh_{suffix}": (4 * h,)})
+    out.update({"label_mlp.1.weight": (c.mlp_dim, 2 * h), "label_mlp.1.bias": (c.mlp_dim,),
+                "label_mlp.2.weight": (c.mlp_dim,), "label_mlp.2.bias": (c.mlp_dim,),
+                "label_mlp.5.weight": (n_labels, c.mlp_dim), "label_mlp.5.bias": (n_labels,)})
+    for name in ("remote_parent", "remote_child"):
+        out.update({f"{name}.1.weight": (c.remote_dim, 2 * h), f"{name}.1.bias": (c.remote_dim,)})
+    out.update({"remote_out.weight": (n_remote, c.remote_dim), "remote_out.bias": (n_remote,)})
+    return out
+
+
+def check_shapes(weights: Arrays, expected: Mapping[str, tuple[int, ...]]) -> None:
+    """A ValueError unless ``weights`` are exactly the ``expected`` ones (plus ``tuned.*``),
+    as torch's ``load_state_dict`` would say."""
+    names = {k for k in weights if not k.startswith("tuned.")}
+    missing, unexpected = sorted(set(expected) - names), sorted(names - set(expected))
+    if missing or unexpected:
+        raise ValueError(f"weights missing: {', '.join(missing) or 'none'}; "
+                         f"unexpected: {', '.join(unexpected) or 'none'}")
+    for k, shape in expected.items():
+        if tuple(weights[k].shape) != shape:
+            raise ValueError(f"weight {k} has shape {tuple(weights[k].shape)}, the network {shape}")
+
+
+class Net:
+    """:class:`.network.SpanParserNet` at parse time, on numpy arrays of its weights.
+
+    ``tuned`` is the attention heads and LayerNorm epsilon of the fine-tuned encoder layers
+    (``encoder_tune``), BERT layers whose weights are in the model file under ``tuned.``."""
+
+    def __init__(self, config: Any, weights: Arrays, vector_dim: int, encoder_shape: tuple[int, int],
+                 tuned: tuple[int, float] | None = None) -> None:
+        self.config, self.vector_dim = config, vector_dim
+        self.encoder_shape = tuple(encoder_shape) if config.encoder else (0, 0)
+        self.w = {k: np.asarray(v, dtype=np.float32, order="C") if v.dtype.kind == "f" else v
+                  for k, v in weights.items()}
+        if config.encoder_tune and tuned is None:
+            raise ValueError(f"encoder_tune={config.encoder_tune} needs the encoder's heads and LayerNorm epsilon")
+        self.tuned = tuned if config.encoder_tune else None
+        h = config.lstm_dim
+        first = self.w["label_mlp.1.weight"]
+        # the label MLP's first layer split by fencepost direction (see :meth:`label_logits`)
+        self._first_fw, self._first_bw = np.ascontiguousarray(first[:, :h].T), np.ascontiguousarray(first[:, h:].T)
+        self._lstm = {k[len("lstm."):]: v for k, v in self.w.items() if k.startswith("lstm.")}
+
+    @classmethod
+    def from_torch(cls, net: Any) -> Net:
+        """The network being trained, copied for a parse (its dev evaluations)."""
+        weights = {k: v.detach().float().cpu().numpy() for k, v in net.state_dict().items() if not k.startswith("ud_")}
+        tuned = None
+        if net.tuned is not None:
+            attention = net.tuned.layers[0].attention.self
+            tuned = (int(attention.num_attention_heads), float(net.tuned.layers[0].output.LayerNorm.eps))
+        return cls(net.config, weights, net.vector_dim, net.encoder_shape, tuned)
+
+    def _chars(self, ids: np.ndarray) -> np.ndarray:
+        """:class:`.model.CharCNN`: (B, T, C) character ids to (B, T, filters)."""
+        batch, tokens, width = ids.shape
+        flat = ids.reshape(-1, width)
+        e = self.w["chars.embedding.weight"][flat]  # (N, C, dim); row 0 (padding) is zeros
+        padded = np.pad(e, ((0, 0), (1, 1), (0, 0)))
+        windows = np.concatenate([padded[:, k:k + width] for k in range(3)], axis=-1)  # (N, C, 3 dim)
+        kernel = self.w["chars.conv.weight"]  # (filters, dim, 3)
+        h = np.maximum(windows @ kernel.transpose(2, 1, 0).reshape(-1, kernel.shape[0]) + self.w["chars.conv.bias"],
+                       0.0)
+        h = np.where((flat == 0)[:, :, None], 0.0, h)  # padding never wins the max (ReLU >= 0)
+        return h.max(axis=1).reshape(batch, tokens, -1)
+
+    def encode(self, inputs: Any) -> tuple[np.ndarray, np.ndarray]:
+        """Forward and backward fencepost states, as :meth:`.model.SpanParserNet.encode`."""
+        c, w = self.config, self.w
+        parts = [w[f"embeddings.{f}.weight"][inputs.ids[f]] for f in inputs.ids] + [inputs.vectors]
+        if c.char_dim:
+            parts.append(self._chars(inputs.chars))
+        lengths = np.asarray(inputs.lengths)
+        if c.encoder:
+            layers = inputs.layers  # (B, T, frozen layers, dim)
+            if self.tuned is not None:  # :class:`.network.TunedLayers`, over the words
+                heads, eps = self.tuned
+                keep = np.arange(layers.shape[1])[None, :] < lengths[:, None]
+                x, above = layers[:, :, -1], []
+                for k in range(c.encoder_tune):
+                    x = bert_layer(x, w, f"tuned.layers.{k}.", heads, eps, keep)
+                    above.append(x)
+                layers = np.concatenate([layers, np.stack(above, axis=2)], axis=2)
+            mix = softmax(w["mix.weights"], axis=0)
+            parts.append(w["mix.gamma"] * np.einsum("...ld,l->...d", layers, mix))
+        x = np.concatenate(parts, axis=-1).astype(np.float32, copy=False)
+        batch, longest, dim = x.shape
+        padded = np.zeros((batch, longest + 2, dim), dtype=np.float32)
+        padded[:, 0] = w["boundary"][0]
+        padded[:, 1:longest + 1] = x
+        padded[np.arange(batch), lengths + 1] = w["boundary"][1]
+        out = bilstm(padded, lengths + 2, self._lstm, c.lstm_layers)
+        h = c.lstm_dim
+        return out[:, :longest + 1, :h], out[:, 1:longest + 2, h:]
+
+    @staticmethod
+    def span_reps(fw: np.ndarray, bw: np.ndarray, b: np.ndarray, i: np.ndarray, j: np.ndarray) -> np.ndarray:
+        return np.concatenate([fw[b, j] - fw[b, i], bw[b, i] - bw[b, j]], axis=-1)
+
+    def label_logits(self, fw: np.ndarray, bw: np.ndarray, b: np.ndarray, i: np.ndarray, j: np.ndarray
+                     ) -> np.ndarray:
+        """The label MLP over spans, its first (linear) layer applied once per fencepost:
+        ``W [f_j - f_i ; b_i - b_j] = u_j - u_i`` with ``u = W_f f - W_b b``."""
+        w = self.w
+        u = fw @ self._first_fw - bw @ self._first_bw
+        hidden = u[b, j] - u[b, i] + w["label_mlp.1.bias"]
+        hidden = np.maximum(layer_norm(hidden, w["label_mlp.2.weight"], w["label_mlp.2.bias"], 1e-5), 0.0)
+        return linear(hidden, w["label_mlp.5.weight"], w["label_mlp.5.bias"])
+
+    def remote_logits(self, reps: np.ndarray) -> np.ndarray:
+        """(P, P, R) logits of a remote edge from unit p to unit c."""
+        w = self.w
+        hp = linear(reps, w["remote_parent.1.weight"], w["remote_parent.1.bias"])
+        hc = linear(reps, w["remote_child.1.weight"], w["remote_child.1.bias"])
+        return linear(np.maximum(hp[:, None, :] + hc[None, :, :], 0.0), w["remote_out.weight"], w["remote_out.bias"])

@@ -78,73 +78,41 @@ class Bert:
 
 def _session(w: dict[str, np.ndarray], depth: int, heads: int, eps: float, dim: int) -> Any:
     """An ONNX Runtime session from the looked-up word embeddings (``words``) and the
-    attention mask to the embeddings' and ``depth`` layers' states (it copies the weights)."""
-    import onnxruntime as ort
-    from onnx import TensorProto, helper
+    attention mask to the embeddings' and ``depth`` layers' states."""
+    from onnx import TensorProto
 
-    from semsim.threads import threads
-
-    nodes: list[Any] = []
-    weights: dict[str, np.ndarray] = {}
-    small: list[Any] = []
-
-    def weight(name: str, value: np.ndarray) -> str:
-        weights[name] = np.ascontiguousarray(value, dtype=np.float32)
-        return name
-
-    def const(value: Any, dtype: Any = np.float32) -> str:
-        name = f"c{len(small)}"
-        small.append(helper.make_tensor(name, helper.np_dtype_to_tensor_dtype(np.dtype(dtype)),
-                                        np.shape(value), np.asarray(value, dtype=dtype).ravel().tolist()))
-        return name
-
-    def op(kind: str, *inputs: str, **attributes: Any) -> str:
-        out = f"n{len(nodes)}"
-        nodes.append(helper.make_node(kind, list(inputs), [out], **attributes))
-        return out
+    from .onnx_graph import Graph
+    g = Graph()
 
     def linear(x: str, name: str) -> str:  # the weight stored transposed: MatMul takes (in, out)
-        product = op("MatMul", x, weight(f"{name}.wt", w[f"{name}.weight"].T))
-        return op("Add", product, weight(f"{name}.b", w[f"{name}.bias"]))
+        return g.op("Add", g.op("MatMul", x, g.weight(f"{name}.wt", w[f"{name}.weight"].T)),
+                    g.weight(f"{name}.b", w[f"{name}.bias"]))
 
     def norm(x: str, name: str) -> str:
-        return op("LayerNormalization", x, weight(f"{name}.g", w[f"{name}.weight"]),
-                  weight(f"{name}.beta", w[f"{name}.bias"]), axis=-1, epsilon=eps)
+        return g.op("LayerNormalization", x, g.weight(f"{name}.g", w[f"{name}.weight"]),
+                    g.weight(f"{name}.beta", w[f"{name}.bias"]), axis=-1, epsilon=eps)
 
     size = dim // heads
-    length = op("Gather", op("Shape", "attention_mask"), const(1, np.int64))
-    positions = op("Range", const(0, np.int64), length, const(1, np.int64))
-    x = norm(op("Add", "words", op("Gather", weight("positions", w["embeddings.position_embeddings.weight"]),
-                                   positions)), "embeddings.LayerNorm")
-    keep = op("Unsqueeze", op("Cast", "attention_mask", to=TensorProto.BOOL), const([1, 2], np.int64))  # (B,1,1,L)
-    split, merge = const([0, 0, heads, size], np.int64), const([0, 0, dim], np.int64)
+    length = g.op("Gather", g.op("Shape", "attention_mask"), g.const(1, np.int64))
+    positions = g.op("Range", g.const(0, np.int64), length, g.const(1, np.int64))
+    x = norm(g.op("Add", "words", g.op("Gather", g.weight("positions", w["embeddings.position_embeddings.weight"]),
+                                       positions)), "embeddings.LayerNorm")
+    keep = g.op("Unsqueeze", g.op("Cast", "attention_mask", to=TensorProto.BOOL), g.const([1, 2], np.int64))  # B,1,1,L
+    split, merge = g.const([0, 0, heads, size], np.int64), g.const([0, 0, dim], np.int64)
     states = [x]
     for k in range(depth):
         p = f"encoder.layer.{k}."
-        q, key, v = (op("Transpose", op("Reshape", linear(x, f"{p}attention.self.{n}"), split), perm=perm)
+        q, key, v = (g.op("Transpose", g.op("Reshape", linear(x, f"{p}attention.self.{n}"), split), perm=perm)
                      for n, perm in (("query", [0, 2, 1, 3]), ("key", [0, 2, 3, 1]), ("value", [0, 2, 1, 3])))
-        scores = op("Where", keep, op("MatMul", op("Mul", q, const(size ** -0.5)), key), const(-np.inf))
-        a = op("Reshape", op("Transpose", op("MatMul", op("Softmax", scores, axis=-1), v), perm=[0, 2, 1, 3]), merge)
-        x = norm(op("Add", linear(a, f"{p}attention.output.dense"), x), f"{p}attention.output.LayerNorm")
+        scores = g.op("Where", keep, g.op("MatMul", g.op("Mul", q, g.const(size ** -0.5)), key), g.const(-np.inf))
+        a = g.op("Reshape", g.op("Transpose", g.op("MatMul", g.op("Softmax", scores, axis=-1), v), perm=[0, 2, 1, 3]),
+                 merge)
+        x = norm(g.op("Add", linear(a, f"{p}attention.output.dense"), x), f"{p}attention.output.LayerNorm")
         h = linear(x, f"{p}intermediate.dense")
-        gelu = op("Mul", op("Mul", h, op("Add", op("Erf", op("Mul", h, const(0.5 ** 0.5))), const(1.0))), const(0.5))
-        x = norm(op("Add", linear(gelu, f"{p}output.dense"), x), f"{p}output.LayerNorm")
+        erf = g.op("Erf", g.op("Mul", h, g.const(0.5 ** 0.5)))
+        gelu = g.op("Mul", g.op("Mul", h, g.op("Add", erf, g.const(1.0))), g.const(0.5))
+        x = norm(g.op("Add", linear(gelu, f"{p}output.dense"), x), f"{p}output.LayerNorm")
         states.append(x)
-    # the weights are declared external and handed over as arrays (serialising them into
-    # the graph and parsing it back cost 0.5 s of every start)
-    external = []
-    for name, a in weights.items():
-        t = TensorProto(name=name, dims=a.shape, data_type=TensorProto.FLOAT, data_location=TensorProto.EXTERNAL)
-        t.external_data.add(key="location", value="memory")
-        external.append(t)
-    tensor = helper.make_tensor_value_info
-    graph = helper.make_graph(
-        nodes, "bert", [tensor("words", TensorProto.FLOAT, ["batch", "pieces", dim]),
-                        tensor("attention_mask", TensorProto.INT64, ["batch", "pieces"])],
-        [tensor(s, TensorProto.FLOAT, ["batch", "pieces", dim]) for s in states], [*small, *external])
-    model = helper.make_model(graph, opset_imports=[helper.make_opsetid("", 17)], ir_version=8)
-    options = ort.SessionOptions()
-    options.intra_op_num_threads, options.inter_op_num_threads = threads(), 1
-    options.execution_mode = ort.ExecutionMode.ORT_SEQUENTIAL
-    options.add_external_initializers(list(weights), [ort.OrtValue.ortvalue_from_numpy(a) for a in weights.values()])
-    return ort.InferenceSession(model.SerializeToString(), options, providers=["CPUExecutionProvider"])
+    pieces = ["batch", "pieces"]
+    return g.session([("words", np.float32, [*pieces, dim]), ("attention_mask", np.int64, pieces)],
+                     [(s, [*pieces, dim]) for s in states])

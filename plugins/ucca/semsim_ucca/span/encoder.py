@@ -106,7 +106,9 @@ class Encoder:
         self.device = device
         self._hf: Any = None
         self._depth = depth
-        if bert.supports(spec.path):
+        #: what runs the layers (part of the training data's key: the numbers differ in rounding)
+        self.runtime = "onnxruntime" if bert.supports(spec.path) else "transformers"
+        if self.runtime == "onnxruntime":
             self.run: Any = bert.Bert(spec.path, depth)
             self.tokenizer = self.run.tokenizer
             self.depth, self.dim, self.pad_id = self.run.depth, self.run.dim, self.run.pad_id

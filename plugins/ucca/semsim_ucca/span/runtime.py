@@ -38,10 +38,6 @@ def layer_norm(x: np.ndarray, w: np.ndarray, b: np.ndarray, eps: float) -> np.nd
     return centred / np.sqrt(var + np.float32(eps)) * w + b
 
 
-def sigmoid(x: np.ndarray) -> np.ndarray:
-    return 1.0 / (1.0 + np.exp(-x))
-
-
 def softmax(x: np.ndarray, axis: int = -1) -> np.ndarray:
     e = np.exp(x - x.max(axis=axis, keepdims=True))
     return e / e.sum(axis=axis, keepdims=True)
@@ -81,39 +77,34 @@ def bert_layer(x: np.ndarray, w: Arrays, prefix: str, heads: int, eps: float, ke
                       w[f"{prefix}output.LayerNorm.weight"], w[f"{prefix}output.LayerNorm.bias"], eps)
 
 
-def lstm_direction(x: np.ndarray, w: Arrays, suffix: str) -> np.ndarray:
-    """One direction of one ``nn.LSTM`` layer over (B, T, in), every row from its position 0
-    (the caller reverses rows for the backward direction); gates in torch's order i, f, g, o."""
-    batch, steps, _ = x.shape
-    gates_x = linear(x, w[f"weight_ih_{suffix}"], w[f"bias_ih_{suffix}"] + w[f"bias_hh_{suffix}"])
-    w_hh = w[f"weight_hh_{suffix}"].T
-    hidden = w_hh.shape[0]
-    h = np.zeros((batch, hidden), dtype=np.float32)
-    c = np.zeros((batch, hidden), dtype=np.float32)
-    out = np.empty((batch, steps, hidden), dtype=np.float32)
-    for t in range(steps):
-        g = gates_x[:, t] + h @ w_hh
-        i, f = sigmoid(g[:, :hidden]), sigmoid(g[:, hidden:2 * hidden])
-        c = f * c + i * np.tanh(g[:, 2 * hidden:3 * hidden])
-        h = sigmoid(g[:, 3 * hidden:]) * np.tanh(c)
-        out[:, t] = h
-    return out
+def _onnx_gates(m: np.ndarray) -> np.ndarray:
+    """torch's LSTM gate blocks (input, forget, cell, output) in ONNX's order (input, output,
+    forget, cell)."""
+    i, f, g, o = np.split(m, 4, axis=0)
+    return np.concatenate([i, o, f, g], axis=0)
 
 
-def bilstm(x: np.ndarray, lengths: np.ndarray, w: Arrays, layers: int) -> np.ndarray:
-    """``nn.LSTM(bidirectional=True)`` over packed rows of ``lengths``: (B, T, 2 hidden), zeros
-    past each row's end, as ``pad_packed_sequence`` leaves them."""
-    batch, steps, _ = x.shape
-    t = np.arange(steps)[None, :]
-    present = t < lengths[:, None]
-    # each row reversed within its length (padding stays behind), an involution
-    rev = np.where(present, lengths[:, None] - 1 - t, t)
-    rows = np.arange(batch)[:, None]
+def bilstm_session(w: Arrays, layers: int, in_dim: int) -> Any:
+    """``nn.LSTM(bidirectional=True, batch_first=True)`` over packed rows as an ONNX Runtime
+    session: (B, T, in) float32 and the rows' lengths (B,) int32 to (B, T, 2 hidden), zeros
+    past each row's end, as ``pad_packed_sequence`` leaves them. ONNX's LSTM reverses each
+    row within its length for the backward direction, as packing does."""
+    from .onnx_graph import Graph
+    g = Graph()
+    hidden = w["weight_hh_l0"].shape[1]
+    x = g.op("Transpose", "x", perm=[1, 0, 2])  # ONNX Runtime's LSTM runs time-major only
     for layer in range(layers):
-        fw = lstm_direction(x, w, f"l{layer}")
-        bw = lstm_direction(x[rows, rev], w, f"l{layer}_reverse")[rows, rev]
-        x = np.concatenate([fw, bw], axis=-1) * present[:, :, None]
-    return x
+        directions = (f"l{layer}", f"l{layer}_reverse")
+        stacked = {name: np.stack([_onnx_gates(w[f"{name}_{d}"]) for d in directions])
+                   for name in ("weight_ih", "weight_hh", "bias_ih", "bias_hh")}
+        y = g.op("LSTM", x, g.weight(f"W{layer}", stacked["weight_ih"]), g.weight(f"R{layer}", stacked["weight_hh"]),
+                 g.weight(f"B{layer}", np.concatenate([stacked["bias_ih"], stacked["bias_hh"]], axis=1)), "lengths",
+                 direction="bidirectional", hidden_size=hidden)  # Y: (T, directions, B, hidden)
+        # (T, B, 2 hidden): forward then backward, as torch concatenates them
+        x = g.op("Reshape", g.op("Transpose", y, perm=[0, 2, 1, 3]), g.const([0, 0, 2 * hidden], np.int64))
+    out = g.op("Transpose", x, perm=[1, 0, 2])
+    return g.session([("x", np.float32, ["batch", "steps", in_dim]), ("lengths", np.int32, ["batch"])],
+                     [(out, ["batch", "steps", 2 * hidden])])
 
 
 def shapes(config: Any, sizes: Mapping[str, int], vector_dim: int, encoder_shape: tuple[int, int], n_labels: int,
@@ -177,7 +168,8 @@ class Net:
         first = self.w["label_mlp.1.weight"]
         # the label MLP's first layer split by fencepost direction (see :meth:`label_logits`)
         self._first_fw, self._first_bw = np.ascontiguousarray(first[:, :h].T), np.ascontiguousarray(first[:, h:].T)
-        self._lstm = {k[len("lstm."):]: v for k, v in self.w.items() if k.startswith("lstm.")}
+        lstm = {k[len("lstm."):]: v for k, v in self.w.items() if k.startswith("lstm.")}
+        self._bilstm = bilstm_session(lstm, config.lstm_layers, self.w["boundary"].shape[1])
 
     @classmethod
     def from_torch(cls, net: Any) -> Net:
@@ -227,7 +219,7 @@ class Net:
         padded[:, 0] = w["boundary"][0]
         padded[:, 1:longest + 1] = x
         padded[np.arange(batch), lengths + 1] = w["boundary"][1]
-        out = bilstm(padded, lengths + 2, self._lstm, c.lstm_layers)
+        (out,) = self._bilstm.run(None, {"x": padded, "lengths": (lengths + 2).astype(np.int32)})
         h = c.lstm_dim
         return out[:, :longest + 1, :h], out[:, 1:longest + 2, h:]
 

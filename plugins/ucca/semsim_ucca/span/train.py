@@ -83,7 +83,9 @@ class Corpus:
 
 
 def _fingerprint(corpus: Corpus, encoder: Any = None) -> str:
-    h = hashlib.sha256(f"{PREPARED}|{spacy_version()}|{encoder.spec.short if encoder else ''}".encode())
+    # the encoder's layers depend on what ran it (ONNX Runtime or transformers: the same to rounding)
+    source = f"{encoder.spec.short}|{encoder.runtime}" if encoder else ""
+    h = hashlib.sha256(f"{PREPARED}|{spacy_version()}|{source}".encode())
     for f in data.xml_files(corpus.paths):
         st = f.stat()
         h.update(f"{f.resolve()}|{st.st_size}|{st.st_mtime_ns}\n".encode())

@@ -599,3 +599,16 @@ def test_a_model_file_whose_weights_do_not_fit_its_network_is_refused_in_one_lin
         assert message.startswith(f"{path}: not a usable span parser model") and expected in message
         assert "\n" not in message
     assert json.loads(meta["semsim"])["format"] == "semsim-ucca-span/1"
+
+
+def test_a_sentence_s_encoder_states_do_not_depend_on_its_batch(tiny_bert, monkeypatch):
+    """On ONNX Runtime a word's states are the same bytes whether its sentence is encoded
+    alone, in a batch, or in smaller batches under the attention budget (torch's were not:
+    100 of 150 JFLEG sentences moved in float16 between alone and batched, docs/parser.md)."""
+    from semsim_ucca.span import encoder
+    enc = encoder.load(str(tiny_bert))
+    together = enc(WORDS)
+    monkeypatch.setattr(encoder, "ATTENTION_BUDGET", 2 * 12 ** 2)
+    assert encoder.piece_batches([3, 12, 5, 40, 12], 32) == [[0, 2], [1, 4], [3]]  # 3 5 | 12 12 | 40
+    for a, b, c in zip(together, enc(WORDS), [enc([w])[0] for w in WORDS]):
+        assert a.tobytes() == b.tobytes() == c.tobytes()

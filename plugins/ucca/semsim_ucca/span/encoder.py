@@ -38,6 +38,9 @@ DEFAULT = "all-MiniLM-L6-v2"
 WEIGHT_FILES = ("model.safetensors", "pytorch_model.bin")
 #: word pieces per window, leaving room for [CLS] and [SEP] in a 512-position model
 WINDOW = 500
+#: a batch's size × its longest chunk's pieces squared, at most: its attention scores are that
+#: many floats per head (12 MiniLM heads: 25 MB), where 32 windows of 500 pieces would be 1.5 GB
+ATTENTION_BUDGET = 32 * 128 ** 2
 
 _loaded: dict[tuple[str, str, int | None], Encoder] = {}
 
@@ -197,11 +200,10 @@ class Encoder:
         the mean over its word pieces (a word with no piece gets zeros)."""
         chunks = [(s, a, b) for s, words in enumerate(sentences) for a, b in self._windows(words)]
         out = [np.zeros((len(words), self.layers, self.dim), dtype=np.float16) for words in sentences]
-        order = sorted(range(len(chunks)), key=lambda k: chunks[k][2] - chunks[k][1])
-        for start in range(0, len(order), batch_size):
-            batch = [chunks[k] for k in order[start:start + batch_size]]
-            encoded = self.tokenizer.encode_batch([list(sentences[s][a:b]) for s, a, b in batch],
-                                                  is_pretokenized=True)
+        tokenized = self.tokenizer.encode_batch([list(sentences[s][a:b]) for s, a, b in chunks], is_pretokenized=True)
+        for group in piece_batches([len(e.ids) for e in tokenized], batch_size):
+            batch = [chunks[k] for k in group]
+            encoded = [tokenized[k] for k in group]
             width = max(len(e.ids) for e in encoded)  # padded to the longest, on the right
             ids = np.full((len(batch), width), self.pad_id, dtype=np.int64)
             mask = np.zeros((len(batch), width), dtype=np.int64)
@@ -221,6 +223,19 @@ class Encoder:
                 counts = np.maximum(member.sum(axis=1), 1.0)
                 out[s][a:b] = (sums / counts[:, None]).reshape(b - a, self.layers, self.dim).astype(np.float16)
         return out
+
+
+def piece_batches(lengths: Sequence[int], batch_size: int, budget: int | None = None) -> list[list[int]]:
+    """Indices of chunks grouped by their number of word pieces (shortest first): at most
+    ``batch_size`` a group and at most ``budget`` (:data:`ATTENTION_BUDGET`) for the group's
+    size × its longest squared (its attention scores), but never less than one chunk."""
+    budget = ATTENTION_BUDGET if budget is None else budget
+    out: list[list[int]] = []
+    for k in sorted(range(len(lengths)), key=lambda k: lengths[k]):
+        if not out or len(out[-1]) >= batch_size or (len(out[-1]) + 1) * lengths[k] ** 2 > budget:
+            out.append([])
+        out[-1].append(k)
+    return out
 
 
 def load(name: str, sha256: str | None = None, device: str = "cpu", depth: int | None = None) -> Encoder:

@@ -47,7 +47,12 @@ def length_batches(lengths: Sequence[int], batch_size: int, budget: int = SPAN_B
 
 
 class SpanParser:
-    """The network with its vocabularies; :meth:`parse` turns tokenised sentences into trees."""
+    """The network with its vocabularies; :meth:`parse` turns tokenised sentences into trees.
+
+    ``net`` is the torch network while training (:class:`.network.SpanParserNet`; each
+    evaluation copies it) and its numpy form once read from a model file
+    (:class:`.runtime.Net`): a parse runs the latter either way, so training's dev scores are
+    those of the code that ships."""
 
     def __init__(self, net: Any, vocabs: dict[str, Any], labels: Any, remote_labels: Any,
                  info: dict[str, Any] | None = None) -> None:
@@ -90,7 +95,8 @@ class SpanParser:
         from safetensors.numpy import save
         path = Path(path)
         path.parent.mkdir(parents=True, exist_ok=True)
-        weights = (self.net.w if hasattr(self.net, "w") else
+        from .runtime import Net
+        weights = (self.net.w if isinstance(self.net, Net) else
                    {k: v.detach().cpu().numpy() for k, v in self.net.state_dict().items()})
         tensors = {k: np.asarray(v.astype(np.float16) if half and v.dtype.kind == "f" else v, order="C")
                    for k, v in weights.items() if not k.startswith("ud_")}  # training-only

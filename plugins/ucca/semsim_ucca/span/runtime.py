@@ -107,6 +107,28 @@ def bilstm_session(w: Arrays, layers: int, in_dim: int) -> Any:
                      [(out, ["batch", "steps", 2 * hidden])])
 
 
+def labels_session(w: Arrays, h: int) -> Any:
+    """The label MLP (linear, LayerNorm, ReLU, linear) over spans as an ONNX Runtime session:
+    forward and backward fencepost states (B, F, h) and each span's (sentence, start) and
+    (sentence, end) to its logits (S, labels). The first layer is linear in the span vector,
+    so it runs once per fencepost and the O(n²) spans only subtract (4x fewer
+    multiplications): ``W [f_j - f_i ; b_i - b_j] = u_j - u_i`` with ``u = W_f f - W_b b``."""
+    from .onnx_graph import Graph
+    g = Graph()
+    first = w["label_mlp.1.weight"]
+    u = g.op("Sub", g.op("MatMul", "fw", g.weight("first_fw", first[:, :h].T)),
+             g.op("MatMul", "bw", g.weight("first_bw", first[:, h:].T)))
+    hidden = g.op("Add", g.op("Sub", g.op("GatherND", u, "ends"), g.op("GatherND", u, "starts")),
+                  g.weight("first_b", w["label_mlp.1.bias"]))
+    hidden = g.op("Relu", g.op("LayerNormalization", hidden, g.weight("norm", w["label_mlp.2.weight"]),
+                               g.weight("norm_b", w["label_mlp.2.bias"]), axis=-1, epsilon=1e-5))  # nn.LayerNorm's
+    logits = g.op("Add", g.op("MatMul", hidden, g.weight("out", w["label_mlp.5.weight"].T)),
+                  g.weight("out_b", w["label_mlp.5.bias"]))
+    states = ["batch", "fenceposts", h]
+    return g.session([("fw", np.float32, states), ("bw", np.float32, states), ("starts", np.int64, ["spans", 2]),
+                      ("ends", np.int64, ["spans", 2])], [(logits, ["spans", w["label_mlp.5.bias"].shape[0]])])
+
+
 def shapes(config: Any, sizes: Mapping[str, int], vector_dim: int, encoder_shape: tuple[int, int], n_labels: int,
            n_remote: int) -> dict[str, tuple[int, ...]]:
     """The shape of every weight :class:`.network.SpanParserNet` has for these sizes (the
@@ -164,10 +186,7 @@ class Net:
         if config.encoder_tune and tuned is None:
             raise ValueError(f"encoder_tune={config.encoder_tune} needs the encoder's heads and LayerNorm epsilon")
         self.tuned = tuned if config.encoder_tune else None
-        h = config.lstm_dim
-        first = self.w["label_mlp.1.weight"]
-        # the label MLP's first layer split by fencepost direction (see :meth:`label_logits`)
-        self._first_fw, self._first_bw = np.ascontiguousarray(first[:, :h].T), np.ascontiguousarray(first[:, h:].T)
+        self._labels = labels_session(self.w, config.lstm_dim)
         lstm = {k[len("lstm."):]: v for k, v in self.w.items() if k.startswith("lstm.")}
         self._bilstm = bilstm_session(lstm, config.lstm_layers, self.w["boundary"].shape[1])
 
@@ -229,13 +248,10 @@ class Net:
 
     def label_logits(self, fw: np.ndarray, bw: np.ndarray, b: np.ndarray, i: np.ndarray, j: np.ndarray
                      ) -> np.ndarray:
-        """The label MLP over spans, its first (linear) layer applied once per fencepost:
-        ``W [f_j - f_i ; b_i - b_j] = u_j - u_i`` with ``u = W_f f - W_b b``."""
-        w = self.w
-        u = fw @ self._first_fw - bw @ self._first_bw
-        hidden = u[b, j] - u[b, i] + w["label_mlp.1.bias"]
-        hidden = np.maximum(layer_norm(hidden, w["label_mlp.2.weight"], w["label_mlp.2.bias"], 1e-5), 0.0)
-        return linear(hidden, w["label_mlp.5.weight"], w["label_mlp.5.bias"])
+        """The label MLP over spans (:func:`labels_session`)."""
+        (logits,) = self._labels.run(None, {"fw": fw, "bw": bw, "starts": np.stack([b, i], axis=1),
+                                            "ends": np.stack([b, j], axis=1)})
+        return logits
 
     def remote_logits(self, reps: np.ndarray) -> np.ndarray:
         """(P, P, R) logits of a remote edge from unit p to unit c."""

@@ -98,9 +98,9 @@ def check(name: str, sha256: str) -> EncoderSpec:
 class Encoder:
     """A transformer that turns tokenised sentences into per-word states of every layer.
 
-    A BERT runs on :mod:`.bert` (numpy on its weights file: the same numbers to float32
-    rounding without importing ``transformers`` or torch, 6 s of a parse's start); any other
-    architecture, and the modules fine-tuning needs (:meth:`top_layers`), come from
+    A BERT runs on :mod:`.bert` (ONNX Runtime on its weights file: the same numbers to
+    float32 rounding without importing ``transformers`` or torch, 6 s of a parse's start);
+    any other architecture, and the modules fine-tuning needs (:meth:`top_layers`), come from
     ``transformers``, on ``device``."""
 
     def __init__(self, spec: EncoderSpec, device: str = "cpu", depth: int | None = None) -> None:

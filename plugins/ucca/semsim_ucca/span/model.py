@@ -1,6 +1,6 @@
 """The span parser's model: its sizes, vocabularies, batches and decoder (torch-free; the
-network itself, in torch for training, is :mod:`.network`, and a parse runs it in numpy,
-:mod:`.runtime`).
+network itself, in torch for training, is :mod:`.network`, and a parse runs it on numpy and
+ONNX Runtime, :mod:`.runtime`).
 
 A minimal-span chart parser (Stern et al. 2017; Kitaev & Klein 2018), as the HLT@SUDA system
 that won SemEval-2019 Task 1 applied it to UCCA, with our own choices throughout:

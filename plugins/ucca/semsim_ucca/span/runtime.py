@@ -1,17 +1,18 @@
-"""The span parser's forward pass in numpy: what a parse runs, without torch.
+"""The span parser's forward pass without torch: what a parse runs.
 
 Why: a parse needs no gradients, and importing torch cost every parsing process 2 s of its
 start and 190 MB of its memory (measured: ``docs/parser.md``, *A parse without torch*), for
-a network that is a few matrix products and a BiLSTM. Training builds and trains
+a network of a few matrix products and a BiLSTM. Training builds and trains
 :class:`.network.SpanParserNet` in torch; the same weights, read from the model file (or
-copied from the network being trained, for its dev evaluations), run here: the operations
-of :mod:`.network` in the same order, in float32, on the BLAS thread :mod:`semsim.threads`
-allows. It is as fast as torch at this size (the BiLSTM's input products are one matrix
-product per layer and direction; only the recurrence steps in Python). The numbers agree
-with torch's to float32 rounding (``plugins/ucca/tests/test_span_inputs.py`` holds them to
-it); a parse whose best tree hangs on that rounding is a tie (``docs/parser.md`` counts the
-parses that changed). The pretrained encoder runs on ONNX Runtime (:mod:`.bert`); only the
-fine-tuned encoder layers of a model trained with ``encoder_tune`` run here
+copied from the network being trained, for its dev evaluations), run here, the operations
+of :mod:`.network` in the same order, in float32: the BiLSTM and the label MLP over every
+span, nearly all of the network's time, on ONNX Runtime (:mod:`.onnx_graph`: its LSTM and
+matrix products are as fast as torch's where numpy's were 25% slower), the embeddings, the
+character CNN, the layer mix and the remote scorer in numpy. The numbers agree with torch's
+to float32 rounding (``plugins/ucca/tests/test_span_inputs.py`` holds them to it); a parse
+whose best tree hangs on that rounding is a tie, and none of 3,627 parses compared changed
+(``docs/parser.md``). The pretrained encoder runs on ONNX Runtime too (:mod:`.bert`); only
+the fine-tuned encoder layers of a model trained with ``encoder_tune`` run here
 (:func:`bert_layer`).
 """
 
@@ -172,7 +173,7 @@ def check_shapes(weights: Arrays, expected: Mapping[str, tuple[int, ...]]) -> No
 
 
 class Net:
-    """:class:`.network.SpanParserNet` at parse time, on numpy arrays of its weights.
+    """:class:`.network.SpanParserNet` at parse time, on its weights: numpy and ONNX Runtime sessions.
 
     ``tuned`` is the attention heads and LayerNorm epsilon of the fine-tuned encoder layers
     (``encoder_tune``), BERT layers whose weights are in the model file under ``tuned.``."""

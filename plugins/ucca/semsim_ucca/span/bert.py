@@ -2,8 +2,7 @@
 
 Why neither ``transformers`` nor torch: importing ``transformers`` costs 4 s of a parse's
 start and torch 2 s and 190 MB, for a network of twenty lines. Why ONNX Runtime and not
-numpy (:func:`.runtime.bert_layer`, which runs the same layers for fine-tuned models): at
-MiniLM's size a parse spends a quarter of its time here, and numpy is 50% slower than torch
+numpy: at MiniLM's size a parse spends a quarter of its time here, and numpy is 50% slower than torch
 (its exact ``erf`` alone is 20 ns a value) where ONNX Runtime matches torch (measured:
 ``docs/parser.md``, *A parse without torch*); it imports in 0.1 s. The graph is built here,
 in memory, from the operations of ``transformers``' ``BertModel`` in the same order:
@@ -79,10 +78,27 @@ class Bert:
 def _session(w: dict[str, np.ndarray], depth: int, heads: int, eps: float, dim: int) -> Any:
     """An ONNX Runtime session from the looked-up word embeddings (``words``) and the
     attention mask to the embeddings' and ``depth`` layers' states."""
-    from onnx import TensorProto
-
     from .onnx_graph import Graph
     g = Graph()
+    length = g.op("Gather", g.op("Shape", "attention_mask"), g.const(1, np.int64))
+    positions = g.op("Range", g.const(0, np.int64), length, g.const(1, np.int64))
+    x = g.op("Add", "words", g.op("Gather", g.weight("positions", w["embeddings.position_embeddings.weight"]),
+                                  positions))
+    x = g.op("LayerNormalization", x, g.weight("embeddings.g", w["embeddings.LayerNorm.weight"]),
+             g.weight("embeddings.beta", w["embeddings.LayerNorm.bias"]), axis=-1, epsilon=eps)
+    states = [x, *layers(g, w, x, [f"encoder.layer.{k}." for k in range(depth)], heads, eps, dim)]
+    pieces = ["batch", "pieces"]
+    return g.session([("words", np.float32, [*pieces, dim]), ("attention_mask", np.int64, pieces)],
+                     [(s, [*pieces, dim]) for s in states])
+
+
+def layers(g: Any, w: dict[str, np.ndarray], x: str, prefixes: list[str], heads: int, eps: float, dim: int
+           ) -> list[str]:
+    """BERT layers (weights ``w[prefix + ...]``) on graph ``g`` over states ``x`` (B, L, dim),
+    keys masked where the graph's input ``attention_mask`` (B, L) is 0; each layer's output.
+    A parse's frozen encoder layers (:func:`_session`) and a model's fine-tuned ones
+    (:func:`.runtime.tuned_session`) are both built here."""
+    from onnx import TensorProto
 
     def linear(x: str, name: str) -> str:  # the weight stored transposed: MatMul takes (in, out)
         return g.op("Add", g.op("MatMul", x, g.weight(f"{name}.wt", w[f"{name}.weight"].T)),
@@ -93,15 +109,10 @@ def _session(w: dict[str, np.ndarray], depth: int, heads: int, eps: float, dim: 
                     g.weight(f"{name}.beta", w[f"{name}.bias"]), axis=-1, epsilon=eps)
 
     size = dim // heads
-    length = g.op("Gather", g.op("Shape", "attention_mask"), g.const(1, np.int64))
-    positions = g.op("Range", g.const(0, np.int64), length, g.const(1, np.int64))
-    x = norm(g.op("Add", "words", g.op("Gather", g.weight("positions", w["embeddings.position_embeddings.weight"]),
-                                       positions)), "embeddings.LayerNorm")
     keep = g.op("Unsqueeze", g.op("Cast", "attention_mask", to=TensorProto.BOOL), g.const([1, 2], np.int64))  # B,1,1,L
     split, merge = g.const([0, 0, heads, size], np.int64), g.const([0, 0, dim], np.int64)
-    states = [x]
-    for k in range(depth):
-        p = f"encoder.layer.{k}."
+    out = []
+    for p in prefixes:
         q, key, v = (g.op("Transpose", g.op("Reshape", linear(x, f"{p}attention.self.{n}"), split), perm=perm)
                      for n, perm in (("query", [0, 2, 1, 3]), ("key", [0, 2, 3, 1]), ("value", [0, 2, 1, 3])))
         scores = g.op("Where", keep, g.op("MatMul", g.op("Mul", q, g.const(size ** -0.5)), key), g.const(-np.inf))
@@ -112,7 +123,5 @@ def _session(w: dict[str, np.ndarray], depth: int, heads: int, eps: float, dim: 
         erf = g.op("Erf", g.op("Mul", h, g.const(0.5 ** 0.5)))
         gelu = g.op("Mul", g.op("Mul", h, g.op("Add", erf, g.const(1.0))), g.const(0.5))
         x = norm(g.op("Add", linear(gelu, f"{p}output.dense"), x), f"{p}output.LayerNorm")
-        states.append(x)
-    pieces = ["batch", "pieces"]
-    return g.session([("words", np.float32, [*pieces, dim]), ("attention_mask", np.int64, pieces)],
-                     [(s, [*pieces, dim]) for s in states])
+        out.append(x)
+    return out

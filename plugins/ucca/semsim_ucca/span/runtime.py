@@ -11,9 +11,9 @@ matrix products are as fast as torch's where numpy's were 25% slower), the embed
 character CNN, the layer mix and the remote scorer in numpy. The numbers agree with torch's
 to float32 rounding (``plugins/ucca/tests/test_span_inputs.py`` holds them to it); a parse
 whose best tree hangs on that rounding is a tie, and none of 3,627 parses compared changed
-(``docs/parser.md``). The pretrained encoder runs on ONNX Runtime too (:mod:`.bert`); only
-the fine-tuned encoder layers of a model trained with ``encoder_tune`` run here
-(:func:`bert_layer`).
+(``docs/parser.md``). The pretrained encoder runs on ONNX Runtime too (:mod:`.bert`), and
+so do the fine-tuned encoder layers of a model trained with ``encoder_tune``
+(:func:`tuned_session`, the same layers' graph).
 """
 
 from __future__ import annotations
@@ -32,13 +32,6 @@ def linear(x: np.ndarray, w: np.ndarray, b: np.ndarray | None = None) -> np.ndar
     return y + b if b is not None else y
 
 
-def layer_norm(x: np.ndarray, w: np.ndarray, b: np.ndarray, eps: float) -> np.ndarray:
-    mean = x.mean(axis=-1, keepdims=True)
-    centred = x - mean
-    var = (centred * centred).mean(axis=-1, keepdims=True)
-    return centred / np.sqrt(var + np.float32(eps)) * w + b
-
-
 def softmax(x: np.ndarray, axis: int = -1) -> np.ndarray:
     e = np.exp(x - x.max(axis=axis, keepdims=True))
     return e / e.sum(axis=axis, keepdims=True)
@@ -49,33 +42,17 @@ def log_softmax(x: np.ndarray, axis: int = -1) -> np.ndarray:
     return shifted - np.log(np.exp(shifted).sum(axis=axis, keepdims=True))
 
 
-def gelu(x: np.ndarray) -> np.ndarray:
-    """BERT's exact GELU, ``x Φ(x)`` (scipy's erf: numpy has none)."""
-    from scipy.special import erf
-    return 0.5 * x * (1.0 + erf(x * np.float32(0.7071067811865476)))
-
-
-def bert_layer(x: np.ndarray, w: Arrays, prefix: str, heads: int, eps: float, keep: np.ndarray | None
-               ) -> np.ndarray:
-    """One BERT layer over (B, L, dim) states; ``keep`` (B, L) marks the real positions (None: all)."""
-    batch, length, dim = x.shape
-    size = dim // heads
-
-    def split(name: str) -> np.ndarray:
-        y = linear(x, w[f"{prefix}attention.self.{name}.weight"], w[f"{prefix}attention.self.{name}.bias"])
-        return y.reshape(batch, length, heads, size).transpose(0, 2, 1, 3)
-
-    q, k, v = split("query"), split("key"), split("value")
-    scores = (q * np.float32(size ** -0.5)) @ k.transpose(0, 1, 3, 2)  # (B, heads, L, L)
-    if keep is not None:
-        scores = np.where(keep[:, None, None, :], scores, -np.inf)
-    a = (softmax(scores) @ v).transpose(0, 2, 1, 3).reshape(batch, length, dim)
-    x = layer_norm(linear(a, w[f"{prefix}attention.output.dense.weight"], w[f"{prefix}attention.output.dense.bias"])
-                   + x, w[f"{prefix}attention.output.LayerNorm.weight"], w[f"{prefix}attention.output.LayerNorm.bias"],
-                   eps)
-    h = gelu(linear(x, w[f"{prefix}intermediate.dense.weight"], w[f"{prefix}intermediate.dense.bias"]))
-    return layer_norm(linear(h, w[f"{prefix}output.dense.weight"], w[f"{prefix}output.dense.bias"]) + x,
-                      w[f"{prefix}output.LayerNorm.weight"], w[f"{prefix}output.LayerNorm.bias"], eps)
+def tuned_session(w: Arrays, layers: int, heads: int, eps: float, dim: int) -> Any:
+    """A model's fine-tuned encoder layers (``encoder_tune``: :class:`.network.TunedLayers`,
+    BERT layers over words, weights under ``tuned.layers.K.``) as an ONNX Runtime session:
+    word states (B, T, dim) and the words' mask (B, T) to each layer's output."""
+    from .bert import layers as bert_layers
+    from .onnx_graph import Graph
+    g = Graph()
+    out = bert_layers(g, dict(w), "x", [f"tuned.layers.{k}." for k in range(layers)], heads, eps, dim)
+    words = ["batch", "words"]
+    return g.session([("x", np.float32, [*words, dim]), ("attention_mask", np.int64, words)],
+                     [(o, [*words, dim]) for o in out])
 
 
 def _onnx_gates(m: np.ndarray) -> np.ndarray:
@@ -187,6 +164,8 @@ class Net:
         if config.encoder_tune and tuned is None:
             raise ValueError(f"encoder_tune={config.encoder_tune} needs the encoder's heads and LayerNorm epsilon")
         self.tuned = tuned if config.encoder_tune else None
+        self._tuned = (tuned_session(self.w, config.encoder_tune, *self.tuned, encoder_shape[1])
+                       if self.tuned else None)
         self._labels = labels_session(self.w, config.lstm_dim)
         lstm = {k[len("lstm."):]: v for k, v in self.w.items() if k.startswith("lstm.")}
         self._bilstm = bilstm_session(lstm, config.lstm_layers, self.w["boundary"].shape[1])
@@ -223,13 +202,9 @@ class Net:
         lengths = np.asarray(inputs.lengths)
         if c.encoder:
             layers = inputs.layers  # (B, T, frozen layers, dim)
-            if self.tuned is not None:  # :class:`.network.TunedLayers`, over the words
-                heads, eps = self.tuned
-                keep = np.arange(layers.shape[1])[None, :] < lengths[:, None]
-                x, above = layers[:, :, -1], []
-                for k in range(c.encoder_tune):
-                    x = bert_layer(x, w, f"tuned.layers.{k}.", heads, eps, keep)
-                    above.append(x)
+            if self._tuned is not None:  # :class:`.network.TunedLayers`, over the words
+                keep = (np.arange(layers.shape[1])[None, :] < lengths[:, None]).astype(np.int64)
+                above = self._tuned.run(None, {"x": np.ascontiguousarray(layers[:, :, -1]), "attention_mask": keep})
                 layers = np.concatenate([layers, np.stack(above, axis=2)], axis=2)
             mix = softmax(w["mix.weights"], axis=0)
             parts.append(w["mix.gamma"] * np.einsum("...ld,l->...d", layers, mix))

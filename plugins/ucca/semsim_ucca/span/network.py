@@ -1,8 +1,8 @@
 """The span parser's network in torch, as training builds and trains it.
 
 The model (:mod:`.model`) says what the network computes; this module is that computation
-with gradients, dropout and GPU support. A parse runs the same weights in numpy
-(:mod:`.runtime`), which the tests hold to this module's numbers.
+with gradients, dropout and GPU support. A parse runs the same weights on numpy and ONNX
+Runtime (:mod:`.runtime`), which the tests hold to this module's numbers.
 """
 
 from __future__ import annotations
@@ -153,21 +153,6 @@ class SpanParserNet(nn.Module):
     def span_reps(fw: torch.Tensor, bw: torch.Tensor, b: torch.Tensor, i: torch.Tensor, j: torch.Tensor
                   ) -> torch.Tensor:
         return torch.cat([fw[b, j] - fw[b, i], bw[b, i] - bw[b, j]], dim=-1)
-
-    def label_logits_eval(self, fw: torch.Tensor, bw: torch.Tensor, b: torch.Tensor, i: torch.Tensor,
-                          j: torch.Tensor) -> torch.Tensor:
-        """``label_mlp(span_reps(...))`` without dropout, computed faster: the first layer is
-        linear in the span vector, so it is applied once per fencepost and the O(n²) spans
-        only add and subtract (4x fewer multiplications at parse time; same numbers)."""
-        first = self.label_mlp[1]
-        h = self.config.lstm_dim
-        # W [f_j - f_i ; b_i - b_j] = u_j - u_i with u = W_f f - W_b b, per fencepost
-        u = fw @ first.weight[:, :h].T - bw @ first.weight[:, h:].T
-        hidden = u[b, j] - u[b, i] + first.bias
-        for layer in self.label_mlp[2:]:
-            if not isinstance(layer, nn.Dropout):
-                hidden = layer(hidden)
-        return hidden
 
     def remote_logits(self, reps: torch.Tensor) -> torch.Tensor:
         """(P, P, R) logits of a remote edge from unit p to unit c, for one sentence's units."""

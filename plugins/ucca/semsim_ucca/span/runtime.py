@@ -181,7 +181,7 @@ class Net:
         return cls(net.config, weights, net.vector_dim, net.encoder_shape, tuned)
 
     def _chars(self, ids: np.ndarray) -> np.ndarray:
-        """:class:`.model.CharCNN`: (B, T, C) character ids to (B, T, filters)."""
+        """:class:`.network.CharCNN`: (B, T, C) character ids to (B, T, filters)."""
         batch, tokens, width = ids.shape
         flat = ids.reshape(-1, width)
         e = self.w["chars.embedding.weight"][flat]  # (N, C, dim); row 0 (padding) is zeros
@@ -194,7 +194,7 @@ class Net:
         return h.max(axis=1).reshape(batch, tokens, -1)
 
     def encode(self, inputs: Any) -> tuple[np.ndarray, np.ndarray]:
-        """Forward and backward fencepost states, as :meth:`.model.SpanParserNet.encode`."""
+        """Forward and backward fencepost states, as :meth:`.network.SpanParserNet.encode`."""
         c, w = self.config, self.w
         parts = [w[f"embeddings.{f}.weight"][inputs.ids[f]] for f in inputs.ids] + [inputs.vectors]
         if c.char_dim:

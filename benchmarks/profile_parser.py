@@ -37,9 +37,10 @@ from semsim import threads; threads.limit()
 from semsim_ucca import span
 parser = span.load(sys.argv[1] or None); mark("span parser model file")
 parser.encoder(); mark("encoder (ONNX Runtime session, weights, tokenizer)")
-from semsim_ucca.span.features import import_spacy, load_spacy
-import_spacy(); mark("import spacy (without torch)")
-load_spacy(parser.info.get("spacy_model"), "ent" in parser.net.config.fields()); mark("spaCy pipeline")
+from semsim.imports import import_spacy
+from semsim_ucca.span.features import load_spacy
+import_spacy(); mark("import spacy (without torch and its CLI)")
+load_spacy(parser.info.get("spacy_model"), "ent" in parser.net.config.fields()); mark("spaCy pipeline (no tokenizer)")
 from semsim.parsing import ParseSettings, parse_texts
 parse_texts(["He gave John an apple ."], ParseSettings(model=sys.argv[1] or None, cache=False, progress=False))
 mark("first parse, one sentence")

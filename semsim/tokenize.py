@@ -18,6 +18,7 @@ from collections.abc import Callable, Iterable, Sequence
 import click
 
 from .errors import SettingsError
+from .imports import import_spacy
 
 #: The tokenizers a user may choose; ``none`` (whitespace tokens) is the default.
 TOKENIZERS = ("none", "spacy")
@@ -35,7 +36,7 @@ def _spacy_tokenizer() -> Callable[[str], Iterable[object]]:
     """spaCy's rule-based English tokenizer, loaded once per process (a blank pipeline has
     only the tokenizer, so nothing is downloaded)."""
     try:
-        import spacy
+        spacy = import_spacy()  # without torch and spaCy's command line: 2.5 s of a start
     except ImportError as exc:  # the tokenize extra (the UCCA parser's installation has it)
         raise SettingsError("--tokenize spacy needs spaCy: pip install 'semsim[tokenize]'", ["tokenize"]) from exc
     return spacy.blank("en").tokenizer  # type: ignore[no-any-return]

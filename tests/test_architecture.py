@@ -21,7 +21,7 @@ ROOT = Path(__file__).resolve().parents[1]
 KERNEL = {
     "semsim.version", "semsim.errors", "semsim.limits", "semsim.graph", "semsim.scheme", "semsim.adapt",
     "semsim.stats", "semsim.significance", "semsim.files", "semsim.graph_json", "semsim.records",
-    "semsim.hookspecs", "semsim.models", "semsim.progress", "semsim.threads", "semsim.formats",
+    "semsim.hookspecs", "semsim.models", "semsim.progress", "semsim.threads", "semsim.imports", "semsim.formats",
     "semsim.formats.mrp", "semsim.align", "semsim.align.tokens", "semsim.align.units",
     "semsim.align.paraphrase", "semsim.align.contextual", "semsim.metrics",
     "semsim.metrics.usim", "semsim.metrics.legacy", "semsim.metrics.dagf", "semsim.metrics.distsim",

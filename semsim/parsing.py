@@ -16,6 +16,7 @@ depend on the number of processes or their timing.
 from __future__ import annotations
 
 import contextlib
+import functools
 import math
 import os
 from collections.abc import Callable, Iterable, Iterator, Sequence
@@ -70,6 +71,11 @@ class ParseSettings:
                 raise SettingsError("batch_timeout (--batch-timeout) needs executor dask or dask://HOST:PORT "
                                     "(docs/scale.md)", ["batch_timeout"])
 
+    @property
+    def parses_here(self) -> bool:
+        """Whether batches are parsed in this process (one local job), not in workers."""
+        return self.jobs == 1 and not executor_spec(self.executor).distributed
+
     def find(self) -> Parser:
         """The parser these settings name (:func:`find_parser`); one named explicitly must
         parse into ``representation`` when that is given too."""
@@ -120,7 +126,8 @@ class Parses:
         return signed(score, self.signature)
 
 
-def parse_texts(texts: Iterable[str], settings: ParseSettings | None = None, *, keep_going: bool = True) -> Parses:
+def parse_texts(texts: Iterable[str], settings: ParseSettings | None = None, *, keep_going: bool = True,
+                on_parsed: Callable[[dict[str, Graph], Parses], None] | None = None) -> Parses:
     """Parse ``texts`` (tokenized as ``settings.tokenize`` says), each distinct one once,
     through the parse cache; the one route from text to graphs.
 
@@ -128,6 +135,13 @@ def parse_texts(texts: Iterable[str], settings: ParseSettings | None = None, *, 
     kept; with ``keep_going=False`` the first failure raises :class:`~semsim.errors.ParseError`
     instead, once the rest of its batch is stored. Errors about the run itself (a missing
     model) always raise.
+
+    ``on_parsed(new, parses)`` is called as graphs arrive: once with the cache's hits, then
+    with each batch as it is stored; ``new`` holds that call's graphs by key
+    (:meth:`Parses.key`), and ``parses`` is the result so far, its graphs growing call by
+    call. With batches parsed elsewhere (``jobs`` > 1, Dask) this process only waits for
+    them, and a caller can start on what is there (``semsim score`` scores the pairs whose
+    two sides are parsed). It must not raise: what it cannot do is left for after the parse.
     """
     settings = settings or ParseSettings()
     check_settings()
@@ -136,10 +150,20 @@ def parse_texts(texts: Iterable[str], settings: ParseSettings | None = None, *, 
     from .tokenize import tokenize
     tokens = dict(zip(given, tokenize(given, settings.tokenize)))
     failed: dict[str, str] | None = {} if keep_going else None
+    # made once the parser and model are known to load (the signature names the model's content)
+    result = functools.cache(lambda: Parses(
+        {}, failed if failed is not None else {}, parser.name,
+        parser_signature(parser, settings.model, settings.tokenize), settings.tokenize, parser.representation, tokens))
+
+    def stored(new: dict[str, Graph]) -> None:
+        result().graphs.update(new)
+        on_parsed(new, result())  # type: ignore[misc]
+
     with _opened(settings.cache) as cache:
-        graphs = parse_sentences(list(tokens.values()), parser, settings, cache=cache, failed=failed)
-    return Parses(graphs, failed or {}, parser.name, parser_signature(parser, settings.model, settings.tokenize),
-                  settings.tokenize, parser.representation, tokens)
+        graphs = parse_sentences(list(tokens.values()), parser, settings, cache=cache, failed=failed,
+                                 on_stored=None if on_parsed is None else stored)
+    result().graphs.update(graphs)
+    return result()
 
 
 @contextlib.contextmanager
@@ -216,7 +240,8 @@ def signed(score: Callable[[Graph, Graph], Score], parsed_by: str) -> Callable[[
 
 # -- the engine ---------------------------------------------------------------------------------------
 def parse_sentences(texts: Sequence[str], parser: Parser, settings: ParseSettings | None = None, *,
-                    cache: ParseCache | None = None, failed: dict[str, str] | None = None) -> dict[str, Graph]:
+                    cache: ParseCache | None = None, failed: dict[str, str] | None = None,
+                    on_stored: Callable[[dict[str, Graph]], None] | None = None) -> dict[str, Graph]:
     """Graphs for every distinct (normalised) non-empty text, parsing only cache misses: the
     engine under :func:`parse_texts`, for texts already tokenized and a parser already found.
 
@@ -233,7 +258,8 @@ def parse_sentences(texts: Sequence[str], parser: Parser, settings: ParseSetting
     on; without it, the first one raises :class:`~semsim.errors.ParseError` once the rest
     of its batch is stored (in one process, before the next batch is parsed; with workers,
     once every batch has come back, failed batches retried in batch order, longest
-    sentences first).
+    sentences first). ``on_stored`` is called with the cache's hits, then with each batch's
+    graphs once they are stored (:func:`parse_texts`' ``on_parsed``).
     """
     settings = settings or ParseSettings()
     spec = executor_spec(settings.executor)
@@ -245,6 +271,8 @@ def parse_sentences(texts: Sequence[str], parser: Parser, settings: ParseSetting
     if cache is not None:
         graphs.update({t: e.graph for t, e in cache.get_many(parser.representation, parser.name, model_id,
                                                             unique).items()})
+    if on_stored is not None and graphs:
+        on_stored(dict(graphs))
     # longest first: a batch holds sentences of about one length, so a parser pads little,
     # and with several workers the short batches fill the gaps at the end
     todo = sorted((t for t in unique if t not in graphs), key=lambda t: -len(t.split()))
@@ -253,7 +281,7 @@ def parse_sentences(texts: Sequence[str], parser: Parser, settings: ParseSetting
     from .progress import bar
     run = _Run(parser, model_id, cache, graphs, failed,
                bar(total=len(todo), desc=f"parsing with {parser.name}", unit="sent",
-                   quiet=not settings.progress or not todo))
+                   quiet=not settings.progress or not todo), on_stored)
     with open_executor(spec, jobs=settings.jobs, timeout=settings.batch_timeout, parser_name=parser.name,
                        model=settings.model, key=model_id, batches=len(batches)) as pool:
         try:
@@ -274,6 +302,7 @@ class _Run:
     graphs: dict[str, Graph]
     failed: dict[str, str] | None
     bar: Any
+    on_stored: Callable[[dict[str, Graph]], None] | None = None
     stored: int = 0  # none, and a whole batch failing is the parser's fault, not the sentences'
 
     def all(self, batches: list[list[str]], pool: Executor) -> None:
@@ -305,9 +334,12 @@ class _Run:
         parsed = [(text, native, graph_from_dict(g)) for text, (native, g) in zip(batch, results)]
         if self.cache is not None:
             self.cache.put_many(self.parser.representation, self.parser.name, self.model_id, parsed)
-        self.graphs.update({text: g for text, _, g in parsed})
+        new = {text: g for text, _, g in parsed}
+        self.graphs.update(new)
         self.stored += len(batch)
         self.bar.update(len(batch))
+        if self.on_stored is not None:
+            self.on_stored(new)
 
     def one_by_one(self, batch: list[str], error: ParseError, parse: Callable[[list[str]], Parsed]) -> None:
         """A failed batch again, in this process (or, on Dask, on the cluster: a sentence can

@@ -9,16 +9,19 @@ renderings are plain text, Markdown (for a paper's appendix or a README), TSV an
 from __future__ import annotations
 
 import contextlib
-from collections.abc import Callable, Collection, Iterator, Mapping, Sequence
+from collections.abc import Callable, Collection, Iterable, Iterator, Mapping, Sequence
 from dataclasses import dataclass, field
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from .cache import normalise
 from .graph import Graph
-from .limits import LimitError
+from .limits import LimitError, check_pair
 from .report import Col, Record, Report, Table, num, render
 from .significance import PairedTest, paired_tests
 from .stats import Score, corpus_score
+
+if TYPE_CHECKING:
+    from .parsing import Parses
 
 RENDERINGS = ("text", "markdown", "tsv", "json")
 
@@ -178,6 +181,46 @@ def how_much_changed(source: Sequence[str], systems: Mapping[str, Sequence[str]]
     return out
 
 
+class ScoresWhileParsing:
+    """Line pairs scored while the rest of a run is still being parsed: ``on_parsed`` for
+    :func:`semsim.parsing.parse_texts`, then :attr:`scored` for :func:`score_lines`.
+
+    With batches parsed in worker processes (``--jobs``, Dask), the command's own process
+    only stores what comes back, and it sat idle for most of the parse; after the parse,
+    scoring the pairs ran on one core while the others idled (SEEDA: 10 of the 91 s of
+    ``--jobs 2``). So each pair is scored as soon as its two sentences are parsed. A score
+    depends on the two graphs alone, so it is the same whenever it is computed, and the
+    output is byte-identical (tested). A pair too large to align, or one whose scoring
+    fails, is left to :func:`score_lines`, which skips it or raises as it always did.
+    """
+
+    def __init__(self, source: Sequence[str], systems: Iterable[Sequence[str]],
+                 score: Callable[[Graph, Graph], Score]) -> None:
+        self.lines, self.score = (list(source), [list(s) for s in systems]), score
+        self.scored: dict[tuple[str, str], Score] = {}
+        self._waiting: dict[str, list[tuple[str, str]]] | None = None  # a key -> the pairs it completes
+
+    def __call__(self, new: Mapping[str, Graph], parses: Parses) -> None:
+        if self._waiting is None:  # the first call: the texts are tokenized, the parser signed
+            self._waiting, (source, systems) = {}, self.lines
+            self.score = parses.signed(self.score)
+            pairs = dict.fromkeys((parses.key(a), parses.key(b)) for lines in systems for a, b in zip(source, lines)
+                                  if a.strip() and b.strip())
+            for pair in pairs:
+                for key in dict.fromkeys(pair):
+                    self._waiting.setdefault(key, []).append(pair)
+        graphs = parses.graphs
+        for key in new:
+            for a, b in self._waiting.pop(key, ()):
+                if (a, b) in self.scored or a not in graphs or b not in graphs:
+                    continue
+                try:
+                    check_pair(graphs[a], graphs[b])
+                    self.scored[a, b] = self.score(graphs[a], graphs[b])
+                except Exception:  # left to score_lines: it skips or raises as it always did
+                    continue
+
+
 @dataclass(frozen=True)
 class SentenceResult:
     system: str
@@ -188,7 +231,8 @@ class SentenceResult:
 
 def score_lines(source: Sequence[str], systems: dict[str, Sequence[str]], graphs: dict[str, Graph],
                   score: Callable[[Graph, Graph], Score], fallback: Score,
-                  skip: Collection[int] = ()) -> Iterator[SentenceResult]:
+                  skip: Collection[int] = (), scored: Mapping[tuple[str, str], Score] | None = None
+                  ) -> Iterator[SentenceResult]:
     """Score each system's lines against the source lines, in file order, but for the
     1-based lines in ``skip`` (e.g. a sentence that could not be parsed), for every system
     alike, so that systems stay comparable sentence by sentence.
@@ -196,11 +240,12 @@ def score_lines(source: Sequence[str], systems: dict[str, Sequence[str]], graphs
     A pair with an empty side is not parsed; as in the authors' tool it scores 1 if both
     sides are empty and 0 otherwise, by convention (no counts). Such scores copy the parts
     and signature of a real score of the run (``fallback`` when every pair is empty).
+    ``scored`` holds pairs scored already, by normalised text (:class:`ScoresWhileParsing`).
     """
     template: Score | None = None
     # A pair is scored once: systems agree on most lines (SEEDA: 18,367 pairs, 7,773 distinct),
     # and a score depends on the two graphs alone.
-    scored: dict[tuple[str, str], Score] = {}
+    scored = dict(scored or {})
 
     def pair_score(src: str, hyp: str) -> Score:
         pair = normalise(src), normalise(hyp)

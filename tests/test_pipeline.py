@@ -14,7 +14,7 @@ from support import SOURCE, SYS1, SYS2, files, run_cli, run_semsim
 import semsim.plugins as plugins
 from semsim.cache import ParseCache
 from semsim.errors import InputError, ParseError, SemsimError
-from semsim.parsing import ParseSettings, parse_sentences
+from semsim.parsing import ParseSettings, parse_sentences, parse_texts
 from semsim.textfiles import read_lines
 
 score = functools.partial(run_semsim, "score")
@@ -130,6 +130,52 @@ def test_concurrent_processes_share_one_cache(toy_env):
         assert con.execute("PRAGMA integrity_check").fetchone() == ("ok",)
         unique = {" ".join(t.split()) for t in SOURCE + SYS1 + SYS2 if t.strip()}
         assert con.execute("SELECT COUNT(*), COUNT(DISTINCT text) FROM parses").fetchone() == (len(unique),) * 2
+
+
+def test_pairs_are_scored_while_the_rest_is_parsed(toy_env, monkeypatch):
+    """``semsim score`` with workers scores each pair once its two sides are parsed
+    (:class:`semsim.systems.ScoresWhileParsing`): batch by batch, each distinct pair once, the
+    scores :func:`score_lines` computes itself, the cache's hits first; a pair too large to
+    align, or whose scoring fails, is left to :func:`score_lines`."""
+    import semsim.systems as systems
+    from semsim import USim
+    from semsim.limits import LimitError
+    metric, texts = USim(), [*SOURCE, *SYS1, *SYS2]
+    calls = []
+
+    def watched(early):
+        return lambda new, parses: (calls.append(len(new)), early(new, parses))
+
+    settings = ParseSettings(parser="toy-parser", batch_size=2, cache=toy_env / "c.sqlite3")
+    early = systems.ScoresWhileParsing(SOURCE, [SYS1, SYS2], metric.sentence_score)
+    parses = parse_texts(texts, settings, on_parsed=watched(early))
+    assert len(calls) > 3 and sum(calls) == len(parses.graphs)  # batch by batch: no hits in a new cache
+    pairs = {(parses.key(a), parses.key(b)) for lines in (SYS1, SYS2) for a, b in zip(SOURCE, lines)
+             if a.strip() and b.strip()}
+    assert set(early.scored) == pairs
+    direct = parses.signed(metric.sentence_score)
+    assert all(early.scored[a, b] == direct(parses.graphs[a], parses.graphs[b]) for a, b in pairs)
+    results = list(systems.score_lines(SOURCE, {"1": SYS1, "2": SYS2}, parses.graphs, direct, None, (),
+                                       early.scored))
+    assert [r.score for r in results] == [r.score for r in systems.score_lines(
+        SOURCE, {"1": SYS1, "2": SYS2}, parses.graphs, direct, None)]
+    # a second run: every graph is a cache hit, handed over at once
+    calls.clear()
+    big, failing = sorted(pairs)[:2]
+
+    def limited(a, b):
+        if (a.text, b.text) == big:
+            raise LimitError("too large to align")
+
+    def score(a, b):
+        if (a.text, b.text) == failing:
+            raise RuntimeError("a metric's bug")
+        return metric.sentence_score(a, b)
+
+    monkeypatch.setattr(systems, "check_pair", limited)
+    again = systems.ScoresWhileParsing(SOURCE, [SYS1, SYS2], score)
+    parse_texts(texts, settings, on_parsed=watched(again))
+    assert calls == [len(parses.graphs)] and set(again.scored) == pairs - {big, failing}
 
 
 @pytest.mark.slow

@@ -57,7 +57,7 @@ def score(source_path: Path, hyps: tuple[tuple[str | None, Path], ...], refs: tu
     semsim score --source dev.src --hyp BART=out/bart.txt --hyp T5=out/t5.txt --worst 10
     """
     from ..parsing import parse_texts
-    from ..systems import score_lines
+    from ..systems import ScoresWhileParsing, score_lines
     from ..textfiles import read_parallel, too_large_lines, unparsed_lines
     if not hyps and not refs:
         raise SemsimError("give at least one --hyp (or --ref) file")
@@ -68,7 +68,10 @@ def score(source_path: Path, hyps: tuple[tuple[str | None, Path], ...], refs: tu
     check_writable(output, inputs=[source_path, *names])
     source, files = read_parallel(source_path, list(names))
     warn_if_untokenized({source_path: source, **files}, parsing.tokenize, quiet)
-    parses = parse_texts([*source, *(line for lines in files.values() for line in lines)], parsing)
+    # with batches parsed elsewhere, this process scores each pair once its two sides are parsed
+    early = None if parsing.parses_here else ScoresWhileParsing(source, files.values(), metric.sentence_score)
+    parses = parse_texts([*source, *(line for lines in files.values() for line in lines)], parsing,
+                         on_parsed=early)
     source, files = parses.tokenized(source), {p: parses.tokenized(lines) for p, lines in files.items()}
     systems = {names[p]: files[p] for p in names}
     unparsed = unparsed_lines({source_path: source, **files}, parses.failed)
@@ -82,7 +85,8 @@ def score(source_path: Path, hyps: tuple[tuple[str | None, Path], ...], refs: tu
     with open_output(output) as out:
         fallback = Score.fixed(0.0, metric.part_names(),
                                f"{metric.get_signature(parses.representation)}|{parses.signature}")
-        for r in score_lines(source, systems, parses.graphs, parses.signed(metric.sentence_score), fallback, skip):
+        for r in score_lines(source, systems, parses.graphs, parses.signed(metric.sentence_score), fallback, skip,
+                             early.scored if early else None):
             src, hyp = source[r.line - 1], systems[r.system][r.line - 1]
             if changed_only and src.split() == hyp.split():
                 continue

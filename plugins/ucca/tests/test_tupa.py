@@ -91,7 +91,7 @@ def test_jfleg_dev_end_to_end(tiny_model, shared, tmp_path):
     dev = shared / "data" / "jfleg" / "dev"
     paths = []
     for name in ("dev.src", "dev.ref0", "dev.ref1"):
-        lines = (dev / name).read_text(encoding="utf-8").splitlines()[:15]
+        lines = (dev / name).read_text(encoding="utf-8").splitlines()[:5]  # the tiny model takes 0.7 s a sentence
         paths.append(tmp_path / name)
         paths[-1].write_text("\n".join(lines) + "\n", encoding="utf-8")
     r = semsim("score", "--source", paths[0], "--ref", paths[1], "--ref", paths[2], "--model", tiny_model,
@@ -99,7 +99,7 @@ def test_jfleg_dev_end_to_end(tiny_model, shared, tmp_path):
     assert r.returncode == 0, r.stderr
     systems = json.loads(r.stdout)["systems"]
     assert [s["system"] for s in systems] == ["ref:dev.ref0", "ref:dev.ref1"]
-    assert all(s["n"] == 15 and 0.0 < s["macro_f"] <= 1.0 for s in systems)
+    assert all(s["n"] == 5 and 0.0 < s["macro_f"] <= 1.0 for s in systems)
 
 
 def test_incompatible_model_is_one_clear_line(tiny_model, tmp_path):

@@ -157,7 +157,8 @@ def parse_texts(texts: Iterable[str], settings: ParseSettings | None = None, *, 
 
     def stored(new: dict[str, Graph]) -> None:
         result().graphs.update(new)
-        on_parsed(new, result())  # type: ignore[misc]
+        if on_parsed is not None:
+            on_parsed(new, result())
 
     with _opened(settings.cache) as cache:
         graphs = parse_sentences(list(tokens.values()), parser, settings, cache=cache, failed=failed,

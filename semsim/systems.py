@@ -199,11 +199,12 @@ class ScoresWhileParsing:
         self.lines, self.score = (list(source), [list(s) for s in systems]), score
         self.scored: dict[tuple[str, str], Score] = {}
         self._waiting: dict[str, list[tuple[str, str]]] | None = None  # a key -> the pairs it completes
+        self._signed = score
 
     def __call__(self, new: Mapping[str, Graph], parses: Parses) -> None:
         if self._waiting is None:  # the first call: the texts are tokenized, the parser signed
             self._waiting, (source, systems) = {}, self.lines
-            self.score = parses.signed(self.score)
+            self._signed = parses.signed(self.score)
             pairs = dict.fromkeys((parses.key(a), parses.key(b)) for lines in systems for a, b in zip(source, lines)
                                   if a.strip() and b.strip())
             for pair in pairs:
@@ -216,7 +217,7 @@ class ScoresWhileParsing:
                     continue
                 try:
                     check_pair(graphs[a], graphs[b])
-                    self.scored[a, b] = self.score(graphs[a], graphs[b])
+                    self.scored[a, b] = self._signed(graphs[a], graphs[b])
                 except Exception:  # left to score_lines: it skips or raises as it always did
                     continue
 

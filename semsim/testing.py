@@ -24,6 +24,8 @@ runs long, random ones).
 
 from __future__ import annotations
 
+import atexit
+import contextlib
 import gc
 import importlib
 import json
@@ -239,6 +241,23 @@ class _ForkServer:
         self.process = subprocess.Popen([sys.executable, "-c", "from semsim.testing import _serve; _serve()"],
                                         stdin=subprocess.PIPE, stdout=subprocess.PIPE)
         self.lock = threading.Lock()  # one request at a time on the pipes
+        self.owner = os.getpid()
+        atexit.register(self.close)
+
+    def close(self) -> None:
+        """End the server (it returns when its stdin closes) and reap it, so that neither it
+        nor its pipes outlive this process; a forked copy of this process leaves it alone."""
+        if os.getpid() != self.owner:
+            return
+        assert self.process.stdin is not None and self.process.stdout is not None
+        with contextlib.suppress(OSError):
+            self.process.stdin.close()
+        try:
+            self.process.wait(timeout=10)
+        except subprocess.TimeoutExpired:
+            self.process.kill()
+            self.process.wait()
+        self.process.stdout.close()
 
     def run(self, context: bytes, call: bytes) -> tuple[int, bytes]:
         """The child's wait status and its pickled outcome (empty if it died first)."""

@@ -162,11 +162,11 @@ def test_the_command_skips_the_teardown_but_not_its_output_code_or_exit_handlers
         (tmp_path / side).mkdir()
         for k in range(400):
             (tmp_path / side / f"p{k:03d}.xml").symlink_to(original)
-    proc = subprocess.Popen([sys.executable, "-m", "semsim.cli", "usim", tmp_path / "a", tmp_path / "b",
-                             "--format", "jsonl"], stdout=subprocess.PIPE, stderr=subprocess.PIPE)
-    assert proc.stdout.readline()
-    proc.stdout.close()
-    assert "Traceback" not in proc.stderr.read().decode() and proc.wait() in (0, 1)
+    with subprocess.Popen([sys.executable, "-m", "semsim.cli", "usim", tmp_path / "a", tmp_path / "b",
+                           "--format", "jsonl"], stdout=subprocess.PIPE, stderr=subprocess.PIPE) as proc:
+        assert proc.stdout.readline()
+        proc.stdout.close()
+        assert "Traceback" not in proc.stderr.read().decode() and proc.wait() in (0, 1)
 
 
 def test_help_lists_every_command_without_importing_what_they_run():

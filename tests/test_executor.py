@@ -166,16 +166,16 @@ def test_ctrl_c_leaves_a_usable_cache(toy_env):
     cmd = [sys.executable, "-m", "semsim.cli", "score", *map(str, args), "--executor", "dask", "--jobs", "1"]
     # SIGINT's default restored in the child: a test run started in the background of a
     # non-interactive shell ignores SIGINT, and Python would then never raise KeyboardInterrupt
-    proc = subprocess.Popen(cmd, stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True,
-                            env={**os.environ, **FAST_FAIL, "TOY_HANG_AT": "Dogs run .", "TOY_PARSE_LOG": str(log)},
-                            preexec_fn=lambda: signal.signal(signal.SIGINT, signal.SIG_DFL))
-    try:
-        wait_until_parsing(log, "Dogs run .", alive=lambda: proc.poll() is None)
-        proc.send_signal(signal.SIGINT)
-        proc.wait(timeout=60)  # a loaded CI machine stops a cluster slowly
-    finally:
-        if proc.poll() is None:
-            proc.kill()
+    with subprocess.Popen(cmd, stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True,
+                          env={**os.environ, **FAST_FAIL, "TOY_HANG_AT": "Dogs run .", "TOY_PARSE_LOG": str(log)},
+                          preexec_fn=lambda: signal.signal(signal.SIGINT, signal.SIG_DFL)) as proc:
+        try:
+            wait_until_parsing(log, "Dogs run .", alive=lambda: proc.poll() is None)
+            proc.send_signal(signal.SIGINT)
+            proc.wait(timeout=60)  # a loaded CI machine stops a cluster slowly
+        finally:
+            if proc.poll() is None:
+                proc.kill()  # and the with statement waits for it, so no process outlives the test
     assert proc.returncode != 0
     done = {row[4] for row in cache_rows(cache)}
     assert done and "Dogs run ." not in done

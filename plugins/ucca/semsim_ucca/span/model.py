@@ -77,6 +77,9 @@ class Config:
     #: weight of the auxiliary task in training: gold UD tags, heads and relations (0: none);
     #: its layers serve training only and are not in the model file
     ud_weight: float = 0.0
+    #: the share of training sentences seen with learner errors injected, drawn anew each epoch
+    #: (:mod:`.noise`; 0: none); training only, kept here so that the model file says it
+    noise: float = 0.0
 
     def __post_init__(self) -> None:
         """Refuse a network no one means before any of it is allocated: ``--set lstm_dim=0`` or
@@ -88,7 +91,8 @@ class Config:
         _within("lstm_layers", self.lstm_layers, 1, MAX_LAYERS)
         for name in ("char_dim", "encoder_tune", "encoder_layers"):
             _within(name, getattr(self, name), 0, MAX_WIDTH if name == "char_dim" else MAX_LAYERS)
-        for name, high in (("dropout", 0.99), ("word_dropout", 1e6), ("encoder_lr", 1e3), ("ud_weight", 1e3)):
+        for name, high in (("dropout", 0.99), ("word_dropout", 1e6), ("encoder_lr", 1e3), ("ud_weight", 1e3),
+                           ("noise", 1.0)):
             value = getattr(self, name)
             if isinstance(value, bool) or not isinstance(value, (int, float)) or not 0 <= value <= high:
                 raise ValueError(f"{name}={value!r}: expected a number from 0 to {high:g}")

@@ -38,7 +38,7 @@ import numpy as np
 from semsim.errors import SemsimError
 from semsim.files import atomic_write
 
-from . import data
+from . import data, noise
 from .encoder import load as encoder_load
 from .evaluation import UccaScores, evaluate, frozen
 from .features import SPACY_MODEL, Features, featurize, spacy_version
@@ -377,6 +377,9 @@ def train(settings: Settings, model: str | os.PathLike[str], work_dir: str | os.
         encoder_shape = (frozen, pretrained.dim)
     tuned = pretrained.top_layers(config.encoder_tune) if config.encoder_tune else None
     syntax = ud_vocabs(train_ex) if config.ud_weight else None
+    noisy_ex = noisy_examples(train_ex, work, settings.seed, pretrained, config, progress) if config.noise else []
+    if noisy_ex:
+        attach_targets(noisy_ex, labels, remote_labels)
     if config.ud_weight and syntax is None:
         raise SemsimError("--set ud_weight needs gold UD for the training sentences: train with --sentences CONLLU_DIR")
     if syntax:
@@ -398,6 +401,8 @@ def train(settings: Settings, model: str | os.PathLike[str], work_dir: str | os.
             "torch": torch.__version__}
     if pretrained:
         info.update(encoder_sha256=pretrained.spec.sha256)
+    if noisy_ex:
+        info.update(learner_errors_sha256=noise.rates()[1])
     state = {"epoch": 0, "best": -1.0, "best_epoch": 0, "history": []}
     checkpoint = work / "checkpoint.pt"
     if resume and checkpoint.is_file():
@@ -431,7 +436,8 @@ def train(settings: Settings, model: str | os.PathLike[str], work_dir: str | os.
         with tqdm(batches, desc=f"epoch {epoch}/{settings.epochs}", unit="batch", file=sys.stderr,
                   disable=not progress or None, leave=False) as bar:
             for idx in bar:
-                batch = [train_ex[k] for k in idx]
+                # with --set noise=P, each sentence is its noisy copy with probability P (no draw without)
+                batch = [noisy_ex[k] if noisy_ex and rng.random() < config.noise else train_ex[k] for k in idx]
                 loss = _loss(net, batch, vocabs, dev_name, rng)
                 optimizer.zero_grad()
                 loss.backward()
@@ -472,6 +478,34 @@ def train(settings: Settings, model: str | os.PathLike[str], work_dir: str | os.
     return {"model": str(model), "epochs": state["epoch"], "best_epoch": state["best_epoch"],
             "best_dev_labeled_primary": state["best"], "history": state["history"],
             "seconds": round(time.monotonic() - started, 1)}
+
+
+def noisy_examples(examples: Sequence[Example], work: Path | None, seed: int, encoder: Any, config: Config,
+                   progress: bool = True) -> list[Example]:
+    """A copy of each training example with learner errors injected (:mod:`.noise`, at the
+    rates of ``learner_errors.json`` calibrated on these sentences, drawn from ``seed``), its
+    gold spans carried over and its features computed on the noisy words; kept in the work
+    directory beside the clean ones, under a key naming the clean data, the rates and the seed."""
+    clean = hashlib.sha256("\n".join(f"{ex.id}\t{' '.join(ex.tokens)}" for ex in examples).encode()).hexdigest()
+    key = hashlib.sha256(f"{PREPARED}|{clean}|{noise.rates()[1]}|{seed}|{spacy_version()}|"
+                         f"{f'{encoder.spec.short}|{encoder.runtime}' if encoder else ''}".encode()).hexdigest()[:16]
+    base = work / f"prepared-noisy-{key}" if work else None
+    found = _read_prepared(base) if base is not None else None
+    if found is None:
+        if progress:
+            print(f"semsim: injecting learner errors into {len(examples)} training sentences ...", file=sys.stderr,
+                  flush=True)
+        trees = [spans_to_tree(ex.tokens, ex.spans.labels, ex.spans.remotes) for ex in examples]
+        tags = [ex.features.strings["tag"] for ex in examples]
+        probabilities = noise.calibrate(trees, tags)
+        rng = np.random.default_rng(seed)
+        noisy = [noise.inject(tree, tag, rng, probabilities) for tree, tag in zip(trees, tags)]
+        feats = featurize([tree.tokens for tree in noisy], encoder=encoder)
+        found = [Example(f"{ex.id}~noisy", tree.tokens, tree_to_spans(tree), f)
+                 for ex, tree, f in zip(examples, noisy, feats)]
+        if base is not None:
+            _write_prepared(base, found, None)
+    return _inputs(found, config)
 
 
 def _inputs(examples: list[Example], config: Config) -> list[Example]:

@@ -38,6 +38,8 @@ BUILTIN = ("mrp",)  # plugins that ship with the core and are always registered
 
 _pm: pluggy.PluginManager | None = None
 _versions: dict[str, str | None] = {}
+_distributions: dict[str, str] = {}  # entry point -> its distribution's name (semsim-ucca)
+_made_by: dict[str, str] | None = None  # scheme name -> the plugin that registered it (scheme_plugin)
 _sources: dict[str, Any] = {}  # editable plugins' modules, whose sources name their code (plugin_code_version)
 _source_hashes: dict[str, str] = {}
 
@@ -67,6 +69,8 @@ def get_plugin_manager() -> pluggy.PluginManager:
                 module = ep.load()
                 pm.register(module, name=ep.name)
                 _versions[ep.name] = ep.dist.version if ep.dist is not None else None
+                if ep.dist is not None:
+                    _distributions[ep.name] = ep.dist.name
                 if _editable(ep.dist):
                     _sources[ep.name] = module
             except Exception as exc:  # a broken plugin must not break semsim
@@ -118,8 +122,9 @@ def _trace(message: str) -> None:
 
 def reset_plugin_manager() -> None:
     """Forget loaded plugins (tests use this to re-read environment variables)."""
-    global _pm
+    global _pm, _made_by
     _pm = None
+    _made_by = None
     _source_hashes.clear()
 
 
@@ -204,6 +209,38 @@ def schemes() -> dict[str, Scheme]:
         if out.setdefault(scheme.name, scheme) != scheme:
             raise PluginError(f"two plugins register different schemes named {scheme.name!r}")
     return out
+
+
+def scheme_plugin(name: str) -> str | None:
+    """The plugin that made graphs of the scheme ``name``, as scores' signatures name it
+    (``plugin:...``, :func:`semsim.scheme.scheme_fields`): the one that registered the scheme
+    (``register_schemes``), as ``DISTRIBUTION-VERSION`` (``semsim-ucca-0.2.0``); an inline
+    plugin (``SEMSIM_PLUGINS``) by its file or module name, the scheme's hash beside it
+    telling its versions apart. None for a scheme no plugin registered."""
+    global _made_by
+    if _made_by is None:
+        pm, found = get_plugin_manager(), {}
+        for impl in pm.hook.register_schemes.get_hookimpls():
+            plugin = pm.get_name(impl.plugin) or ""
+            made = [s.name for s in _registered(impl)]
+            found.update((s, plugin_label(plugin)) for s in made)
+        _made_by = found
+    return _made_by.get(name)
+
+
+def _registered(impl: Any) -> list[Scheme]:
+    items: list[Scheme] = []
+    impl.function(register=items.append)
+    return items
+
+
+def plugin_label(name: str) -> str:
+    """A plugin as signatures name it: ``DISTRIBUTION-VERSION`` for an installed one, the file
+    (``drs_plugin.py``, not its directory: a signature is the same on every machine) or the
+    module of an inline one."""
+    if name in _distributions:
+        return f"{_distributions[name]}-{_versions.get(name) or 'unknown'}"
+    return Path(name).name if name.endswith(".py") else name
 
 
 def _chosen(found: dict[str, Any], what: str, variable: str, needed_by: str) -> Any:

@@ -127,5 +127,6 @@ def test_every_command_of_the_tutorial(tmp_path):
         assert fits(expected, actual), f"{shown} prints something else than the tutorial shows:\n{r.stdout}"
         outputs[shown] = r.stdout
     plain = outputs["score --source ../source.txt --hyp ../system.txt"]
-    assert "|scheme:ucca|" in plain and "|parser:ucca-span|" in plain  # installing a plugin changed no default
-    assert "|scheme:deps|" in outputs["score --representation deps --source ../source.txt --hyp ../system.txt"]
+    assert "|scheme:ucca@" in plain and "|parser:ucca-span|" in plain  # installing a plugin changed no default
+    deps = outputs["score --representation deps --source ../source.txt --hyp ../system.txt"]
+    assert "|scheme:deps@2a15fead7f1b|plugin:semsim-deps-0.1.0|" in deps  # the plugin that made the graphs

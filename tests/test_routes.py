@@ -126,3 +126,24 @@ def test_an_edited_line_is_refused_in_one_line(drs_env, edit, message):
     errors = [line for line in r.stderr.splitlines() if "edited.mrp:1:" in line]
     assert r.exit_code == 1 and len(errors) == 1 and message in errors[0], r.stderr
     assert "Traceback" not in r.output and "src.2 " in r.stdout  # the other pair is scored
+
+
+def test_the_signature_names_the_plugin_and_changes_with_its_scheme(drs_env, monkeypatch):
+    """Issue #47.2: adding ``ignored_labels`` to an inline plugin's scheme (no version to change)
+    moved a score with the signature unchanged. Now the signature names the plugin and hashes
+    its scheme, so the two scores are told apart."""
+    def barks() -> semsim.Score:  # "A dog barks loudly ." against "The dog barked ."
+        return semsim.usim(semsim.read_all(DATA / "tom-sleeps.clf")[1], semsim.read_all(DATA / "tom-slept.clf")[1])
+
+    before = barks()
+    assert "|scheme:drs@dbd5e037f8c2|plugin:drs_plugin.py|" in before.signature
+    edited = drs_env / "drs_plugin.py"
+    edited.write_text(Path(DRS).read_text().replace(
+        'ignored_kinds=frozenset({"time", "box"}),', 'ignored_kinds=frozenset({"time", "box"}), '
+                                                     'ignored_labels=frozenset({"Manner"}),'), encoding="utf-8")
+    monkeypatch.setenv("SEMSIM_PLUGINS", str(edited))
+    plugins.reset_plugin_manager()
+    after = barks()
+    assert (round(before.f, 4), round(after.f, 4)) == (0.75, 0.8571)
+    assert "|plugin:drs_plugin.py|" in after.signature and "|scheme:drs@dbd5e037f8c2|" not in after.signature
+    assert after.signature.split("|scheme:")[0] == before.signature.split("|scheme:")[0]

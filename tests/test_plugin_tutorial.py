@@ -104,7 +104,9 @@ def test_every_command_of_the_tutorial(tmp_path):
                     ignore=shutil.ignore_patterns("build", "*.egg-info", "__pycache__"))
     site = tmp_path / "site"
     env = {k: v for k, v in os.environ.items() if not k.startswith("SEMSIM_") and k != "COLUMNS"}
-    env.update(PYTHONPATH=str(site), SEMSIM_CACHE_DIR=str(tmp_path / "cache"), SEMSIM_PROGRESS_INTERVAL="1000000")
+    # the plugin's directory first, then what this process runs on (a checkout named by PYTHONPATH)
+    path = os.pathsep.join(filter(None, [str(site), os.environ.get("PYTHONPATH")]))
+    env.update(PYTHONPATH=path, SEMSIM_CACHE_DIR=str(tmp_path / "cache"), SEMSIM_PROGRESS_INTERVAL="1000000")
     outputs = {}
     for cwd, argv, expected in commands():
         where = tmp_path / cwd
@@ -130,3 +132,21 @@ def test_every_command_of_the_tutorial(tmp_path):
     assert "|scheme:ucca@" in plain and "|parser:ucca-span|" in plain  # installing a plugin changed no default
     deps = outputs["score --representation deps --source ../source.txt --hyp ../system.txt"]
     assert "|scheme:deps@2a15fead7f1b|plugin:semsim-deps-0.1.0|" in deps  # the plugin that made the graphs
+
+
+@pytest.mark.slow
+def test_the_tutorial_plugin_passes_the_conformance_kit(tmp_path):
+    """Step 8's test module, as its author runs it: `pytest tests/` with the plugin installed
+    (here into a directory of its own, as above), the kit's tests for its reader, scheme, writer
+    and parser (issue #47.3)."""
+    pytest.importorskip("spacy")
+    site = tmp_path / "site"
+    subprocess.run([sys.executable, "-m", "pip", "install", "-q", "--no-deps", "--no-build-isolation", "--no-index",
+                    "--target", str(site), str(ROOT / PLUGIN)], check=True, timeout=600)
+    env = {k: v for k, v in os.environ.items() if not k.startswith("SEMSIM_")}
+    env.update(PYTHONPATH=os.pathsep.join(filter(None, [str(site), os.environ.get("PYTHONPATH")])),
+               PYTHONDONTWRITEBYTECODE="1")
+    r = subprocess.run([sys.executable, "-m", "pytest", "-q", "-p", "no:cacheprovider", "tests"], cwd=ROOT / PLUGIN,
+                       env=env, stdout=subprocess.PIPE, stderr=subprocess.STDOUT, text=True, timeout=600)
+    assert r.returncode == 0, r.stdout
+    assert "12 passed" in r.stdout, r.stdout  # every test of the kit ran: none skipped

@@ -314,7 +314,7 @@ def test_cli_a_version_that_cannot_be_parsed_costs_only_its_chain(toy_plugin, tm
     assert r.exit_code == 1
     n = len(resolve_overlaps(first.edits_of(0))[0])
     assert r.stderr.splitlines() == [
-        f"semsim: {EXAMPLE}:{first.line}: parser 'toy-parser' failed on '{first.text}': RuntimeError: toy parser "
+        f"Error: {EXAMPLE}:{first.line}: parser 'toy-parser' failed on '{first.text}': RuntimeError: toy parser "
         f"cannot parse this (annotator 0's {n} edit(s) of this sentence not counted)",
         "Error: 1 sentence(s) not scored: a version could not be parsed (see above)"]
     doc = json.loads(r.stdout)

@@ -52,7 +52,7 @@ def commands() -> list[tuple[str, list[str], list[str]]]:
     """(directory, command, the output shown) of every ``$`` line of the tutorial's blocks."""
     out: list[tuple[str, list[str], list[str]]] = []
     for block in blocks():
-        cwd = "."
+        cwd, commanded = ".", False  # a block of code (a file shown) is no command's output
         for line in block:
             if line.startswith("$ "):
                 argv = shlex.split(line[2:])
@@ -60,7 +60,8 @@ def commands() -> list[tuple[str, list[str], list[str]]]:
                     cwd = os.path.normpath(os.path.join(cwd, argv[1]))
                 else:
                     out.append((cwd, argv, []))
-            elif out:  # no comment lines: a score table's header starts with "#"
+                    commanded = True
+            elif commanded:  # no comment lines: a score table's header starts with "#"
                 out[-1][2].append(line.rstrip())
     return out
 

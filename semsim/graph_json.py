@@ -40,11 +40,9 @@ def graph_from_dict(d: dict[str, Any]) -> Graph:
     if not isinstance(d, dict) or d.get("format") != GRAPH_FORMAT:
         raise ValueError(f"unsupported graph format {d.get('format') if isinstance(d, dict) else d!r}")
     s = _field(d, "scheme", dict)
-    tokens = [_row(t, "tokens", (str, bool, int, int)) for t in _field(d, "tokens", list)]
-    units = [_row(u, "units", (str, str, list, bool, (str, type(None)))) for u in _field(d, "units", list)]
-    edges = [_row(e, "edges", (int, int, list, bool)) for e in _field(d, "edges", list)]
-    if not all(isinstance(a, int) and not isinstance(a, bool) for u in units for a in u[2]) \
-            or not all(e[2] and all(isinstance(x, str) for x in e[2]) for e in edges):
+    tokens, units, edges = (_rows(d, key, shapes) for key, shapes in _SHAPES.items())
+    if not all(type(a) is int for u in units for a in u[2]) \
+            or not all(e[2] and all(type(x) is str for x in e[2]) for e in edges):
         raise ValueError("graph JSON: an anchor that is not a token index, or an edge label that is not a string")
     meta = _field(d, "meta", dict, {})
     if not all(isinstance(v, str | int | float | bool) for v in meta.values()):
@@ -82,9 +80,20 @@ def _field(d: dict[str, Any], key: str, kind: type, default: Any = None) -> Any:
     return value
 
 
-def _row(row: Any, what: str, kinds: tuple[Any, ...]) -> list[Any]:
-    """One token, unit or edge: a list of ``len(kinds)`` values of those types (``bool`` is no ``int`` here)."""
-    if not isinstance(row, list) or len(row) != len(kinds) or not all(
-            isinstance(v, k) and not (k is int and isinstance(v, bool)) for v, k in zip(row, kinds)):
-        raise ValueError(f"graph JSON: an item of {what!r} is not {len(kinds)} values of the expected types")
-    return row
+#: The types of a token's, a unit's and an edge's values (a unit's label may be null).
+_SHAPES: dict[str, frozenset[tuple[type, ...]]] = {
+    "tokens": frozenset({(str, bool, int, int)}),
+    "units": frozenset({(str, str, list, bool, str), (str, str, list, bool, type(None))}),
+    "edges": frozenset({(int, int, list, bool)}),
+}
+
+
+def _rows(d: dict[str, Any], key: str, shapes: frozenset[tuple[type, ...]]) -> list[Any]:
+    """``d[key]``: a list of tokens, units or edges, each a list of values whose types are one
+    of ``shapes`` (exact types, as JSON decodes them: ``true`` is no number here). Checked by
+    type signature, which keeps reading a cached parse about as fast as it was unchecked."""
+    rows = _field(d, key, list)
+    if not all(type(row) is list and tuple(map(type, row)) in shapes for row in rows):
+        raise ValueError(f"graph JSON: an item of {key!r} is not {len(next(iter(shapes)))} values of the expected "
+                         "types")
+    return rows

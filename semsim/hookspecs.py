@@ -147,10 +147,12 @@ def register_word_encoders(register: Callable[[WordEncoder], None]) -> None:
 def register_schemes(register: Callable[[Scheme], None]) -> None:
     """Register the schemes of the graphs this plugin builds: ``register(scheme)``.
 
-    A graph carries its :class:`~semsim.scheme.Scheme`; what keeps only the scheme's name (an
-    explanation document, ``semsim explain --json``) finds the rest here: the explanation page
-    names the labels of its graphs with the registered scheme's ``label_names``. Two plugins
-    may not register different schemes of one name.
+    A graph carries its :class:`~semsim.scheme.Scheme`; the plugin that registered a scheme is
+    the one every score of its graphs names in its signature (``scheme:NAME@HASH|plugin:...``),
+    and what keeps only the scheme's name (an explanation document, ``semsim explain --json``,
+    MRP from other tools) finds the rest here: the explanation page names the labels of its
+    graphs with the registered scheme's ``label_names``. Two plugins may not register
+    different schemes of one name.
     """
 
 

@@ -41,7 +41,8 @@ the tests of what every plugin must hold (docs/plugins.md, "The conformance kit"
 * ``test_signature_names_the_plugin``: the plugin registered the scheme its graphs carry, and
   scores name it (``scheme:NAME@HASH|plugin:...``);
 * ``test_reader_refuses_bad_bytes``: mutations of the example files are read, or refused with
-  one semsim error naming the file, within time and memory bounds (:func:`check_reader`);
+  one semsim error naming the file, within time and memory bounds (:func:`check_reader`;
+  marked ``slow``, as every fuzz test);
 * with ``sentences``: ``test_parser_is_deterministic`` (the same graphs twice, and whatever
   the batch), ``test_parsed_graphs_survive_every_route`` (from ``semsim parse``'s MRP and the
   plugin's writers, and through the parse cache), and ``test_jobs_agree`` (worker processes
@@ -69,7 +70,7 @@ import subprocess
 import sys
 import threading
 import traceback
-from collections.abc import Callable, Collection, Iterator, Sequence
+from collections.abc import Callable, Collection, Iterator, Mapping, Sequence
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Any, TypeVar
@@ -503,7 +504,7 @@ def _same(expected: Sequence[Graph], actual: Sequence[Graph], route: str, ids: b
 
 def conformance_tests(plugin: str, examples: Sequence[str | os.PathLike[str]], sentences: Sequence[str] = (), *,
                       parser: str | None = None, inline: bool = False, fuzz_examples: int = 20,
-                      skip: Collection[str] = ()) -> type:
+                      skip: Collection[str] | Mapping[str, str] = ()) -> type:
     """A pytest test class of the kit's tests (the module docstring) for ``plugin``: the name it
     is registered under (its entry point's name, or its ``SEMSIM_PLUGINS`` item: a module name
     or a path to a ``.py`` file).
@@ -517,7 +518,7 @@ def conformance_tests(plugin: str, examples: Sequence[str | os.PathLike[str]], s
             these tests: a plugin not installed (worker processes load it too).
         fuzz_examples: mutated files the reader is given per test run (CI's budget: each costs a fork).
         skip: names of tests to leave out (``"test_writer_round_trip"``...), for a property a
-            plugin cannot keep; say why in its docs.
+            plugin cannot keep or tests otherwise; a mapping gives each its reason.
 
     Assign the class to a name starting with ``Test`` in a test module.
     """
@@ -602,6 +603,7 @@ def conformance_tests(plugin: str, examples: Sequence[str | os.PathLike[str]], s
                 signature = semsim.usim(g, g).signature
                 assert expected in signature, f"{expected!r} not in the signature {signature!r}"
 
+        @pytest.mark.slow
         @fuzz_settings(fuzz_examples)
         @given(example=fuzzed())
         def test_reader_refuses_bad_bytes(self, tmp_path_factory: Any, example: tuple[str, bytes]) -> None:
@@ -693,10 +695,11 @@ def conformance_tests(plugin: str, examples: Sequence[str | os.PathLike[str]], s
         assert result.exit_code == 0, f"semsim {' '.join(map(str, args))}: {result.output}"
         return Path(str(args[args.index("-o") + 1]))
 
-    for name in skip:
-        if not hasattr(Conformance, name):
-            raise ValueError(f"skip={name!r}: the kit has no such test")
-        left_out = pytest.mark.skip(reason=f"left out by the plugin ({plugin})")
-        setattr(Conformance, name, left_out(getattr(Conformance, name)))
+    for test in skip:
+        if not hasattr(Conformance, test):
+            raise ValueError(f"skip={test!r}: the kit has no such test")
+        why = skip[test] if isinstance(skip, Mapping) else "left out"
+        left_out = pytest.mark.skip(reason=f"{why} (plugin {plugin})")
+        setattr(Conformance, test, left_out(getattr(Conformance, test)))
     Conformance.__name__ = Conformance.__qualname__ = "Conformance_" + re.sub(r"\W", "_", plugin)
     return Conformance

@@ -21,7 +21,8 @@ from .metrics.settings import Settings
 from .metrics.usim import paper_settings
 from .metrics.usim import usim as _usim_paper
 from .parsing import Parses, ParseSettings, parse_texts
-from .plugins import paraphrase_judge, to_graph, word_encoder
+from .plugins import paraphrase_judge, scheme_plugin, schemes, to_graph, word_encoder
+from .scheme import scheme_fields
 from .stats import CorpusScore, Score, corpus_score, signature
 
 __all__ = ["ParseSettings", "Parses", "USim", "dag_f", "distsim", "parse", "parse_texts", "read", "read_all", "usim"]
@@ -119,11 +120,11 @@ class USim(Settings):
         """
         g1, g2 = _pair(source, correction)
         if self.variant == "legacy":
-            return usim_legacy(g1, g2, self, version=_version())
+            return usim_legacy(g1, g2, self, version=_version(), made_by=scheme_plugin)
         judge, judge_name = self.judge()
         encoder, encoder_name = self.encoder()
         return _usim_paper(g1, g2, self, judge=judge, judge_name=judge_name, encoder=encoder,
-                           encoder_name=encoder_name, version=_version())
+                           encoder_name=encoder_name, version=_version(), made_by=scheme_plugin)
 
     def judge(self) -> tuple[Judge | None, str]:
         """The paraphrase judge ``tokens="paraphrase"`` asks, and its identity for the
@@ -192,13 +193,17 @@ class USim(Settings):
 
     def get_signature(self, scheme: str | None = None) -> str:
         """The signature of this metric's settings, as every score it makes carries it. A
-        score also names its graphs' representation (``scheme:ucca``), which the metric
-        alone cannot know: give ``scheme`` to get exactly a score's signature."""
+        score also names its graphs' representation and the plugin that made them
+        (``scheme:ucca@HASH12|plugin:semsim-ucca-0.2.0``), which the metric alone cannot know:
+        give the representation's name as ``scheme`` to get exactly the signature of a score of
+        graphs with the scheme its plugin registered."""
         if self.variant == "legacy":
             settings = legacy_settings(self)
         else:
             settings = paper_settings(self, self.judge()[1], self.encoder()[1])
-        return signature("usim", {**settings, **({"scheme": scheme} if scheme else {})}, _version())
+        registered = schemes().get(scheme) if scheme else None
+        named = scheme_fields(registered, scheme_plugin) if registered else {"scheme": scheme} if scheme else {}
+        return signature("usim", {**settings, **named}, _version())
 
 
 def usim(source: GraphLike, correction: GraphLike, variant: str = "paper", **settings: Any) -> Score:
@@ -208,14 +213,15 @@ def usim(source: GraphLike, correction: GraphLike, variant: str = "paper", **set
 
 def dag_f(guessed: GraphLike, reference: GraphLike, *, labels: str = "labeled", count: str = "yields") -> Score:
     """DAG F-score of two annotations of the same tokens (precision on ``guessed``)."""
-    return _dag_f(*_pair(guessed, reference), labels=labels, count=count, version=_version())
+    return _dag_f(*_pair(guessed, reference), labels=labels, count=count, version=_version(),
+                  made_by=scheme_plugin)
 
 
 def distsim(pairs: Iterable[tuple[GraphLike, GraphLike]], labels: Sequence[str] | None = None,
             by_sentence: bool = False) -> DistSim:
     """DistSim per label and label group (lower = more similar) over source/correction pairs:
     a dict of them, whose ``signature`` names the settings (:class:`~semsim.metrics.distsim.DistSim`)."""
-    return _distsim((_pair(a, b) for a, b in pairs), labels, by_sentence, version=_version())
+    return _distsim((_pair(a, b) for a, b in pairs), labels, by_sentence, version=_version(), made_by=scheme_plugin)
 
 
 def parse(texts: Sequence[str], representation: str | None = None, parser: str | None = None,

@@ -42,8 +42,8 @@ def register_readers(register: Callable[[Reader], None]) -> None:
     place, and goes on, so one bad graph costs only its own pair (the CLI scores the others
     and prints one line naming the file and line); it raises the error when the file as a
     whole is unusable. It never lets another exception escape, nor returns a graph for
-    input that is not what the file says. ``sniff(path, head)`` gets the first 4 KiB and
-    says whether the file is in this format; it is asked only when several readers share a
+    input that is not what the file says. ``sniff(path, head)`` gets the first 4 KiB, as
+    ``bytes``, and says whether the file is in this format; it is asked only when several readers share a
     suffix (e.g. UCCA XML vs. other XML).
     """
 
@@ -58,8 +58,10 @@ def register_parsers(register: Callable[[Parser], None]) -> None:
     (``--model``), or None for the parser's default. ``model_identity(model)`` returns a
     content hash of the model (part of the parse cache's key; without it the cache is keyed
     by the ``--model`` string alone) and raises :class:`~semsim.errors.SemsimError` saying
-    what to do when the model is missing or unusable; ``serialize(native)`` returns a text
-    form of a parse kept in the cache; ``model_name(model)`` names the model for people:
+    what to do when the model is missing or unusable (a parser without a model file
+    returns a constant naming its rules' version); ``serialize(native)`` returns a text form
+    of a parse kept in the cache beside the graph, for people and tools that inspect the
+    cache (semsim never reads it back: a hit serves the graph); ``model_name(model)`` names the model for people:
     scores computed from text carry ``parser:NAME|model:MODEL_NAME@HASH12`` in their
     signature. ``default=True`` makes the parser the one used for its representation when
     the user names a representation but no parser (with several parsers and no default, the
@@ -145,10 +147,12 @@ def register_word_encoders(register: Callable[[WordEncoder], None]) -> None:
 def register_schemes(register: Callable[[Scheme], None]) -> None:
     """Register the schemes of the graphs this plugin builds: ``register(scheme)``.
 
-    A graph carries its :class:`~semsim.scheme.Scheme`; what keeps only the scheme's name (an
-    explanation document, ``semsim explain --json``) finds the rest here: the explanation page
-    names the labels of its graphs with the registered scheme's ``label_names``. Two plugins
-    may not register different schemes of one name.
+    A graph carries its :class:`~semsim.scheme.Scheme`; the plugin that registered a scheme is
+    the one every score of its graphs names in its signature (``scheme:NAME@HASH|plugin:...``),
+    and what keeps only the scheme's name (an explanation document, ``semsim explain --json``,
+    MRP from other tools) finds the rest here: the explanation page names the labels of its
+    graphs with the registered scheme's ``label_names``. Two plugins may not register
+    different schemes of one name.
     """
 
 
@@ -157,5 +161,6 @@ def to_graph(obj: Any) -> Graph | None:
     """Convert a native graph object (e.g. a ``ucca.core.Passage``) to a semsim Graph.
 
     Return ``None`` for objects of a type this plugin does not know; the first non-None
-    result wins.
+    result wins. MRP that semsim wrote (with the member ``"semsim"``) is converted by the
+    built-in ``mrp`` plugin before any other is asked: it carries the graph itself.
     """

@@ -38,6 +38,8 @@ BUILTIN = ("mrp",)  # plugins that ship with the core and are always registered
 
 _pm: pluggy.PluginManager | None = None
 _versions: dict[str, str | None] = {}
+_distributions: dict[str, str] = {}  # entry point -> its distribution's name (semsim-ucca)
+_owners: dict[str, str] | None = None  # scheme name -> the plugin that registered it (scheme_owners)
 _sources: dict[str, Any] = {}  # editable plugins' modules, whose sources name their code (plugin_code_version)
 _source_hashes: dict[str, str] = {}
 
@@ -67,6 +69,8 @@ def get_plugin_manager() -> pluggy.PluginManager:
                 module = ep.load()
                 pm.register(module, name=ep.name)
                 _versions[ep.name] = ep.dist.version if ep.dist is not None else None
+                if ep.dist is not None:
+                    _distributions[ep.name] = ep.dist.name
                 if _editable(ep.dist):
                     _sources[ep.name] = module
             except Exception as exc:  # a broken plugin must not break semsim
@@ -78,6 +82,7 @@ def get_plugin_manager() -> pluggy.PluginManager:
                     _trace(f"SEMSIM_PLUGINS: {spec!r} is the installed plugin {pm.get_name(module)!r}: registered once")
                 continue
             pm.register(module, name=spec)
+            _sources[spec] = module  # no version tells its code apart: its sources do (plugin_code_version)
         if _tracing():
             pm.add_hookcall_monitoring(
                 lambda name, impls, kwargs: _trace(f"{name}({', '.join(kwargs)}) -> {len(impls)} plugin(s)"),
@@ -118,8 +123,9 @@ def _trace(message: str) -> None:
 
 def reset_plugin_manager() -> None:
     """Forget loaded plugins (tests use this to re-read environment variables)."""
-    global _pm
+    global _pm, _owners
     _pm = None
+    _owners = None
     _source_hashes.clear()
 
 
@@ -206,6 +212,43 @@ def schemes() -> dict[str, Scheme]:
     return out
 
 
+def scheme_plugin(name: str) -> str | None:
+    """The plugin that made graphs of the scheme ``name``, as scores' signatures name it
+    (``plugin:...``, :func:`semsim.scheme.scheme_fields`): the one that registered the scheme
+    (``register_schemes``), as ``DISTRIBUTION-VERSION`` (``semsim-ucca-0.2.0``); an inline
+    plugin (``SEMSIM_PLUGINS``) by its file or module name, the scheme's hash beside it
+    telling its versions apart. None for a scheme no plugin registered."""
+    owner = scheme_owners().get(name)
+    return plugin_label(owner) if owner is not None else None
+
+
+def scheme_owners() -> dict[str, str]:
+    """Each registered scheme's name -> the name of the plugin that registered it."""
+    global _owners
+    if _owners is None:
+        pm, found = get_plugin_manager(), {}
+        for impl in pm.hook.register_schemes.get_hookimpls():
+            plugin = pm.get_name(impl.plugin) or ""
+            found.update((s.name, plugin) for s in _registered(impl))
+        _owners = found
+    return _owners
+
+
+def _registered(impl: Any) -> list[Scheme]:
+    items: list[Scheme] = []
+    impl.function(register=items.append)
+    return items
+
+
+def plugin_label(name: str) -> str:
+    """A plugin as signatures name it: ``DISTRIBUTION-VERSION`` for an installed one, the file
+    (``drs_plugin.py``, not its directory: a signature is the same on every machine) or the
+    module of an inline one."""
+    if name in _distributions:
+        return f"{_distributions[name]}-{_versions.get(name) or 'unknown'}"
+    return Path(name).name if name.endswith(".py") else name
+
+
 def _chosen(found: dict[str, Any], what: str, variable: str, needed_by: str) -> Any:
     """The only registered record of a kind, or the one an environment variable names;
     never a silent pick among several, since the record decides the scores."""
@@ -257,18 +300,19 @@ def plugin_version(name: str) -> str:
 
 def plugin_code_version(name: str) -> str:
     """What identifies a plugin's code in the parse cache's keys: its version, and for an
-    editable install (a plugin being developed, whose version does not change when its
-    conversion code does) a hash of its package's Python sources, so an edit is never served
-    parses its old code made."""
+    editable install or an inline plugin (one being developed, whose version does not change
+    when its conversion code does) a hash of its Python sources (a package's files, or a
+    module's one file), so an edit is never served parses its old code made."""
     version = plugin_version(name)
     module = _sources.get(name)
     if module is None or not getattr(module, "__file__", None):
         return version
     if name not in _source_hashes:
         import hashlib
-        root = Path(module.__file__).parent
+        file = Path(module.__file__)
+        root = file.parent
         h = hashlib.sha256()
-        for f in sorted(root.rglob("*.py")):
+        for f in sorted(root.rglob("*.py")) if file.name == "__init__.py" else [file]:
             h.update(f.relative_to(root).as_posix().encode() + b"\0" + f.read_bytes() + b"\0")
         _source_hashes[name] = h.hexdigest()[:12]
     return f"{version}+src.{_source_hashes[name]}"

@@ -36,7 +36,9 @@ class Parser:
     parser understands, or None for its default, e.g. from an environment variable).
     ``model_identity(model)`` names the model's content (a hash) for the parse cache and
     raises :class:`~semsim.errors.SemsimError` with advice when the model is missing.
-    ``serialize(native)`` gives a text form of a parse to keep in the cache (optional).
+    ``serialize(native)`` gives a text form of a parse to keep in the cache beside its graph,
+    for people and tools that inspect the cache (optional; semsim never reads it back).
+    A parser without a model file gives a ``model_identity`` naming its rules' version.
     ``model_name(model)`` names the model for people, in score signatures (optional); it
     may end in ``|key:value`` fields naming what else the model depends on (a pretrained
     encoder, say), which the signature puts after the model's hash.

@@ -183,9 +183,11 @@ def render(report: Report, fmt: str) -> str:
 class Skipped:
     """The items a command could not read, parse or score, while it went on with the others.
 
-    Each is said on stderr in one line, ``semsim: REASON (ITEM not VERB)`` (:meth:`show`,
+    Each is said on stderr in one line, ``Error: REASON (ITEM not VERB)`` (:meth:`show`,
     as soon as the command wants it said, or at the end), and once everything else was
-    written :meth:`fail` ends the command with exit status 1 if there was any."""
+    written :meth:`fail` ends the command with exit status 1 if there was any. Every error
+    semsim prints starts ``Error:``, as click prints the errors that end a command (one
+    prefix to grep for); notes and warnings start ``semsim:``."""
 
     def __init__(self, verb: str = "scored") -> None:
         self.verb = verb
@@ -204,7 +206,7 @@ class Skipped:
     def show(self) -> None:
         """Say, one stderr line each, the items not said yet."""
         for line in self.lines[self._shown:]:
-            click.echo(f"semsim: {line}", err=True)
+            click.echo(f"Error: {line}", err=True)
         self._shown = len(self.lines)
 
     def fail(self, summary: Callable[[Skipped], str]) -> None:

@@ -7,9 +7,11 @@ groups for DistSim all come from the plugin that built the graph, as a :class:`S
 
 from __future__ import annotations
 
-from collections.abc import Iterable, Mapping
+import hashlib
+import json
+from collections.abc import Callable, Iterable, Mapping
 from dataclasses import dataclass, field
-from functools import cache
+from functools import cache, lru_cache
 
 
 @cache
@@ -84,3 +86,30 @@ class Scheme:
 
 #: The scheme of graphs whose adapter declared nothing special.
 PLAIN = Scheme("plain")
+
+
+@lru_cache(maxsize=64)
+def scheme_digest(scheme: Scheme) -> str:
+    """A content hash of what in a scheme can change a number (12 hex digits of a SHA-256):
+    its name, equivalences, ignored labels and kinds, label groups and weights, in a canonical
+    order; not ``label_names``, which no metric reads. A plugin whose code changes while its
+    version does not (an editable install, an inline ``SEMSIM_PLUGINS`` module) still signs
+    its scores differently once its scheme does."""
+    content = {"name": scheme.name, "equivalences": sorted(sorted(g) for g in scheme.equivalences),
+               "ignored_labels": sorted(scheme.ignored_labels), "ignored_kinds": sorted(scheme.ignored_kinds),
+               "label_groups": {k: sorted(v) for k, v in scheme.label_groups.items()},
+               "label_weights": dict(scheme.label_weights)}
+    return hashlib.sha256(json.dumps(content, sort_keys=True).encode("utf-8")).hexdigest()[:12]
+
+
+#: Who made graphs of a scheme, by the scheme's name: ``NAME-VERSION`` of the plugin that
+#: registered it, or None (the plugin manager's :func:`semsim.plugins.scheme_plugin`, which the
+#: application hands to the metrics: the kernel knows no plugin).
+MadeBy = Callable[[str], "str | None"]
+
+
+def scheme_fields(scheme: Scheme, made_by: MadeBy | None = None) -> dict[str, str]:
+    """The signature fields that name the graphs' representation: ``scheme:NAME@HASH12``
+    (:func:`scheme_digest`) and, where ``made_by`` knows it, ``plugin:DISTRIBUTION-VERSION``."""
+    plugin = made_by(scheme.name) if made_by is not None else None
+    return {"scheme": f"{scheme.name}@{scheme_digest(scheme)}", **({"plugin": plugin} if plugin else {})}

@@ -20,6 +20,36 @@ and :func:`check_command` runs a ``semsim`` command on such input the same way.
 The number of examples comes from ``SEMSIM_FUZZ_EXAMPLES`` (CI runs a fixed, derandomised
 budget, 50 a test: the fuzz tests were a quarter of the suite's time at 100; ``benchmarks/fuzz.py``
 runs long, random ones).
+
+**The conformance kit.** :func:`conformance_tests` gives a plugin's test module, in one line,
+the tests of what every plugin must hold (docs/plugins.md, "The conformance kit")::
+
+    from semsim.testing import conformance_tests
+
+    TestConformance = conformance_tests("deps", examples=["a.conllu", "b.conllu"],
+                                        sentences=["He gave an apple to John ."])
+
+``pytest`` then runs, against the plugin as installed (or named in ``SEMSIM_PLUGINS``, or
+``inline=True``), the properties semsim's routes rely on:
+
+* ``test_self_scores_one``: every graph of every example scores exactly 1.0 against itself,
+  under USim, DAG F-score and each metric the plugin registers for its representation;
+* ``test_mrp_round_trip``: MRP as ``semsim parse`` writes it gives every graph back, field
+  for field (token punctuation, unit kinds, ids and labels, edges, the scheme);
+* ``test_writer_round_trip``: each writer the plugin registers, read back by its reader,
+  gives the graphs back, up to unit ids and order (``differences(..., ids=False)``);
+* ``test_signature_names_the_plugin``: the plugin registered the scheme its graphs carry, and
+  scores name it (``scheme:NAME@HASH|plugin:...``);
+* ``test_reader_refuses_bad_bytes``: mutations of the example files are read, or refused with
+  one semsim error naming the file, within time and memory bounds (:func:`check_reader`;
+  marked ``slow``, as every fuzz test);
+* with ``sentences``: ``test_parser_is_deterministic`` (the same graphs twice, and whatever
+  the batch), ``test_parsed_graphs_survive_every_route`` (from ``semsim parse``'s MRP and the
+  plugin's writers, and through the parse cache), and ``test_jobs_agree`` (worker processes
+  give the same graphs; marked ``slow``: it starts two interpreters).
+
+Each failure says what differs (:func:`differences`), e.g. ``token 3 '..n.01': punct True,
+read back False``.
 """
 
 from __future__ import annotations
@@ -40,7 +70,7 @@ import subprocess
 import sys
 import threading
 import traceback
-from collections.abc import Callable, Sequence
+from collections.abc import Callable, Collection, Iterator, Mapping, Sequence
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Any, TypeVar
@@ -50,6 +80,7 @@ from hypothesis import strategies as st
 
 from .errors import SemsimError
 from .graph import Graph
+from .graph_json import graph_to_dict
 from .io import iter_graphs
 
 T = TypeVar("T")
@@ -406,3 +437,269 @@ def _run_command(args: list[str]) -> CommandResult:
     assert result.exit_code in (0, 1), (args, result.exit_code, result.output)
     assert "Traceback" not in result.output
     return CommandResult(result.exit_code, result.stdout, result.stderr)
+
+
+# -- the conformance kit ------------------------------------------------------------------------------
+def differences(expected: Graph, actual: Graph, limit: int = 5, *, ids: bool = True) -> list[str]:
+    """What differs between two graphs beyond their names and metadata (where they were read):
+    at most ``limit`` lines, each naming the token, unit or field. Empty: the same graph.
+
+    With ``ids=False``, units are compared by what they are, not by their ids or order (a
+    native format may number its nodes its own way): each unit by its kind, label, whether it
+    is implicit, its anchors and its yield, each edge by those of its ends."""
+    if not ids:
+        return _structural_differences(expected, actual, limit)
+    a, b = graph_to_dict(expected), graph_to_dict(actual)
+    out: list[str] = []
+    for key in ("tokens", "units"):
+        if len(a[key]) != len(b[key]):
+            out.append(f"{len(a[key])} {key}, read back {len(b[key])}")
+            continue
+        fields = ("text", "punct", "paragraph", "para_pos") if key == "tokens" else \
+            ("id", "kind", "anchors", "implicit", "label")
+        for i, (x, y) in enumerate(zip(a[key], b[key])):
+            out += [f"{key[:-1]} {i} {x[0]!r}: {f} {v!r}, read back {w!r}"
+                    for f, v, w in zip(fields, x, y) if v != w]
+    for key in ("edges", "root", "sentence_ends", "scheme"):
+        if a[key] != b[key]:
+            shown = ([e for e in a[key] if e not in b[key]][:2], [e for e in b[key] if e not in a[key]][:2]) \
+                if key == "edges" else (a[key], b[key])
+            out.append(f"{key}: {shown[0]!r:.200}, read back {shown[1]!r:.200}")
+    return out[:limit]
+
+
+def _structural_differences(expected: Graph, actual: Graph, limit: int) -> list[str]:
+    """:func:`differences` up to unit ids and order."""
+    from collections import Counter
+
+    def form(g: Graph) -> dict[str, Any]:
+        units = [(u.kind, u.label, u.implicit, tuple(sorted(u.anchors)), tuple(sorted(g.yields[i])))
+                 for i, u in enumerate(g.units)]
+        d = graph_to_dict(g)
+        return {"tokens": d["tokens"], "units": Counter(units), "root": units[g.root] if units else None,
+                "edges": Counter((units[e.parent], units[e.child], e.labels, e.remote) for e in g.edges),
+                "sentence_ends": d["sentence_ends"], "scheme": d["scheme"]}
+
+    a, b = form(expected), form(actual)
+    out = [f"token {i} {x[0]!r}: {f} {v!r}, read back {w!r}" for i, (x, y) in enumerate(zip(a["tokens"], b["tokens"]))
+           for f, v, w in zip(("text", "punct", "paragraph", "para_pos"), x, y) if v != w]
+    if len(a["tokens"]) != len(b["tokens"]):
+        out.append(f"{len(a['tokens'])} tokens, read back {len(b['tokens'])}")
+    for key in ("units", "edges"):
+        missing, extra = list((a[key] - b[key]).elements()), list((b[key] - a[key]).elements())
+        if missing or extra:
+            out.append(f"{key} (kind, label, implicit, anchors, yield): {missing[:2]!r:.200} not read back; "
+                       f"read back instead {extra[:2]!r:.200}")
+    out += [f"{key}: {a[key]!r:.200}, read back {b[key]!r:.200}" for key in ("root", "sentence_ends", "scheme")
+            if a[key] != b[key]]
+    return out[:limit]
+
+
+def _same(expected: Sequence[Graph], actual: Sequence[Graph], route: str, ids: bool = True) -> None:
+    assert len(actual) == len(expected), f"{route}: {len(expected)} graphs, read back {len(actual)}"
+    for k, (g, h) in enumerate(zip(expected, actual)):
+        diff = differences(g, h, ids=ids)
+        assert not diff, f"{route}: graph {k + 1} ({g.id or 'unnamed'}) differs:\n  " + "\n  ".join(diff)
+
+
+def conformance_tests(plugin: str, examples: Sequence[str | os.PathLike[str]], sentences: Sequence[str] = (), *,
+                      parser: str | None = None, inline: bool = False, fuzz_examples: int = 20,
+                      skip: Collection[str] | Mapping[str, str] = ()) -> type:
+    """A pytest test class of the kit's tests (the module docstring) for ``plugin``: the name it
+    is registered under (its entry point's name, or its ``SEMSIM_PLUGINS`` item: a module name
+    or a path to a ``.py`` file).
+
+    Args:
+        examples: files the plugin's reader reads (relative paths are resolved against the
+            working directory now): each graph in them is checked.
+        sentences: tokenized sentences for the plugin's parser (none: the parser is not checked).
+        parser: which of the plugin's parsers (default: its only one, or its default one).
+        inline: load ``plugin`` (a module name or a ``.py`` path) through ``SEMSIM_PLUGINS`` for
+            these tests: a plugin not installed (worker processes load it too).
+        fuzz_examples: mutated files the reader is given per test run (CI's budget: each costs a fork).
+        skip: names of tests to leave out (``"test_writer_round_trip"``...), for a property a
+            plugin cannot keep or tests otherwise; a mapping gives each its reason.
+
+    Assign the class to a name starting with ``Test`` in a test module.
+    """
+    import pytest
+    from hypothesis import given
+    from hypothesis import strategies as st
+
+
+    name = str(Path(plugin).resolve()) if inline and plugin.endswith(".py") else plugin  # as SEMSIM_PLUGINS names it
+    paths = [Path(p).resolve() for p in examples]
+    if not paths:
+        raise ValueError("conformance_tests needs at least one example file")
+    seeds = [(p.suffix, p.read_bytes()) for p in paths]
+    ids = [p.name for p in paths]
+
+    def fuzzed() -> st.SearchStrategy[tuple[str, bytes]]:
+        return st.sampled_from(seeds).flatmap(
+            lambda seed: (mutated([seed[1]]) | any_bytes(500)).map(lambda data: (seed[0], data)))
+
+    class Conformance:
+        """The conformance kit's tests for one plugin (:func:`conformance_tests`)."""
+
+        @pytest.fixture(autouse=True, scope="class")
+        @classmethod
+        def _plugin_loaded(cls, tmp_path_factory: Any) -> Iterator[None]:
+            """The plugin loaded (``inline``: through ``SEMSIM_PLUGINS``), a parse cache of its own."""
+            from .plugins import plugin_info, reset_plugin_manager
+            with pytest.MonkeyPatch.context() as mp:
+                if inline:
+                    mp.setenv("SEMSIM_PLUGINS", ",".join(filter(None, [os.environ.get("SEMSIM_PLUGINS"), name])))
+                mp.setenv("SEMSIM_CACHE_DIR", str(tmp_path_factory.mktemp("semsim-cache")))
+                reset_plugin_manager()
+                loaded = [p["name"] for p in plugin_info()]
+                if name not in loaded:
+                    pytest.fail(f"plugin {plugin!r} is not loaded (loaded: {', '.join(loaded)}): install it "
+                                "(pip install -e .), or name it with SEMSIM_PLUGINS or inline=")
+                yield
+            reset_plugin_manager()
+
+        @pytest.mark.parametrize("path", paths, ids=ids)
+        def test_self_scores_one(self, path: Path) -> None:
+            import semsim
+
+            from .plugins import metrics
+            for g in _graphs(path):
+                measures = {"usim": semsim.usim, "dagf": semsim.dag_f,
+                            **{m.name: m.score for m in metrics().values() if m.representation == g.scheme.name}}
+                for name, score in measures.items():
+                    f = score(g, g).f
+                    assert f == 1.0, f"{path.name}: graph {g.id or '?'} against itself: {name} {f!r}, not 1.0"
+
+        @pytest.mark.parametrize("path", paths, ids=ids)
+        def test_mrp_round_trip(self, path: Path, tmp_path: Path) -> None:
+            graphs = _graphs(path)
+            _same(graphs, _through_mrp(graphs, tmp_path), f"{path.name} through MRP")
+
+        @pytest.mark.parametrize("path", paths, ids=ids)
+        def test_writer_round_trip(self, path: Path, tmp_path: Path) -> None:
+            graphs = _graphs(path)
+            checked = 0
+            for representation in dict.fromkeys(g.scheme.name for g in graphs):
+                some = [g for g in graphs if g.scheme.name == representation]
+                for writer in _writers(representation):
+                    route = f"{path.name} through writer {writer.name!r}"
+                    _same(some, _through_writer(writer, some, tmp_path), route, ids=False)
+                    checked += 1
+            if not checked:
+                pytest.skip(f"plugin {plugin!r} registers no writer of the examples' graphs")
+
+        @pytest.mark.parametrize("path", paths, ids=ids)
+        def test_signature_names_the_plugin(self, path: Path) -> None:
+            import semsim
+
+            from .plugins import plugin_label, schemes
+            from .scheme import scheme_digest
+            for g in {g.scheme.name: g for g in _graphs(path)}.values():  # one graph of each scheme
+                registered = schemes().get(g.scheme.name)
+                assert registered == g.scheme, (
+                    f"the graphs' scheme {g.scheme.name!r} is not the one registered under that name "
+                    f"({'none is' if registered is None else 'another is'}): register it with register_schemes")
+                expected = f"|scheme:{g.scheme.name}@{scheme_digest(g.scheme)}|plugin:{plugin_label(name)}|"
+                signature = semsim.usim(g, g).signature
+                assert expected in signature, f"{expected!r} not in the signature {signature!r}"
+
+        @pytest.mark.slow
+        @fuzz_settings(fuzz_examples)
+        @given(example=fuzzed())
+        def test_reader_refuses_bad_bytes(self, tmp_path_factory: Any, example: tuple[str, bytes]) -> None:
+            suffix, data = example
+            check_reader(tmp_path_factory.mktemp("fuzz") / f"mutated{suffix}", data)
+
+        def test_parser_is_deterministic(self) -> None:
+            first = _parsed(batch_size=32)
+            _same(first, _parsed(batch_size=32), "parsed again")
+            _same(first, _parsed(batch_size=1), "parsed one sentence a batch")
+
+        def test_parsed_graphs_survive_every_route(self, tmp_path: Path) -> None:
+            import semsim
+
+            from .cache import ParseCache
+            from .cli import cli
+            graphs = _parsed(batch_size=32)
+            _same(graphs, _through_mrp(graphs, tmp_path), "parsed graphs through MRP")
+            text = tmp_path / "sentences.txt"
+            text.write_text("\n".join(sentences) + "\n", encoding="utf-8")
+            found = _parser()
+            written = _cli(cli, "parse", "--parser", found.name, "--no-cache", "-q", "-o", tmp_path / "p.mrp", text)
+            _same(graphs, semsim.read_all(written), "semsim parse's MRP")
+            for writer in _writers(found.representation):
+                route = f"parsed graphs through writer {writer.name!r}"
+                _same(graphs, _through_writer(writer, graphs, tmp_path), route, ids=False)
+            cache = tmp_path / "cache.sqlite3"
+            _same(graphs, _parsed(batch_size=32, cache=cache), "parsed into the cache")
+            _same(graphs, _parsed(batch_size=32, cache=cache), "served by the cache")
+            with ParseCache(cache) as c:
+                assert c.stats()["hits"] >= len(set(sentences)), "the second parse was not served by the cache"
+
+        @pytest.mark.slow
+        def test_jobs_agree(self) -> None:
+            _same(_parsed(batch_size=1), _parsed(batch_size=1, jobs=2), "parsed by two worker processes")
+
+    def _graphs(path: Path) -> list[Graph]:
+        import semsim
+        graphs = semsim.read_all(path)
+        assert graphs, f"{path.name}: no graphs"
+        return graphs
+
+    def _through_mrp(graphs: Sequence[Graph], tmp_path: Path) -> list[Graph]:
+        import semsim
+
+        from .formats.mrp import graph_to_mrp
+        out = tmp_path / "graphs.mrp"
+        out.write_text("".join(json.dumps(graph_to_mrp(g, verbatim=True), ensure_ascii=False) + "\n" for g in graphs),
+                       encoding="utf-8")
+        return semsim.read_all(out)
+
+    def _writers(representation: str) -> list[Any]:
+        from .plugins import writers
+        return [w for w in writers().values() if w.plugin == name and w.representation == representation]
+
+    def _through_writer(writer: Any, graphs: Sequence[Graph], tmp_path: Path) -> list[Graph]:
+        import semsim
+        if writer.write_all is not None:
+            target = tmp_path / f"all{writer.suffix}"
+            writer.write_all(list(graphs), target)
+            return semsim.read_all(target)
+        out = []
+        for k, g in enumerate(graphs):
+            target = tmp_path / f"graph{k}{writer.suffix}"
+            writer.write(g, target)
+            out += semsim.read_all(target)
+        return out
+
+    def _parser() -> Any:
+        from .plugins import parsers
+        if not sentences:
+            pytest.skip("no sentences given: the parser is not checked")
+        own = [p for p in parsers().values() if p.plugin == name and (parser is None or p.name == parser)]
+        chosen = own if len(own) == 1 else [p for p in own if p.default]
+        assert len(chosen) == 1, (f"plugin {plugin!r} registers {'no parser' if not own else 'several parsers'}"
+                                  f"{' named ' + repr(parser) if parser else ''}: name one with parser=")
+        return chosen[0]
+
+    def _parsed(batch_size: int, jobs: int = 1, cache: Path | None = None) -> list[Graph]:
+        from .parsing import ParseSettings, parse_texts
+        found = _parser()
+        parses = parse_texts(sentences, ParseSettings(parser=found.name, cache=cache or False, jobs=jobs,
+                                                      batch_size=batch_size), keep_going=False)
+        return [parses.graphs[parses.key(t)] for t in sentences]
+
+    def _cli(cli: Any, *args: object) -> Path:
+        from click.testing import CliRunner
+        result = CliRunner().invoke(cli, [str(a) for a in args])
+        assert result.exit_code == 0, f"semsim {' '.join(map(str, args))}: {result.output}"
+        return Path(str(args[args.index("-o") + 1]))
+
+    for test in skip:
+        if not hasattr(Conformance, test):
+            raise ValueError(f"skip={test!r}: the kit has no such test")
+        why = skip[test] if isinstance(skip, Mapping) else "left out"
+        left_out = pytest.mark.skip(reason=f"{why} (plugin {plugin})")
+        setattr(Conformance, test, left_out(getattr(Conformance, test)))
+    Conformance.__name__ = Conformance.__qualname__ = "Conformance_" + re.sub(r"\W", "_", plugin)
+    return Conformance

@@ -91,7 +91,7 @@ def test_text_route_leaves_out_lines_a_parser_fails_on(toy_plugin, tmp_path, mon
     assert r.exit_code == 1
     assert [json.loads(x).get("name") for x in r.stdout.splitlines()[:-1]] == ["line 1", "line 2"]
     assert r.stderr.splitlines() == [
-        f"semsim: {tmp_path / 'h.txt'}:3: parser 'toy-parser' failed on 'x Y': RuntimeError: toy parser cannot "
+        f"Error: {tmp_path / 'h.txt'}:3: parser 'toy-parser' failed on 'x Y': RuntimeError: toy parser cannot "
         "parse this (line 3 not scored)",
         "Error: 1 line(s) not scored (see above)"]
 

@@ -7,6 +7,7 @@ import semsim
 from semsim import Scheme, SemsimError, Unit, build_graph
 from semsim.metrics.dagf import dag_f
 from semsim.metrics.distsim import distsim
+from semsim.scheme import scheme_digest
 
 WEAK = Scheme("t", equivalences=(frozenset("PS"),), ignored_labels=frozenset({"U"}),
               label_groups={"A+D": ("A", "D")})
@@ -71,5 +72,6 @@ def test_distsim_is_signed_and_still_a_dict():
     g1, g2 = graph("AAU"), graph("ADU")
     d = semsim.distsim([(g1, g2)], labels=["A", "D"], by_sentence=True)
     assert d == {"A": 1.0, "D": 1.0} and isinstance(d, dict)
-    assert d.signature == f"distsim|by_sentence:yes|labels:A,D|scheme:t|version:{semsim.__version__}"
-    assert semsim.distsim([(g1, g2)]).signature.startswith("distsim|by_sentence:no|labels:all|scheme:t|")
+    t = f"scheme:t@{scheme_digest(g1.scheme)}"  # no plugin registered the scheme: none is named
+    assert d.signature == f"distsim|by_sentence:yes|labels:A,D|{t}|version:{semsim.__version__}"
+    assert semsim.distsim([(g1, g2)]).signature.startswith(f"distsim|by_sentence:no|labels:all|{t}|")

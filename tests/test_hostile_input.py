@@ -203,7 +203,7 @@ def test_limit_errors_of_compare_and_explain_name_the_file(monkeypatch):
     r = check_command(["explain", str(SOURCE_XML), str(CORRECTION_XML)])
     assert r.exit_code == 1 and r.stderr.startswith(f"Error: {SOURCE_XML}: too large for the token alignment")
     r = check_command(["compare", "--pairs", "ucca", str(SOURCE_XML), str(CORRECTION_XML), "-q", "--bootstrap", "0"])
-    assert r.exit_code == 1 and r.stderr.startswith(f"semsim: {CORRECTION_XML}: too large for the token alignment")
+    assert r.exit_code == 1 and r.stderr.startswith(f"Error: {CORRECTION_XML}: too large for the token alignment")
 
 
 def test_nothing_scored_means_no_output_file(tmp_path):

@@ -49,9 +49,10 @@ def test_usim_scores_the_pairs_within_bounds(isolated_plugins, tmp_path, monkeyp
     r = CliRunner().invoke(cli, ["usim", str(f), str(f), "--format", "jsonl", "-o", str(tmp_path / "o.jsonl")])
     assert r.exit_code == 1
     assert r.stderr.splitlines()[0] == (
-        f"semsim: {f}#1: too large for the node alignment: 4 × 4 = 16 cells, over the limit of 8 (raise it with "
+        f"Error: {f}#1: too large for the node alignment: 4 × 4 = 16 cells, over the limit of 8 (raise it with "
         "SEMSIM_MAX_ALIGN_CELLS=N if the memory is there, ~40 bytes a cell) (pair a not scored)")
-    assert r.stderr.splitlines()[-1].startswith("Error: 1 of 2 pairs not scored")
+    assert r.stderr.splitlines()[-1] == "Error: 1 of 2 pairs not scored (see above)"
+    assert r.stderr.count("too large for the node alignment") == 1  # said once, not again in the count
     (record,) = [json.loads(x) for x in (tmp_path / "o.jsonl").read_text().splitlines()]
     assert record["name"] == "b" and record["f"] == 1.0
 

@@ -279,7 +279,7 @@ def test_cli_json_and_per_edit_records(toy_plugin, tmp_path):
     assert [t["type"] for t in doc["types"]] == sorted(expected, key=lambda t: -expected[t])  # most rewarded first
     assert doc["summary"]["edits"] == 2 and doc["summary"]["chains"] == 2 and doc["summary"]["sentences"] == 2
     assert records[0]["signature"].startswith("usim|variant:paper") and records[0]["step"] == 1
-    assert "|scheme:toy|" in records[0]["signature"]
+    assert "|scheme:toy@" in records[0]["signature"] and "|plugin:toy|" in records[0]["signature"]
     assert records[0]["before"] == A and records[1]["after"] == D
     # the same run again (from the cache) gives the same table; tsv and text carry the same numbers
     assert json.loads(run(m2, *common, "--format", "json", "--seed", "0").stdout) == doc
@@ -314,7 +314,7 @@ def test_cli_a_version_that_cannot_be_parsed_costs_only_its_chain(toy_plugin, tm
     assert r.exit_code == 1
     n = len(resolve_overlaps(first.edits_of(0))[0])
     assert r.stderr.splitlines() == [
-        f"semsim: {EXAMPLE}:{first.line}: parser 'toy-parser' failed on '{first.text}': RuntimeError: toy parser "
+        f"Error: {EXAMPLE}:{first.line}: parser 'toy-parser' failed on '{first.text}': RuntimeError: toy parser "
         f"cannot parse this (annotator 0's {n} edit(s) of this sentence not counted)",
         "Error: 1 sentence(s) not scored: a version could not be parsed (see above)"]
     doc = json.loads(r.stdout)

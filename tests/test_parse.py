@@ -78,7 +78,8 @@ def test_scores_from_text_are_signed_with_parser_and_model(toy_env):
     r = run("score", "--source", toy_env / "s.txt", "--hyp", toy_env / "h.txt", "-q", "-o", toy_env / "o.jsonl")
     assert r.returncode == 0, r.stderr
     record = json.loads((toy_env / "o.jsonl").read_text().splitlines()[0])
-    tail = f"|scheme:toy|version:{semsim.__version__}|parser:toy-parser|model:rules@rules-v1"
+    tail = (f"|scheme:toy@2f0b9db02a52|plugin:toy_plugin.py|version:{semsim.__version__}|parser:toy-parser"
+            "|model:rules@rules-v1")
     assert record["signature"].endswith(tail)
 
 

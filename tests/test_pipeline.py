@@ -188,7 +188,7 @@ def test_a_sentence_the_parser_fails_on_costs_only_its_line(toy_env, jobs):
     r = score(*args, "-o", out, env={"TOY_FAIL_AT": "Dogs ran fast ."})  # sys1, line 4
     assert r.returncode == 1 and "Traceback" not in r.stderr
     assert r.stderr.strip().splitlines() == [
-        f"semsim: {f['sys1.txt']}:4: parser 'toy-parser' failed on 'Dogs ran fast .': RuntimeError: toy parser "
+        f"Error: {f['sys1.txt']}:4: parser 'toy-parser' failed on 'Dogs ran fast .': RuntimeError: toy parser "
         "cannot parse this (line 4 not scored)",
         "Error: 1 line(s) not scored (see above)"]
     records = [json.loads(x) for x in out.read_text().splitlines()]

@@ -52,7 +52,7 @@ def commands() -> list[tuple[str, list[str], list[str]]]:
     """(directory, command, the output shown) of every ``$`` line of the tutorial's blocks."""
     out: list[tuple[str, list[str], list[str]]] = []
     for block in blocks():
-        cwd = "."
+        cwd, commanded = ".", False  # a block of code (a file shown) is no command's output
         for line in block:
             if line.startswith("$ "):
                 argv = shlex.split(line[2:])
@@ -60,7 +60,8 @@ def commands() -> list[tuple[str, list[str], list[str]]]:
                     cwd = os.path.normpath(os.path.join(cwd, argv[1]))
                 else:
                     out.append((cwd, argv, []))
-            elif out:  # no comment lines: a score table's header starts with "#"
+                    commanded = True
+            elif commanded:  # no comment lines: a score table's header starts with "#"
                 out[-1][2].append(line.rstrip())
     return out
 
@@ -104,7 +105,9 @@ def test_every_command_of_the_tutorial(tmp_path):
                     ignore=shutil.ignore_patterns("build", "*.egg-info", "__pycache__"))
     site = tmp_path / "site"
     env = {k: v for k, v in os.environ.items() if not k.startswith("SEMSIM_") and k != "COLUMNS"}
-    env.update(PYTHONPATH=str(site), SEMSIM_CACHE_DIR=str(tmp_path / "cache"), SEMSIM_PROGRESS_INTERVAL="1000000")
+    # the plugin's directory first, then what this process runs on (a checkout named by PYTHONPATH)
+    path = os.pathsep.join(filter(None, [str(site), os.environ.get("PYTHONPATH")]))
+    env.update(PYTHONPATH=path, SEMSIM_CACHE_DIR=str(tmp_path / "cache"), SEMSIM_PROGRESS_INTERVAL="1000000")
     outputs = {}
     for cwd, argv, expected in commands():
         where = tmp_path / cwd
@@ -127,5 +130,26 @@ def test_every_command_of_the_tutorial(tmp_path):
         assert fits(expected, actual), f"{shown} prints something else than the tutorial shows:\n{r.stdout}"
         outputs[shown] = r.stdout
     plain = outputs["score --source ../source.txt --hyp ../system.txt"]
-    assert "|scheme:ucca|" in plain and "|parser:ucca-span|" in plain  # installing a plugin changed no default
-    assert "|scheme:deps|" in outputs["score --representation deps --source ../source.txt --hyp ../system.txt"]
+    assert "|scheme:ucca@" in plain and "|parser:ucca-span|" in plain  # installing a plugin changed no default
+    deps = outputs["score --representation deps --source ../source.txt --hyp ../system.txt"]
+    assert "|scheme:deps@2a15fead7f1b|plugin:semsim-deps-0.1.0|" in deps  # the plugin that made the graphs
+
+
+@pytest.mark.slow
+def test_the_tutorial_plugin_passes_the_conformance_kit(tmp_path):
+    """Step 8's test module, as its author runs it: `pytest tests/` with the plugin installed
+    (here into a directory of its own, as above), the kit's tests for its reader, scheme, writer
+    and parser (issue #47.3)."""
+    pytest.importorskip("spacy")
+    site = tmp_path / "site"
+    subprocess.run([sys.executable, "-m", "pip", "install", "-q", "--no-deps", "--no-build-isolation", "--no-index",
+                    "--target", str(site), str(ROOT / PLUGIN)], check=True, timeout=600)
+    env = {k: v for k, v in os.environ.items() if not k.startswith("SEMSIM_")}
+    env.update(PYTHONPATH=os.pathsep.join(filter(None, [str(site), os.environ.get("PYTHONPATH")])),
+               PYTHONDONTWRITEBYTECODE="1")
+    # in one process; --jobs agreement is the DRS test plugin's to show here (two workers loading spaCy: 12 s)
+    r = subprocess.run([sys.executable, "-m", "pytest", "-q", "-n", "0", "-p", "no:cacheprovider", "-k", "not jobs",
+                        "tests"], cwd=ROOT / PLUGIN, env=env, stdout=subprocess.PIPE, stderr=subprocess.STDOUT,
+                       text=True, timeout=600)
+    assert r.returncode == 0, r.stdout
+    assert "11 passed, 1 deselected" in r.stdout, r.stdout  # every other test of the kit ran: none skipped

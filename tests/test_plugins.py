@@ -114,7 +114,7 @@ def test_trace_prints_hook_calls(monkeypatch, capsys):
         plugins.reset_plugin_manager()
     err = capsys.readouterr().err
     assert "semsim trace: register_readers in plugin 'toy' registered ['toy']" in err
-    assert "semsim trace: to_graph(obj) -> 2 plugin(s)" in err  # the toy plugin and the built-in MRP fallback
+    assert "semsim trace: to_graph(obj) -> 3 plugin(s)" in err  # the toy plugin and the built-in MRP's two (#47)
 
 
 def test_every_hook_is_documented_with_its_signature():

@@ -58,7 +58,7 @@ def test_skipped_items_are_said_once_then_fail(capsys):
     skipped.show()
     with pytest.raises(SemsimError, match=r"^1 line\(s\) not measured$"):
         skipped.fail(lambda s: f"{len(s)} line(s) not measured")
-    assert capsys.readouterr().err == "semsim: a.txt:3: too long (line 3 not measured)\n"  # once, not twice
+    assert capsys.readouterr().err == "Error: a.txt:3: too long (line 3 not measured)\n"  # once, not twice
 
 
 def test_conservatism_offers_its_signature():

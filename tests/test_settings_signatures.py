@@ -50,12 +50,37 @@ def test_cli_refuses_what_the_variant_ignores():
     assert run("usim", SRC, COR, "--variant", "legacy", "--labels", "labeled").exit_code == 0
 
 
+#: How every score of the UCCA plugin's graphs names them: the scheme and a hash of what in it can change
+#: a number, and the plugin's distribution and version (issue #47.2)
+UCCA = "scheme:ucca@32e175b60e13|plugin:semsim-ucca-0.2.0"
+
+
+def test_the_signature_names_the_plugin_that_made_the_graphs():
+    """The paper default's signature, whole: a scheme edited in an editable install (whose version
+    does not change) changes the hash; a new release of the plugin changes its version."""
+    import dataclasses
+
+    from semsim.scheme import scheme_digest, scheme_fields
+    g = semsim.read(SRC)
+    assert semsim.usim(g, g).signature == (
+        "usim|variant:paper|dir:both|tie:coverage|labels:labeled|remote:yes|denom:yield|align:sentence|"
+        f"{UCCA}|version:{semsim.__version__}")
+    assert scheme_digest(g.scheme) == "32e175b60e13"
+    edited = dataclasses.replace(g.scheme, ignored_labels=g.scheme.ignored_labels | {"D"})
+    assert scheme_fields(edited)["scheme"] == f"ucca@{scheme_digest(edited)}" != "ucca@32e175b60e13"
+    named = dataclasses.replace(g.scheme, label_names={"A": "Someone"})  # for people: no number changes
+    assert scheme_digest(named) == "32e175b60e13"
+    for score in (semsim.dag_f(g, g), semsim.USim(variant="legacy").sentence_score(g, g)):
+        assert f"|{UCCA}|" in score.signature
+    assert f"|{UCCA}|" in semsim.distsim([(g, g)]).signature
+
+
 @pytest.mark.parametrize("variant", ["paper", "legacy"])
 def test_one_signature_for_score_metric_and_cli(variant):
     metric = semsim.USim(variant=variant)
     score = metric.sentence_score(SRC, COR)
     assert score.signature == metric.get_signature("ucca")
-    assert metric.get_signature() == score.signature.replace("|scheme:ucca", "")
+    assert metric.get_signature() == score.signature.replace(f"|{UCCA}", "")
     r = run("usim", SRC, COR, "--variant", variant, "--format", "jsonl")
     assert json.loads(r.stdout)["signature"] == score.signature
     tsv = run("usim", SRC, COR, "--variant", variant, "--format", "tsv").stdout.splitlines()
@@ -77,9 +102,9 @@ def test_corpus_records_name_their_bootstrap(tmp_path):
 
 def test_distsim_and_conservatism_carry_signatures(tmp_path):
     text = run("distsim", SRC, COR).stdout.splitlines()
-    assert text[-1] == f"signature: distsim|by_sentence:no|labels:all|scheme:ucca|version:{semsim.__version__}"
+    assert text[-1] == f"signature: distsim|by_sentence:no|labels:all|{UCCA}|version:{semsim.__version__}"
     doc = json.loads(run("distsim", SRC, COR, "--by-sentence", "--label", "A", "--format", "json").stdout)
-    assert doc["signature"] == f"distsim|by_sentence:yes|labels:A|scheme:ucca|version:{semsim.__version__}"
+    assert doc["signature"] == f"distsim|by_sentence:yes|labels:A|{UCCA}|version:{semsim.__version__}"
     src = tmp_path / "s.txt"
     src.write_text("He sleeps .\n")
     tsv = run("conservatism", "--source", src, "--hyp", src, "--ignore-case", "--format", "tsv").stdout.splitlines()

@@ -171,8 +171,8 @@ def test_signatures_name_the_remedies_only_when_used():
     default = USim().get_signature("ucca")
     assert "tokens" not in default and "weights" not in default
     sig = USim(tokens="ordered", edge_weights="height").get_signature("ucca")
-    assert "|tokens:ordered|weights:height|scheme:ucca|" in sig
-    assert "|tokens:ordered|leaves:2|scheme:ucca|" in USim(tokens="ordered", leaves=2).get_signature("ucca")
+    assert "|tokens:ordered|weights:height|scheme:ucca@" in sig
+    assert "|tokens:ordered|leaves:2|scheme:ucca@" in USim(tokens="ordered", leaves=2).get_signature("ucca")
     a = scene(["He", "saw", "the", "idea"])
     assert semsim.usim(a, a, tokens="ordered", edge_weights="height").signature.startswith(sig.split("|scheme")[0])
 

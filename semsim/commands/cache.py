@@ -18,13 +18,17 @@ def cache() -> None:
 @format_option(["text", "json"])
 @quiet_option
 def cache_info(cache_path: str | None, fmt: str, quiet: bool) -> None:
-    """Where the cache is, its size, and entries and hits per parser and model."""
+    """Where the cache is, its size, and entries and hits per parser and model key.
+
+    A model key names the model's content, then the plugin's code (its version, and for an
+    editable or inline plugin a hash of its sources: ``+src.HASH``), then the graph form: two
+    keys that differ only there are two lines, each saying which code made its entries."""
     from ..cache import ParseCache
     with ParseCache(cache_path) as c:
         st = c.stats()
     lines = [f"{st['path']}: {st['entries']} parses, {st['hits']} hits, {st['bytes'] / 1e6:.1f} MB",
-             *(f"  {g['representation']}/{g['parser']} model {g['model'][:12]}: {g['entries']} parses, {g['hits']} hits"
-               for g in st["groups"])]
+             *(f"  {g['representation']}/{g['parser']} model {_model(g['model'])}: {g['entries']} parses, "
+               f"{g['hits']} hits" for g in st["groups"])]
     write(Report(document=lambda _: st, parts=lambda _, __: lines, formats=("text", "json")), fmt)
 
 
@@ -39,3 +43,10 @@ def cache_clear(cache_path: str | None, parser: str | None, quiet: bool) -> None
         n = c.clear(parser)
     click.echo(f"removed {n} parses")
 
+
+
+def _model(key: str) -> str:
+    """A model key for people: the model's identity shortened to 12 characters (a content
+    hash), then the plugin's code and the graph form whole (``semsim.cache.model_key``)."""
+    identity, _, rest = key.partition("|")
+    return f"{identity[:12]} ({rest.replace('|', ', ')})" if rest else identity[:12]

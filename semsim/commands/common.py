@@ -96,12 +96,13 @@ def skip_pair(unscored: Skipped, pair: GraphPair, exc: Exception) -> None:
 
 def report_unscored(unscored: Skipped, read: list[GraphPair]) -> None:
     """After the scored pairs were written: the pairs that could not be read or scored, one
-    stderr line each (a single pair: the error alone), and exit status 1."""
+    stderr line each (a single pair: the error alone), and exit status 1 with a count that
+    does not repeat them."""
     if len(read) == 1 and unscored:
         raise SemsimError(unscored.reasons[0])
     unscored.show()
     fail_if_unread(read)
-    unscored.fail(lambda s: f"{len(s)} of {len(read)} pairs not scored: {s.lines[0]}")
+    unscored.fail(lambda s: f"{len(s)} of {len(read)} pairs not scored (see above)")
 
 
 def fail_if_unparsed(unparsed: list[InputError]) -> None:

@@ -157,11 +157,11 @@ def readable_pairs(pairs: list[GraphPair]) -> list[GraphPair]:
 
 
 def fail_if_unread(pairs: list[GraphPair]) -> None:
-    """Exit status 1 after the readable pairs were scored and written, if any pair was not."""
+    """Exit status 1 after the readable pairs were scored and written, if any pair was not
+    (:func:`readable_pairs` said why, one line each: the count does not say it again)."""
     bad = [p for p in pairs if p.error is not None]
     if bad:
-        raise SemsimError(f"{len(bad)} of {len(pairs)} pairs not scored: {bad[0].error}"
-                          + (" (and more, see above)" if len(bad) > 1 else ""))
+        raise SemsimError(f"{len(bad)} of {len(pairs)} pairs not scored (see above)")
 
 
 

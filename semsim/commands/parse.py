@@ -87,7 +87,7 @@ def parse(inputs: tuple[Path, ...], fmt: str, output: str | None, passage: bool,
         from ..formats.mrp import graph_to_mrp
         with open_output(output) as out:
             for _, g in named():
-                write_jsonl([graph_to_mrp(g, parser.representation)], out)
+                write_jsonl([graph_to_mrp(g, parser.representation, verbatim=True)], out)
                 out.flush()
     elif one_file:
         _write_one_file(writer, [g for _, g in named()], Path(output))  # type: ignore[arg-type]

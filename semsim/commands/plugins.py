@@ -5,16 +5,21 @@ from __future__ import annotations
 import click
 
 from ..cli import format_option, quiet_option
+from ..plugins import plugin_label
 from ..report import Report, write
+from ..scheme import Scheme
 
 
 @click.command()
 @format_option(["text", "json"])
 @quiet_option
 def plugins(fmt: str, quiet: bool) -> None:
-    """List loaded plugins, their hooks, readers, writers, parsers, metrics and paraphrase judges."""
-    from ..plugins import metrics, paraphrase_judges, parsers, plugin_info, readers, writers
+    """List loaded plugins, their hooks, readers, writers, parsers, metrics, paraphrase judges and schemes."""
+    from ..plugins import metrics, paraphrase_judges, parsers, plugin_info, readers, scheme_owners, schemes, writers
+    from ..scheme import scheme_fields
     info = plugin_info()
+    owners = scheme_owners()
+    signed = {n: scheme_fields(s, lambda _, n=n: plugin_label(owners[n])) for n, s in schemes().items()}
     rs, ws, ps, ms, js = readers(), writers(), parsers(), metrics(), paraphrase_judges()
     document = {"plugins": info,
                 "readers": {n: {"plugin": r.plugin, "suffixes": list(r.suffixes), "description": r.description}
@@ -28,7 +33,9 @@ def plugins(fmt: str, quiet: bool) -> None:
                 "metrics": {n: {"plugin": m.plugin, "scheme": m.representation, "description": m.description}
                             for n, m in ms.items()},
                 "paraphrase_judges": {n: {"plugin": j.plugin, "language": j.language, "description": j.description}
-                                      for n, j in js.items()}}
+                                      for n, j in js.items()},
+                "schemes": {n: {"plugin": owners[n], "signature": "|".join(f"{k}:{v}" for k, v in signed[n].items()),
+                                **_scheme_document(s)} for n, s in schemes().items()}}
     lines = [*([] if info else ["no plugins loaded (install one, e.g. `pip install -e plugins/ucca`)"]),
              *(f"{p['name']} {p['version'] or ''}: hooks {', '.join(p['hooks'])}" for p in info),
              *(f"  reader {n} ({', '.join(r.suffixes)}) from {r.plugin}: {r.description}"
@@ -39,5 +46,24 @@ def plugins(fmt: str, quiet: bool) -> None:
                for n, p in sorted(ps.items())),
              *(f"  metric {n} [{m.representation}] from {m.plugin}: {m.description}" for n, m in sorted(ms.items())),
              *(f"  paraphrase judge {n} [{j.language}] from {j.plugin}: {j.description}"
-               for n, j in sorted(js.items()))]
+               for n, j in sorted(js.items())),
+             *(f"  scheme {n} from {owners[n]}: {_scheme_summary(s)}  (signed "
+               f"{'|'.join(f'{k}:{v}' for k, v in signed[n].items())})" for n, s in sorted(schemes().items()))]
     write(Report(document=lambda _: document, parts=lambda _, __: lines, formats=("text", "json")), fmt)
+
+
+def _scheme_document(s: Scheme) -> dict[str, object]:
+    """What a scheme declares, as JSON (``semsim plugins --format json``)."""
+    return {"equivalences": sorted(sorted(g) for g in s.equivalences), "ignored_labels": sorted(s.ignored_labels),
+            "ignored_kinds": sorted(s.ignored_kinds), "label_groups": {k: list(v) for k, v in s.label_groups.items()},
+            "label_weights": dict(s.label_weights)}
+
+
+def _scheme_summary(s: Scheme) -> str:
+    """What a scheme declares that changes numbers, in a few words."""
+    parts = [f"{len(s.equivalences)} equivalence(s)" if s.equivalences else "",
+             f"ignores labels {', '.join(sorted(s.ignored_labels))}" if s.ignored_labels else "",
+             f"ignores kinds {', '.join(sorted(s.ignored_kinds))}" if s.ignored_kinds else "",
+             f"{len(s.label_groups)} label group(s)" if s.label_groups else "",
+             f"{len(s.label_weights)} label weight(s)" if s.label_weights else ""]
+    return "; ".join(p for p in parts if p) or "declares nothing"

@@ -8,6 +8,16 @@ here gives a generic graph: tokens are the anchored character spans of the input
 are units anchored to them (node labels kept), edges keep their labels (parallel edges, MRP's
 way of giving an edge several labels, become one multi-label edge), and an edge with the
 ``remote`` property is remote.
+
+MRP cannot say everything an adapter puts in a semsim graph (which tokens are punctuation,
+unit kinds and ids, tokens no node covers, the scheme), so MRP that semsim writes
+(``semsim parse``, :func:`graph_to_mrp` with ``verbatim=True``) also carries the graph in its
+JSON form (:mod:`semsim.graph_json`, the form graphs travel in between processes and in the
+parse cache) as the member ``"semsim"``, which other MRP tools ignore. Such a line is read
+back as that graph, field for field, not converted again by a plugin (whose conversion
+could judge punctuation or kinds otherwise: issue #47); its nodes, edges, tops and input
+must still be the MRP of that graph, so a line edited by another tool is refused, not read
+half-stale. A line without the member is converted by its framework's plugin, as any MRP.
 """
 
 from __future__ import annotations
@@ -21,7 +31,8 @@ from typing import Any
 from ..adapt import is_punct
 from ..errors import InputError
 from ..files import lone_surrogate, printable, read_text, shown
-from ..graph import Edge, Graph, Token, Unit
+from ..graph import Edge, Graph, GraphError, Token, Unit
+from ..graph_json import graph_from_dict, graph_to_dict
 from ..hookspecs import hookimpl
 from ..records import Reader
 from ..scheme import PLAIN, Scheme
@@ -233,10 +244,43 @@ def to_graph(obj: Any):
     return mrp_to_graph(obj) if isinstance(obj, MrpGraph) else None
 
 
-def graph_to_mrp(g: Graph, framework: str | None = None) -> dict[str, Any]:
+@hookimpl(tryfirst=True, specname="to_graph")
+def to_graph_as_written(obj: Any):
+    """MRP that semsim wrote with its graph (``"semsim"``): that graph, before any plugin converts it."""
+    return written_graph(obj) if isinstance(obj, MrpGraph) and VERBATIM in obj.data else None
+
+
+#: The member of an MRP graph that holds the semsim graph it was written from (:func:`graph_to_mrp`).
+VERBATIM = "semsim"
+_SHOWN = ("input", "tops", "nodes", "edges")  # what graph_to_mrp writes of a graph, besides its id
+
+
+def written_graph(m: MrpGraph) -> Graph:
+    """The graph an MRP line carries in its ``"semsim"`` member, exactly as it was written
+    (its id and where it was read are the line's); an :class:`InputError` naming the file and
+    line where the member is no graph, or where the line's MRP is not that graph's."""
+    where = (m.source or None, m.line or None)
+    try:
+        g = graph_from_dict(m.data[VERBATIM])
+        mrp = graph_to_mrp(g, m.framework)
+    except (ValueError, TypeError, KeyError, AttributeError, GraphError) as exc:
+        raise InputError(f"graph {printable(m.id)}: its {VERBATIM!r} member is not a semsim graph ({exc}); "
+                         "remove the member to read the graph as plain MRP", *where) from None
+    changed = [k for k in _SHOWN if mrp[k] != m.data.get(k, [] if k != "input" else "")]
+    if changed:
+        verb = "differs" if changed == ["input"] else "differ"
+        raise InputError(f"graph {printable(m.id)}: its {' and '.join(changed)} {verb} from the semsim graph it "
+                         f"was written with (edited by another tool?); remove the {VERBATIM!r} member to read the "
+                         "graph as plain MRP", *where)
+    return g.with_(id=m.id, meta={**g.meta, "source": m.source, "line": m.line})
+
+
+def graph_to_mrp(g: Graph, framework: str | None = None, *, verbatim: bool = False) -> dict[str, Any]:
     """An MRP graph (flavor 1, anchored) of a semsim graph: the input is the tokens joined by
     single spaces, anchors are the tokens' character spans, a multi-label edge becomes
-    parallel edges, and remote edges carry the ``remote`` property (as MRP 2019's UCCA)."""
+    parallel edges, and remote edges carry the ``remote`` property (as MRP 2019's UCCA).
+    With ``verbatim``, the graph itself too, as the member ``"semsim"`` (the module
+    docstring): what ``semsim parse`` writes, so that reading the file gives this graph back."""
     offsets, pos = [], 0
     for t in g.tokens:
         offsets.append((pos, pos + len(t.text)))
@@ -256,5 +300,10 @@ def graph_to_mrp(g: Graph, framework: str | None = None) -> dict[str, Any]:
             if e.remote:
                 edge.update(properties=["remote"], values=[True])
             edges.append(edge)
-    return {"id": g.id, "flavor": 1, "framework": framework or g.meta.get("framework") or g.scheme.name,
-            "version": 1.0, "input": g.text, "tops": [g.root], "nodes": nodes, "edges": edges}
+    out = {"id": g.id, "flavor": 1, "framework": framework or g.meta.get("framework") or g.scheme.name,
+           "version": 1.0, "input": g.text, "tops": [g.root], "nodes": nodes, "edges": edges}
+    if verbatim:  # where it was read from is no part of the graph
+        form = graph_to_dict(g)
+        form["meta"] = {k: v for k, v in form["meta"].items() if k not in ("source", "line")}
+        out[VERBATIM] = form
+    return out

@@ -17,6 +17,7 @@ from collections.abc import Iterable, Mapping, Sequence
 
 from ..align.tokens import synchronised_spans
 from ..graph import Graph
+from ..scheme import MadeBy, Scheme, scheme_fields
 from ..stats import signature
 
 
@@ -62,15 +63,15 @@ class DistSim(dict[str, float]):
 
 
 def distsim(pairs: Iterable[tuple[Graph, Graph]], labels: Sequence[str] | None = None,
-            by_sentence: bool = False, version: str = "") -> DistSim:
+            by_sentence: bool = False, version: str = "", made_by: MadeBy | None = None) -> DistSim:
     """DistSim per label and label group over sentence (or passage) pairs, signed with its
-    settings, the first pair's scheme and ``version``."""
+    settings, the first pair's scheme (and ``made_by`` its plugin) and ``version``."""
     diffs: Counter[str] = Counter()
     n = 0
     seen: set[str] = set()
-    scheme = ""
+    scheme: Scheme | None = None
     for g1, g2 in pairs:
-        scheme = scheme or g1.scheme.name
+        scheme = scheme or g1.scheme
         spans = synchronised_spans(g1, g2, by_sentence) if by_sentence else [
             (range(len(g1.tokens)), range(len(g2.tokens)))]
         c1 = label_counts(g1, spans=[s for s, _ in spans])
@@ -83,7 +84,8 @@ def distsim(pairs: Iterable[tuple[Graph, Graph]], labels: Sequence[str] | None =
             n += 1
     if not n:
         raise ValueError("distsim needs at least one pair")
+    assert scheme is not None  # n > 0: a pair was read
     wanted = list(labels) if labels is not None else sorted(seen)
     sig = signature("distsim", {"by_sentence": by_sentence, "labels": ",".join(labels or ()) or "all",
-                                "scheme": scheme}, version)
+                                **scheme_fields(scheme, made_by)}, version)
     return DistSim({k: diffs[k] / n for k in wanted}, sig)

@@ -58,6 +58,7 @@ from ..align.tokens import paper_token_pairs
 from ..align.units import align_units, overlap_matrix
 from ..errors import SettingsError
 from ..graph import Graph
+from ..scheme import MadeBy, scheme_fields
 from ..stats import Counts, Score, signature
 from .settings import EDGE_WEIGHTS, Settings
 
@@ -243,12 +244,15 @@ def leaf_alignment(g1: Graph, g2: Graph, settings: Settings, judge: Judge | None
 
 
 def usim(g1: Graph, g2: Graph, settings: Settings, *, judge: Judge | None = None, judge_name: str = "",
-         encoder: Encoder | None = None, encoder_name: str = "", version: str = "") -> Score:
+         encoder: Encoder | None = None, encoder_name: str = "", version: str = "",
+         made_by: MadeBy | None = None) -> Score:
     """USim (paper definition) of ``g1`` (the source) and ``g2`` (its correction) under
     ``settings`` (checked when it was made, so not again here). The models some settings ask
     for are no settings but the caller's: ``tokens="paraphrase"`` needs a paraphrase ``judge``
     and its identity ``judge_name`` (:class:`semsim.records.ParaphraseJudge`),
-    ``tokens="contextual"`` a word ``encoder`` and its ``encoder_name``; the signature names them."""
+    ``tokens="contextual"`` a word ``encoder`` and its ``encoder_name``; the signature names
+    them, and ``made_by`` the plugin that made graphs of the scheme
+    (:func:`semsim.scheme.scheme_fields`)."""
     if settings.variant != "paper":
         raise SettingsError(f"variant={settings.variant!r}: semsim.metrics.usim computes the paper variant "
                             "(the legacy one is semsim.metrics.legacy.usim_legacy)")
@@ -258,5 +262,6 @@ def usim(g1: Graph, g2: Graph, settings: Settings, *, judge: Judge | None = None
         raise SettingsError("tokens='contextual' needs a word encoder and its name", ["tokens"])
     pairs, credit = leaf_alignment(g1, g2, settings, judge, encoder)
     parts = usim_parts(g1, g2, pairs, settings, credit)
-    sig = signature("usim", {**paper_settings(settings, judge_name, encoder_name), "scheme": g1.scheme.name}, version)
+    sig = signature("usim", {**paper_settings(settings, judge_name, encoder_name), **scheme_fields(g1.scheme, made_by)},
+                    version)
     return Score(parts, sig)

@@ -118,8 +118,8 @@ def test_bad_graphs_cost_only_their_own_line(tmp_path, fw):
     assert r.returncode == 1
     rows = [json.loads(x) for x in r.stdout.splitlines() if '"corpus"' not in x]
     assert [row["f"] for row in rows] == [1.0, 1.0]
-    lines = [x for x in r.stderr.splitlines() if x.startswith("semsim: ")]
-    assert len(lines) == 3
+    lines = [x for x in r.stderr.splitlines() if x.startswith("Error: ") and x.endswith("not scored)")]
+    assert len(lines) == 3 and r.stderr.splitlines()[-1] == "Error: 3 of 5 pairs not scored (see above)"
     assert f"{cor}:2: graph 1: node 0 has no anchors" in lines[0]
     assert f"{cor}:3: graph 1: node 0: anchor 0:99 ends beyond the input" in lines[1]
     assert f"{cor}:4: graph 1 is {foreign['framework']!r}" in lines[2]

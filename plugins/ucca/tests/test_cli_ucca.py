@@ -25,7 +25,7 @@ def test_figure1_jsonl(examples):
     rec = json.loads(out)
     d = rec["detail"]["s->r"]
     assert (d["matched1"], d["total1"], d["matched2"], d["total2"]) == (7, 9, 7, 7)
-    assert rec["signature"].endswith("scheme:ucca|version:0.1.0")
+    assert rec["signature"].endswith("scheme:ucca@32e175b60e13|plugin:semsim-ucca-0.2.0|version:0.1.0")
 
 
 def test_plugins_lists_ucca():

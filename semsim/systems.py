@@ -35,7 +35,8 @@ class SystemsReport:
     alpha: float = 0.05
     signature: str = ""  # the scores', their aggregation's and the paired tests' settings
     changes: bool = False  # rows carry how much each system changed (``changed``, ``word_change``)
-    #: the least faithful lines (records with ``system``, ``line``, ``f``, ``source``, ``output``), lowest first
+    #: the least faithful lines (records with ``system``, ``line``, ``f``, ``source``, ``output``, and
+    #: ``explain``, the command that shows why), lowest first
     worst: list[dict[str, Any]] = field(default_factory=list)
 
     @property
@@ -52,7 +53,7 @@ class SystemsReport:
 
     def as_dict(self) -> dict[str, Any]:
         return {"systems": self.systems, "paired_tests": [t.as_dict() for t in self.tests], "alpha": self.alpha,
-                **({"worst": [{k: r[k] for k in WORST_FIELDS} for r in self.worst]} if self.worst else {}),
+                **({"worst": [{k: r[k] for k in WORST_FIELDS if k in r} for r in self.worst]} if self.worst else {}),
                 "signature": self.signature}
 
     def render(self, fmt: str) -> str:
@@ -106,11 +107,15 @@ class SystemsReport:
         if self.changes:
             out += ["", CHANGES_NOTE]
         if self.worst:
-            out += ["", f"The {len(self.worst)} least faithful lines (lowest F first; `semsim explain --source ... "
-                        "--hyp ... --line N` shows why):", "",
+            why = [r["explain"] for r in self.worst if r.get("explain")]
+            out += ["", f"The {len(self.worst)} least faithful lines (lowest F first; "
+                        + ("the commands below show why, with this run's settings):" if why else
+                           "`semsim explain --source ... --hyp ... --line N` shows why):"), "",
                     Table([Col("F"), Col("system", "<"), Col("line"), Col("source → output", "<")],
                           [[num(r["f"]), r["system"], str(r["line"]), f"{r['source']} → {r['output']}"]
                            for r in self.worst], rstrip=True)]
+            if why:
+                out += ["", "\n".join(f"    {c}" if markdown else c for c in why)]
         sig = self.signature
         if sig:
             out += ["", f"signature: `{sig}`" if markdown else f"signature: {sig}"]
@@ -121,8 +126,9 @@ class SystemsReport:
         return "" if t is None else f"{_p(t.p)}{'*' if t.q < self.alpha else ''}"
 
 
-#: what each of the least faithful lines tells in the JSON rendering
-WORST_FIELDS = ("system", "line", "f", "source", "output")
+#: what each of the least faithful lines tells in the JSON rendering (``explain``: the command
+#: that shows why, with every option of the run that changed the number)
+WORST_FIELDS = ("system", "line", "f", "source", "output", "explain")
 
 #: what a table of USim with the change columns says and does not say
 CHANGES_NOTE = ("USim is faithfulness to the source: an output that changes nothing scores 1. The order is by "

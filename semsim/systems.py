@@ -38,6 +38,9 @@ class SystemsReport:
     #: the least faithful lines (records with ``system``, ``line``, ``f``, ``source``, ``output``, and
     #: ``explain``, the command that shows why), lowest first
     worst: list[dict[str, Any]] = field(default_factory=list)
+    #: a line for people under the ranked table (text and Markdown only): :data:`PRESET_NOTE`
+    #: where the scores are not the preset's
+    note: str = ""
 
     @property
     def ranked(self) -> list[dict[str, Any]]:
@@ -95,6 +98,8 @@ class SystemsReport:
                 row.append("—" if t is None else f"{'yes' if t.q < self.alpha else 'no'} (p={_p(t.p)}, q={_p(t.q)})")
             rows.append(row)
         out: list[Table | str] = [_grid(head, rows)]
+        if self.note:  # under the table; in Markdown after a blank line, or it would be a row of it
+            out += ["", self.note] if markdown else [self.note]
         if self.tests and len(ranked) > 1:
             names = [r["system"] for r in ranked]
             matrix = [[str(i), *("" if j <= i else self._cell(a, b) for j, b in enumerate(names, 1))]
@@ -130,6 +135,14 @@ class SystemsReport:
 #: that shows why, with every option of the run that changed the number)
 WORST_FIELDS = ("system", "line", "f", "source", "output", "explain")
 
+#: Spearman's rho with people's meaning judgments on TMU-GFM dev (docs/validity.md, its table;
+#: a test holds these to it): the paper's USim and the ``meaning`` preset
+SPEARMAN_TMU_GFM = {"paper": 0.195, "meaning": 0.442}
+#: the line under a ranked table of USim scores that are not the preset's: the default is the
+#: paper's definition, the setting that agrees least with people, and a newcomer reports it
+PRESET_NOTE = (f"Closest to people's meaning judgments: --preset meaning (Spearman {SPEARMAN_TMU_GFM['meaning']:.3f}; "
+               f"the paper setting {SPEARMAN_TMU_GFM['paper']:.3f}; TMU-GFM dev, docs/validity.md)")
+
 #: what a table of USim with the change columns says and does not say
 CHANGES_NOTE = ("USim is faithfulness to the source: an output that changes nothing scores 1. The order is by "
                 "mean F, not by quality; read it beside `changed` (share of lines the system changed) and "
@@ -149,19 +162,19 @@ def _grid(head: list[str], rows: list[list[str]]) -> Table:
 def compare_systems(by_system: Mapping[str, Sequence[Score]], n_bootstrap: int = 1000, seed: int = 12345,
                     paired: str | None = "ar", trials: int = 10000, alpha: float = 0.05,
                     changes: Mapping[str, Mapping[str, float]] | None = None,
-                    worst: Sequence[dict[str, Any]] = ()) -> SystemsReport:
+                    worst: Sequence[dict[str, Any]] = (), note: str = "") -> SystemsReport:
     """Corpus scores of each system (bootstrap CI of the mean) and paired tests between all of
     them (``paired=None`` for none). Every system must be scored on the same sentences.
     ``changes`` adds, per system, how much it changed its sources (``changed``: share of
     lines; ``word_change``: mean WordChange), which a faithfulness score must be read beside;
-    ``worst``, the least faithful lines to list."""
+    ``worst``, the least faithful lines to list; ``note``, a line under the ranked table."""
     systems = [{"system": name, **corpus_score(scores, n_bootstrap=n_bootstrap, seed=seed).as_dict(),
                 **(changes[name] if changes else {})} for name, scores in by_system.items()]
     tests: list[PairedTest] = []
     if paired and len(by_system) > 1:
         tests = paired_tests({k: [s.f for s in v] for k, v in by_system.items()}, paired, trials, seed)
     sig = (systems[0]["signature"] if systems else "") + (f"|paired:{paired}|trials:{trials}" if tests else "")
-    return SystemsReport(systems, tests, alpha, sig, changes is not None, list(worst))
+    return SystemsReport(systems, tests, alpha, sig, changes is not None, list(worst), note)
 
 
 def how_much_changed(source: Sequence[str], systems: Mapping[str, Sequence[str]],

@@ -180,3 +180,10 @@ def rerun_options(metric: Any, parsing: Any) -> list[str]:
     elif parsing.cache is not True:
         out.append(f"--cache {shlex.quote(str(parsing.cache))}")
     return out
+
+
+def is_preset(metric: Any, name: str) -> bool:
+    """Whether ``metric`` (a :class:`~semsim.USim`) computes preset ``name``'s scores, named or
+    given setting by setting."""
+    from ..metrics.settings import PRESETS
+    return metric.variant == "paper" and all(getattr(metric, k) == v for k, v in PRESETS[name].items())

@@ -15,7 +15,7 @@ from ..errors import SemsimError
 from ..parsing import ParseSettings
 from ..report import write_jsonl
 from ..stats import Score
-from .common import fail_if_unparsed, rerun_options, system_names, warn_if_untokenized
+from .common import fail_if_unparsed, is_preset, rerun_options, system_names, warn_if_untokenized
 from .inputs import check_writable, open_output
 
 
@@ -110,13 +110,14 @@ def score(source_path: Path, hyps: tuple[tuple[str | None, Path], ...], refs: tu
         raise SemsimError(f"--changed-only: {unchanged} changed no line that could be scored")
     if changed_only and paired != "none" and len(systems) > 1 and not quiet:
         click.echo("semsim: --changed-only scores each system on its own lines: no paired tests", err=True)
-    from ..systems import compare_systems, how_much_changed
+    from ..systems import PRESET_NOTE, compare_systems, how_much_changed
     if paired == "bs" and len(systems) > 1 and len(source) - len(skip) < 30:
         click.echo("semsim: the paired bootstrap understates p-values on few sentences; "
                    "--paired ar (the default) is exact in the limit", err=True)
     tested = None if paired == "none" or changed_only else paired
     report = compare_systems(by_system, n_bootstrap, seed, tested, paired_trials,
-                             changes=how_much_changed(source, systems, skip), worst=lowest)
+                             changes=how_much_changed(source, systems, skip), worst=lowest,
+                             note="" if quiet or is_preset(metric, "meaning") else PRESET_NOTE)
     if score_only:
         for row in report.systems:
             name = "" if len(report.systems) == 1 else f"{row['system']}\t"

@@ -187,7 +187,8 @@ class USim(Settings):
             raise InputError(f"text_scores: {len(srcs)} sources and {len(cors)} corrections, all strings and "
                              "line-parallel, expected")
         parsing = _with_tokenize(parsing, tokenize)
-        warn_untokenized_python([("the sources", srcs), ("the corrections", cors)], parsing.tokenize)
+        # the two sides together, as one pair (a script's first try) must be able to warn
+        warn_untokenized_python([("the texts", [*srcs, *cors])], parsing.tokenize)
         parses = parse_texts([*srcs, *cors], parsing, keep_going=False)
         fallback = Score.fixed(0.0, self.part_names(), f"{self.get_signature(parses.representation)}|"
                                                        f"{parses.signature}")

@@ -211,6 +211,8 @@ def test_text_scores_take_tokenize_and_warn_once_on_untokenized_text(toy_env, sp
             usim.text_scores(RAW_SOURCE, RAW_HYP, parsing)
     assert len(caught) == 1 and 'tokenize="spacy"' in str(caught[0].message), [str(w.message) for w in caught]
     assert caught[0].filename == __file__  # it points at the caller's line
+    with pytest.warns(UserWarning, match='looks untokenized .*tokenize="spacy"'):  # one pair is enough
+        usim.text_scores(["He gva an apple for John, I think."], ["He gave John an apple, I think."], parsing)
     with pytest.raises(SettingsError, match="give one of them"):
         usim.text_scores(RAW_SOURCE, RAW_HYP, semsim.api.ParseSettings(tokenize="spacy"), tokenize="none")
 

@@ -277,7 +277,7 @@ def test_per_sentence_explain_commands_reproduce_each_measures_f(toy_env, tmp_pa
             "--measure", "m:preset=meaning,direction=s->r", "--per-sentence", sentences, "--bootstrap", "0", "-q")
     assert r.exit_code == 0, r.output
     semsim_cli = f"{shlex.quote(sys.executable)} -m semsim"
-    for row in (json.loads(line) for line in sentences.read_text().splitlines()):
+    for row in [json.loads(line) for line in sentences.read_text().splitlines()][:1]:  # one row: 4 processes
         assert any("--tokenize spacy" in c for c in row["explain"]) and any("--preset meaning" in c
                                                                            for c in row["explain"])
         for command in row["explain"]:

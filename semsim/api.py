@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import dataclasses
 import os
 from collections.abc import Iterable, Sequence
 from dataclasses import dataclass
@@ -9,7 +10,7 @@ from typing import Any
 
 from .align.contextual import Encoder
 from .align.paraphrase import Judge
-from .errors import GraphError, InputError
+from .errors import GraphError, InputError, SettingsError
 from .graph import Graph
 from .io import read, read_all
 from .metrics import settings as _settings
@@ -164,20 +165,31 @@ class USim(Settings):
                             confidence=confidence, seed=seed)
 
     def text_scores(self, sources: Sequence[str], corrections: Sequence[str],
-                    parsing: ParseSettings | None = None) -> list[Score]:
+                    parsing: ParseSettings | None = None, *, tokenize: str | None = None) -> list[Score]:
         """USim of each correction against its source, from plain text, as `semsim score`
         computes it: every distinct sentence parsed once through the one route from text
         (:func:`~semsim.parsing.parse_texts`: the default parser, the parse cache; ``parsing``
         says otherwise), each score signed with the parser and model. An empty side scores 1
         against another empty one and 0 otherwise; a sentence the parser fails on raises.
 
+        The parser expects tokenized text (``He gave John an apple .``); ``tokenize="spacy"``
+        splits untokenized text (LLM outputs, raw corpora) with spaCy's rule-based tokenizer
+        first, as ``--tokenize spacy`` does (the same as ``parsing.tokenize``). Text that looks
+        untokenized without it gives a :class:`UserWarning` naming the option, as the CLI
+        notes it: untokenized text parses differently and scores differently.
+
         >>> USim().text_scores(["He gva an apple ."], ["He gave an apple ."])[0].f  # doctest: +SKIP
+        >>> USim().text_scores(["He gva an apple."], ["He gave an apple."], tokenize="spacy")  # doctest: +SKIP
         """
         from .systems import score_lines
+        from .tokenize import warn_untokenized_python
         srcs, cors = _sequence(sources, "sources"), _sequence(corrections, "corrections")
         if len(srcs) != len(cors) or not all(isinstance(t, str) for t in [*srcs, *cors]):
             raise InputError(f"text_scores: {len(srcs)} sources and {len(cors)} corrections, all strings and "
                              "line-parallel, expected")
+        parsing = _with_tokenize(parsing, tokenize)
+        # the two sides together, as one pair (a script's first try) must be able to warn
+        warn_untokenized_python([("the texts", [*srcs, *cors])], parsing.tokenize)
         parses = parse_texts([*srcs, *cors], parsing, keep_going=False)
         fallback = Score.fixed(0.0, self.part_names(), f"{self.get_signature(parses.representation)}|"
                                                        f"{parses.signature}")
@@ -204,6 +216,18 @@ class USim(Settings):
         registered = schemes().get(scheme) if scheme else None
         named = scheme_fields(registered, scheme_plugin) if registered else {"scheme": scheme} if scheme else {}
         return signature("usim", {**settings, **named}, _version())
+
+
+def _with_tokenize(parsing: ParseSettings | None, tokenize: str | None) -> ParseSettings:
+    """``parsing`` (default: the defaults) with ``tokenize`` given as its own keyword; the two
+    saying different things is an error rather than a silent pick."""
+    parsing = parsing or ParseSettings()
+    if tokenize is None or tokenize == parsing.tokenize:
+        return parsing
+    if parsing.tokenize != "none":
+        raise SettingsError(f"tokenize={tokenize!r} and parsing.tokenize={parsing.tokenize!r}: give one of them",
+                            ["tokenize"])
+    return dataclasses.replace(parsing, tokenize=tokenize)
 
 
 def usim(source: GraphLike, correction: GraphLike, variant: str = "paper", **settings: Any) -> Score:

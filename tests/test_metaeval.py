@@ -6,6 +6,7 @@ from __future__ import annotations
 
 import json
 import math
+import shlex
 import warnings
 from pathlib import Path
 
@@ -259,3 +260,31 @@ def test_shared_tables_read():
     assert len(tmu) == 1464 and len(changed(tmu)) == 1109 and all(len(j.ratings) == 5 for j in tmu)
     asset = read_judgments(SHARED / "asset-ratings" / "human_ratings.csv")
     assert len(asset) == 100 and all(len(j.ratings) == 15 for j in asset)
+
+
+@pytest.mark.slow
+def test_per_sentence_explain_commands_reproduce_each_measures_f(toy_env, tmp_path):
+    """Issue #46: every printed command that shows why carries what changed the number. The
+    `explain` commands of --per-sentence, run as printed (in a shell), explain the F the
+    meta-evaluation scored, for the paper setting and for a preset with another setting,
+    on untokenized text tokenized by spaCy."""
+    import subprocess
+    import sys
+    pytest.importorskip("spacy", reason="scripts/setup.sh installs spaCy")
+    table = write(tmp_path / "r.tsv", "He go home, now.\tHe goes home, now!\t3\nShe like cats.\tShe likes dogs.\t1\n")
+    sentences = tmp_path / "pairs.jsonl"
+    r = run("meta-eval", table, "--parser", "toy-parser", "--tokenize", "spacy", "--measure", "paper",
+            "--measure", "m:preset=meaning,direction=s->r", "--per-sentence", sentences, "--bootstrap", "0", "-q")
+    assert r.exit_code == 0, r.output
+    semsim_cli = f"{shlex.quote(sys.executable)} -m semsim"
+    for row in [json.loads(line) for line in sentences.read_text().splitlines()][:1]:  # one row: 4 processes
+        assert any("--tokenize spacy" in c for c in row["explain"]) and any("--preset meaning" in c
+                                                                           for c in row["explain"])
+        for command in row["explain"]:
+            command = command.replace("semsim ", f"{semsim_cli} ", 1).replace("| semsim ", f"| {semsim_cli} ")
+            done = subprocess.run(["bash", "-c", command], cwd=tmp_path, capture_output=True, text=True)
+            assert done.returncode == 0, (command, done.stderr)
+        for name in ("paper", "m"):
+            page = (tmp_path / f"row{row['row']}.{name}.html").read_text(encoding="utf-8")
+            doc = json.loads(page.split('id="semsim-data">')[1].split("</script>")[0])
+            assert doc["score"]["f"] == pytest.approx(row["scores"][name], abs=1e-12), (name, row)

@@ -43,9 +43,46 @@ def test_worst_lists_the_least_faithful_lines_in_text_and_json(texts):
                              "--format", "json").output)
     worst = doc["worst"]
     assert len(worst) == 2 and worst[0]["f"] <= worst[1]["f"]
-    assert worst[0] == {"system": "a.txt", "line": 2, "f": worst[0]["f"], "source": "a b c .", "output": "d e f ."}
+    assert worst[0] == {"system": "a.txt", "line": 2, "f": worst[0]["f"], "source": "a b c .", "output": "d e f .",
+                        "explain": f"semsim explain --source {src} --hyp {a} --line 2 --parser toy-parser "
+                                   "--no-cache"}
     r = run_cli("score", "--source", src, "--hyp", a, *TOY, "--worst", "2", "--format", "tsv")
     assert r.exit_code == 1 and "--worst lists lines beside the table" in r.output
+
+
+@pytest.mark.parametrize("settings", [
+    [],
+    ["--preset", "meaning", "--direction", "s->r", "--no-remote", "--tokenize", "spacy"],
+    ["--labels", "weak", "--tie-break", "all", "--align", "passage", "--edge-weights", "height", "--leaves", "2"],
+], ids=["default", "preset", "remedies"])
+def test_the_worst_lines_commands_reproduce_their_f(toy_env, settings):
+    """Issue #46: the hint printed `semsim explain --source ... --hyp ... --line N` without the
+    run's --tokenize, --preset and other settings, parser or model, so the page showed
+    another F. Each listed line now comes with its command, every such option in it; run
+    as printed, it explains the very F the table lists."""
+    import shlex
+    if "spacy" in settings:
+        pytest.importorskip("spacy", reason="scripts/setup.sh installs spaCy")
+    src, a = toy_env / "s r c.txt", toy_env / "Big.txt"  # a space in a path: the commands quote it
+    src.write_text("He gave an apple, John said.\nThe cat sat.\nDogs run fast.\n", encoding="utf-8")
+    a.write_text("He gave John an apple.\nThe dog sat.\nDogs ran fast!\n", encoding="utf-8")
+    args = ["score", "--source", src, "--hyp", f"Alpha={a}", "--parser", "toy-parser", "--cache",
+            toy_env / "c.sqlite", "-q", "--bootstrap", "0", *settings, "--worst", "2"]
+    r = run_cli(*args, "--format", "json")
+    assert r.exit_code == 0, r.output
+    worst = json.loads(r.output)["worst"]
+    text = run_cli(*args).output
+    for k, line in enumerate(worst):
+        command = shlex.split(line["explain"])
+        assert command[:2] == ["semsim", "explain"] and line["explain"] in text
+        for option in ("--parser", *(o for o in settings if o.startswith("--"))):
+            assert option in command, option
+        json_path = toy_env / f"why{k}.json"
+        why = run_cli(*command[1:], "--json", json_path, "-q")
+        assert why.exit_code == 0, why.output
+        doc = json.loads(json_path.read_text(encoding="utf-8"))
+        assert doc["score"]["f"] == pytest.approx(line["f"], abs=1e-12), line
+        assert doc["signature"].split("|parser:")[0] in json.loads(r.output)["systems"][0]["signature"]
 
 
 def test_systems_are_named_on_the_command_line(texts):

@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import itertools
 import json
+from pathlib import Path
 
 import numpy as np
 import pytest
@@ -133,3 +134,29 @@ def test_gec_metrics_shaped_adapter(toy_env):
     with pytest.raises(SemsimError, match="system 0 has 4 sentences but there are 5 sources"):
         scorer.score_sentence(SOURCE, HYP1[:4])
     assert USimMetric().config.usim.variant == "paper" and "usim|variant:paper" in scorer.get_signature()
+
+
+def test_the_ranked_table_names_the_setting_closest_to_people(toy_env):
+    """Issue #46: under the ranked table of the paper's setting, one line names the setting
+    that agrees best with people and where the evidence is; not with -q, not in TSV or JSON,
+    not under the preset itself. Its numbers are docs/validity.md's."""
+    from semsim.systems import PRESET_NOTE, SPEARMAN_TMU_GFM
+    for name, lines in (("src", ["a b c .", "the cat sat ."]), ("a", ["a b d .", "the cat sat ."])):
+        (toy_env / name).write_text("\n".join(lines) + "\n", encoding="utf-8")
+    args = ["score", "--source", str(toy_env / "src"), "--hyp", str(toy_env / "a"), "--parser", "toy-parser",
+            "--bootstrap", "0"]
+    for fmt in ("text", "markdown"):
+        out = CliRunner().invoke(cli, [*args, "--format", fmt]).stdout
+        table_end = out.index("a  " if fmt == "text" else "| 1 | a |")
+        assert out[table_end:].splitlines()[1 if fmt == "text" else 2] == PRESET_NOTE, out
+    for extra in (["-q"], ["--format", "tsv"], ["--format", "json"], ["--preset", "meaning"],
+                  ["--tokens", "contextual", "--labels", "unlabeled", "--leaves", "8"]):
+        r = CliRunner().invoke(cli, [*args, *extra])
+        assert r.exit_code == 0 and "--preset meaning" not in r.stdout, (extra, r.output)
+    assert "--preset meaning" in PRESET_NOTE and "docs/validity.md" in PRESET_NOTE
+    validity = (Path(__file__).resolve().parents[1] / "docs" / "validity.md").read_text(encoding="utf-8")
+    tmu = validity.split("**GEC: TMU-GFM, development part**")[1].split("**Simplification")[0]
+    for measure, rho in SPEARMAN_TMU_GFM.items():
+        row = next(line for line in tmu.splitlines() if line.startswith(f"| {measure} |"))
+        assert row.split(" | ")[3].split()[0] == f"{rho:.3f}", row
+        assert f"{rho:.3f}" in PRESET_NOTE

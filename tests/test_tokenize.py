@@ -192,6 +192,37 @@ def test_api_parse_takes_tokenize(toy_env, spacy):
     assert graph is not None and [t.text for t in graph.tokens] == TOKENIZED_SOURCE[0].split()
 
 
+def test_text_scores_take_tokenize_and_warn_once_on_untokenized_text(toy_env, spacy):
+    """Issue #46: the README's Python example took raw text silently (0.973 raw vs 0.853
+    tokenized on one sentence); now ``tokenize="spacy"`` scores it as tokenized text, and
+    without it a warning names the option, once per place it is called from."""
+    import semsim
+    usim = semsim.USim()
+    parsing = semsim.api.ParseSettings(parser="toy-parser")
+    with warnings.catch_warnings():
+        warnings.simplefilter("error")  # tokenized text, or tokenize="spacy": no warning
+        raw = usim.text_scores(RAW_SOURCE, RAW_HYP, parsing, tokenize="spacy")
+        plain = usim.text_scores(TOKENIZED_SOURCE, TOKENIZED_HYP, parsing)
+    assert [s.f for s in raw] == [s.f for s in plain]
+    assert all(s.signature.endswith(f"|{tokenizer_signature('spacy')}") for s in raw)
+    with warnings.catch_warnings(record=True) as caught:
+        warnings.simplefilter("default")  # Python's own filter: each distinct warning once per place
+        for _ in range(3):
+            usim.text_scores(RAW_SOURCE, RAW_HYP, parsing)
+    assert len(caught) == 1 and 'tokenize="spacy"' in str(caught[0].message), [str(w.message) for w in caught]
+    assert caught[0].filename == __file__  # it points at the caller's line
+    with pytest.warns(UserWarning, match='looks untokenized .*tokenize="spacy"'):  # one pair is enough
+        usim.text_scores(["He gva an apple for John, I think."], ["He gave John an apple, I think."], parsing)
+    with pytest.raises(SettingsError, match="give one of them"):
+        usim.text_scores(RAW_SOURCE, RAW_HYP, semsim.api.ParseSettings(tokenize="spacy"), tokenize="none")
+
+
+def test_api_parse_warns_naming_the_option(toy_env):
+    import semsim.api
+    with pytest.warns(UserWarning, match='looks untokenized .*tokenize="spacy"'):
+        semsim.api.parse(RAW_SOURCE, parser="toy-parser")
+
+
 def test_hf_settings_include_tokenize():
     from semsim.hf import resolve_settings, setting_names
     assert "tokenize" in setting_names()

@@ -5,6 +5,7 @@
 from __future__ import annotations
 
 import itertools
+import shlex
 from collections.abc import Callable, Iterable, Iterator, Mapping, Sequence
 from pathlib import Path
 from typing import Any
@@ -146,3 +147,44 @@ def system_names(hyps: Sequence[tuple[str | None, Path]], refs: Sequence[tuple[s
         raise SemsimError(f"two systems named {clash!r}: name them apart with NAME=FILE")
     return names
 
+
+
+def usim_flag(name: str, value: Any) -> str:
+    """The command-line option of a USim setting, quoted for a shell (``--direction 's->r'``,
+    ``--no-remote``)."""
+    from ..metrics.settings import BY_NAME, flag
+    setting = BY_NAME[name]
+    if not setting.cli_words:
+        return flag(name, value)
+    return f"{setting.option} {shlex.quote(str(setting.shown(value)))}"
+
+
+def rerun_options(metric: Any, parsing: Any) -> list[str]:
+    """The options under which another command (``semsim explain --source --hyp --line``)
+    computes this run's numbers: every USim setting of ``metric`` (a :class:`~semsim.USim`)
+    not at its default, a preset standing for its own settings; the parser, model,
+    representation and tokenizer of ``parsing`` (a :class:`~semsim.parsing.ParseSettings`);
+    and the parse cache, so that it finds this run's parses rather than parsing again."""
+    from ..metrics.settings import PRESETS, SETTINGS
+    preset = PRESETS.get(metric.preset, {})
+    values = {s.name: getattr(metric, s.name) for s in SETTINGS}
+    out = [usim_flag(s.name, values[s.name]) for s in SETTINGS
+           if values[s.name] != s.default and not (s.name in preset and preset[s.name] == values[s.name])]
+    for option, value in (("--representation", parsing.representation), ("--parser", parsing.parser),
+                          ("--model", parsing.model)):
+        if value is not None:
+            out.append(f"{option} {shlex.quote(str(value))}")
+    if parsing.tokenize != "none":
+        out.append(f"--tokenize {shlex.quote(parsing.tokenize)}")
+    if parsing.cache is False:
+        out.append("--no-cache")
+    elif parsing.cache is not True:
+        out.append(f"--cache {shlex.quote(str(parsing.cache))}")
+    return out
+
+
+def is_preset(metric: Any, name: str) -> bool:
+    """Whether ``metric`` (a :class:`~semsim.USim`) computes preset ``name``'s scores, named or
+    given setting by setting."""
+    from ..metrics.settings import PRESETS
+    return metric.variant == "paper" and all(getattr(metric, k) == v for k, v in PRESETS[name].items())

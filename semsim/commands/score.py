@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import heapq
+import shlex
 from pathlib import Path
 from typing import Any
 
@@ -14,7 +15,7 @@ from ..errors import SemsimError
 from ..parsing import ParseSettings
 from ..report import write_jsonl
 from ..stats import Score
-from .common import fail_if_unparsed, system_names, warn_if_untokenized
+from .common import fail_if_unparsed, is_preset, rerun_options, system_names, warn_if_untokenized
 from .inputs import check_writable, open_output
 
 
@@ -74,6 +75,7 @@ def score(source_path: Path, hyps: tuple[tuple[str | None, Path], ...], refs: tu
                          on_parsed=early)
     source, files = parses.tokenized(source), {p: parses.tokenized(lines) for p, lines in files.items()}
     systems = {names[p]: files[p] for p in names}
+    paths = {name: p for p, name in names.items()}
     unparsed = unparsed_lines({source_path: source, **files}, parses.failed)
     unparsed += too_large_lines(source, files, parses.graphs, {e.line for e in unparsed})
     skip = {e.line for e in unparsed}
@@ -99,18 +101,23 @@ def score(source_path: Path, hyps: tuple[tuple[str | None, Path], ...], refs: tu
                 write_jsonl([record], out)
             if worst:
                 lowest = heapq.nsmallest(worst, [*lowest, record], key=lambda x: (x["f"], x["system"], x["line"]))
+    for record in lowest:  # the command that shows why, under every option that changed the number
+        record["explain"] = " ".join(["semsim explain --source", shlex.quote(str(source_path)), "--hyp",
+                                      shlex.quote(str(paths[record["system"]])), "--line", str(record["line"]),
+                                      *rerun_options(metric, parsing)])
     if changed_only and not all(by_system.values()):
         unchanged = next(n for n, scores in by_system.items() if not scores)
         raise SemsimError(f"--changed-only: {unchanged} changed no line that could be scored")
     if changed_only and paired != "none" and len(systems) > 1 and not quiet:
         click.echo("semsim: --changed-only scores each system on its own lines: no paired tests", err=True)
-    from ..systems import compare_systems, how_much_changed
+    from ..systems import PRESET_NOTE, compare_systems, how_much_changed
     if paired == "bs" and len(systems) > 1 and len(source) - len(skip) < 30:
         click.echo("semsim: the paired bootstrap understates p-values on few sentences; "
                    "--paired ar (the default) is exact in the limit", err=True)
     tested = None if paired == "none" or changed_only else paired
     report = compare_systems(by_system, n_bootstrap, seed, tested, paired_trials,
-                             changes=how_much_changed(source, systems, skip), worst=lowest)
+                             changes=how_much_changed(source, systems, skip), worst=lowest,
+                             note="" if quiet or is_preset(metric, "meaning") else PRESET_NOTE)
     if score_only:
         for row in report.systems:
             name = "" if len(report.systems) == 1 else f"{row['system']}\t"

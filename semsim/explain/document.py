@@ -170,7 +170,7 @@ def _paper(g1: Graph, g2: Graph, metric: USim, score: Score) -> DetailDoc:
                 if metric.edge_weights != "uniform":
                     row["weight"] = weights[k][n]
                 if credit is not None:
-                    row["credit"] = round(earned[k][n], 6)
+                    row["credit"] = earned[k][n]  # exact, as the counts are
     doc: DetailDoc = {"detail": "paper", "token_alignment": [list(p) for p in sorted(pairs)], "directions": directions}
     if credit is not None:
         doc["token_credits"] = [float(credit[x, y]) for x, y in sorted(pairs)]

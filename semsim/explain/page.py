@@ -23,7 +23,7 @@ from .legend import registered_names, used_labels
 from .misses import CAUSES, Miss, misses
 from .schema import SIDES, ExplanationDoc, Side
 from .svg import esc, initial_direction, render_svg
-from .text_summary import leaves_note, paraphrase_note
+from .text_summary import count, leaves_note, paraphrase_note
 
 
 def _num(v: float) -> str:
@@ -42,7 +42,8 @@ def _scores_table(doc: ExplanationDoc) -> str:
             f'<td><label><input type="radio" name="dir" value="{esc(name)}"{checked}> {esc(name)}</label></td>'
             f'<td class="p">{_num(c["precision"])}</td><td class="r">{_num(c["recall"])}</td>'
             f'<td class="f">{_num(c["f"])}</td>'
-            f'<td class="n">{c["matched1"]}/{c["total1"]}</td><td class="n">{c["matched2"]}/{c["total2"]}</td></tr>')
+            f'<td class="n">{count(c["matched1"])}/{count(c["total1"])}</td>'
+            f'<td class="n">{count(c["matched2"])}/{count(c["total2"])}</td></tr>')
     s = doc["score"]
     rows.append(f'<tr class="total"><td>USim</td><td class="p">{_num(s["precision"])}</td>'
                 f'<td class="r">{_num(s["recall"])}</td><td class="f">{_num(s["f"])}</td><td></td><td></td></tr>')
@@ -180,6 +181,25 @@ def _canvas(doc: ExplanationDoc, blocks_: list[Block], names: Mapping[str, str])
     return "\n".join(out)
 
 
+def _unmatched_heading(doc: ExplanationDoc, name: str, side: Side, n: int) -> str:
+    """``s->r: 3 of 10 source edges unmatched``, counted from the same per-edge (legacy: per-unit)
+    verdicts as the "matched" row of the panel, so the two always agree. The direction's
+    counts cannot give it: they hold the leaf edges of ``--leaves`` too, graded by credit and
+    halved for function words under ``--tokens contextual``. Where edges weigh or earn a
+    graded credit, what the compared ones earn of their weight follows, rounded for people."""
+    d = doc["directions"][name]
+    kind = "units" if doc["detail"] == "legacy" else "edges"
+    rows = [r for r in (d["edges"] if "edges" in d else d["units"])[side] if r["compared"]]
+    head = f"{name}: {n} of {len(rows)} {side} {kind} unmatched"
+    weights, credits = any("weight" in r for r in rows), any("credit" in r for r in rows)
+    if not (weights or credits):
+        return head
+    total = sum(r.get("weight", 1.0) for r in rows)
+    earned = sum(r.get("weight", 1.0) * r.get("credit", float(r["matched"])) for r in rows)
+    by = " and ".join(w for w, used in (("weight", weights), ("credit", credits)) if used)
+    return f"{head}; the {len(rows)} {kind} earn {count(earned)} of {count(total)} by {by}"
+
+
 def _unmatched(doc: ExplanationDoc, by_dir: dict[str, dict[Side, list[Miss]]], many: bool) -> str:
     """The list of what each direction left unmatched, per side; an item leads to its
     sentence and highlights it (``explain.js``)."""
@@ -189,16 +209,7 @@ def _unmatched(doc: ExplanationDoc, by_dir: dict[str, dict[Side, list[Miss]]], m
     for n, (name, sides) in enumerate(by_dir.items()):
         out.append(f'<div class="misses{" on" if name == first else ""}" data-dir="{esc(name)}">')
         for side, items in sides.items():
-            counts = doc["directions"][name]["counts"]
-            total, matched = (counts["total1"], counts["matched1"]) if side == "source" else (counts["total2"],
-                                                                                              counts["matched2"])
-            if leaves := doc.get("leaves"):  # the counts hold the leaf edges too; this lists edges
-                total -= leaves["weight"] * leaves[side]
-                matched -= leaves["weight"] * leaves["aligned"]
-            weighed = doc["settings"].get("edge_weights", "uniform") != "uniform"
-            of = f"weighing {total - matched:g} of {total:g}" if weighed else f"of {total}"
-            out.append(f'<h3>{esc(name)}: {len(items)} {side} {kind} unmatched, {of}</h3>' if weighed else
-                       f'<h3>{esc(name)}: {len(items)} {of} {side} {kind} unmatched</h3>')
+            out.append(f"<h3>{esc(_unmatched_heading(doc, name, side, len(items)))}</h3>")
             if not items:
                 continue
             out.append(f'<ol class="miss-list" id="misses-{n}-{side}" data-side="{side}">')

@@ -14,6 +14,12 @@ from .schema import SIDES, DirectionDoc, ExplanationDoc, LeavesDoc
 TEXT_WIDTH = 100    # columns of the text summary when the terminal's are unknown
 
 
+def count(value: float) -> str:
+    """A count as people read it: a whole number as one (``10``), a graded or weighted sum
+    to 4 decimals like every other number (``29.6015``); the JSON keeps the exact value."""
+    return str(int(value)) if float(value).is_integer() else f"{value:.4f}"
+
+
 def _share(counts: tuple[int, int], limit: int) -> tuple[int, int]:
     """How many of each side's misses to print: ``limit`` in all, split evenly, a side with
     fewer leaving the rest to the other, so that one side's misses never hide the other's."""
@@ -74,8 +80,9 @@ def summary(doc: ExplanationDoc, limit: int = 12, width: int | None = None) -> s
         lines += _wrap(note, width, " " * 16)
     for name, d in doc["directions"].items():
         c = d["counts"]
-        lines += _wrap(f"{name}: P {c['precision']:.4f} ({c['matched1']}/{c['total1']})  "
-                       f"R {c['recall']:.4f} ({c['matched2']}/{c['total2']})  F {c['f']:.4f}{_aligned_note(d)}",
+        lines += _wrap(f"{name}: P {c['precision']:.4f} ({count(c['matched1'])}/{count(c['total1'])})  "
+                       f"R {c['recall']:.4f} ({count(c['matched2'])}/{count(c['total2'])})  F {c['f']:.4f}"
+                       f"{_aligned_note(d)}",
                        width, "  ")
         if leaves := doc.get("leaves"):
             lines += _wrap(f"  {leaves_note(leaves, 'token_credits' in doc)}, counted above", width, "      ")

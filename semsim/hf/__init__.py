@@ -31,6 +31,7 @@ from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
 from ..errors import SemsimError, SettingsError
+from ..metrics.settings import PRESETS as _PRESETS
 
 if TYPE_CHECKING:
     from ..gec.metric import USimMetric
@@ -42,6 +43,9 @@ CONFIG_NAMES: Mapping[str, Mapping[str, Any]] = {
     "legacy": {"variant": "legacy"},  # what the authors' released code computes (docs/legacy.md)
     "weak": {"labels": "weak"},  # labels compared by groups (the paper's weak labels)
     "unlabeled": {"labels": "unlabeled"},  # structure only
+    # and each USim preset under its own name: ``meaning``, the setting that agrees best with
+    # people's meaning judgments (docs/validity.md)
+    **{name: {"preset": name} for name in _PRESETS},
 }
 
 

@@ -40,10 +40,13 @@ def minilm(layers: int | None = None) -> tuple[Any, Any, Any]:
     from .span.encoder import resolve
     spec = resolve(ENCODER)
     try:
+        import torch  # noqa: F401  (transformers' models need it; a missing one is named here)
         from transformers import AutoModel, AutoTokenizer
         from transformers.utils import logging as hf_logging
     except ImportError:
-        raise SemsimError("the MiniLM encoder needs the package transformers (bash scripts/setup.sh)") from None
+        raise SemsimError("the MiniLM word vectors of --tokens contextual (--preset meaning) and --tokens "
+                          "paraphrase need torch and transformers: the UCCA plugin's `vectors` extra, torch first "
+                          "(docs/install.md; bash scripts/setup.sh installs them)") from None
     hf_logging.set_verbosity_error()
     hf_logging.disable_progress_bar()
     extra = {} if layers is None else {"num_hidden_layers": layers}

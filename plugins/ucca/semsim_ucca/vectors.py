@@ -9,7 +9,12 @@ one thread, so that a word's vector never depends on what else was encoded or on
 thread count; a sentence longer than the encoder's window is encoded in consecutive
 windows of words.
 
-The judge of ``--tokens paraphrase`` (:mod:`.paraphrase`) reads the same loaded model.
+The layers run on ONNX Runtime (:mod:`.span.bert`, the parser's own BERT forward pass, only
+the first :data:`LAYER` layers), so ``--tokens contextual`` and ``--preset meaning`` need no
+torch or ``transformers``: they run wherever the default parser runs. Its states are
+``transformers``' to float32 rounding (at most 6e-6 apart on JFLEG's sentences, a cosine of
+1 - 1e-12), and a credit keeps 6 decimals. The judge of ``--tokens paraphrase``
+(:mod:`.paraphrase`) still runs the whole sentence encoder in ``transformers`` (:func:`minilm`).
 """
 
 from __future__ import annotations
@@ -28,6 +33,8 @@ ENCODER = "all-MiniLM-L6-v2"
 LAYER = 4
 #: words per window: a word is rarely more than 3 pieces, and the window is 512 pieces
 WINDOW = 160
+#: the encoder's longest input, in word pieces
+MAX_PIECES = 512
 #: sentences whose vectors are kept per process
 CACHE_SIZE = 20_000
 
@@ -44,14 +51,23 @@ def minilm(layers: int | None = None) -> tuple[Any, Any, Any]:
         from transformers import AutoModel, AutoTokenizer
         from transformers.utils import logging as hf_logging
     except ImportError:
-        raise SemsimError("the MiniLM word vectors of --tokens contextual (--preset meaning) and --tokens "
-                          "paraphrase need torch and transformers: the UCCA plugin's `vectors` extra, torch first "
+        raise SemsimError("the paraphrase judge of --tokens paraphrase needs torch and transformers: the UCCA "
+                          "plugin's `paraphrase` extra, torch first "
                           "(docs/install.md; bash scripts/setup.sh installs them)") from None
     hf_logging.set_verbosity_error()
     hf_logging.disable_progress_bar()
     extra = {} if layers is None else {"num_hidden_layers": layers}
     model = AutoModel.from_pretrained(str(spec.path), **extra).eval()
     return spec, AutoTokenizer.from_pretrained(str(spec.path)), model
+
+
+@functools.lru_cache(maxsize=1)
+def layers() -> Any:
+    """The pinned MiniLM's embeddings and first :data:`LAYER` layers on ONNX Runtime
+    (:class:`.span.bert.Bert`, with its ``tokenizers`` word pieces), loaded once per process."""
+    from .span.bert import Bert
+    from .span.encoder import resolve
+    return Bert(resolve(ENCODER).path, depth=LAYER)
 
 
 def one_thread() -> Any:
@@ -93,21 +109,22 @@ class MiniLMWords:
         found = self._cache.get(key)
         if found is not None:
             return found
-        _, tokenizer, model = minilm(LAYER)
+        bert = layers()
         parts = []
-        with one_thread():
-            for start in range(0, len(key), WINDOW):
-                window = list(key[start:start + WINDOW])
-                batch = tokenizer(window, is_split_into_words=True, return_tensors="pt", truncation=True,
-                                  max_length=512)
-                states = model(**batch, output_hidden_states=True).hidden_states[LAYER][0].double().numpy()
-                out = np.zeros((len(window), states.shape[1]))
-                count = np.zeros(len(window))
-                for piece, word in enumerate(batch.word_ids()):
-                    if word is not None:
-                        out[word] += states[piece]
-                        count[word] += 1
-                parts.append(out / np.maximum(count, 1)[:, None])  # a word with no piece left: zeros
+        for start in range(0, len(key), WINDOW):
+            window = list(key[start:start + WINDOW])
+            encoding = bert.tokenizer.encode(window, is_pretokenized=True)
+            ids, words = encoding.ids, encoding.word_ids
+            if len(ids) > MAX_PIECES:  # as transformers' truncation: the pieces cut, the closing [SEP] kept
+                ids, words = [*ids[:MAX_PIECES - 1], ids[-1]], [*words[:MAX_PIECES - 1], None]
+            states = bert(np.array([ids], dtype=np.int64), np.ones((1, len(ids)), dtype=np.int64))[LAYER][0]
+            out = np.zeros((len(window), states.shape[1]))
+            count = np.zeros(len(window))
+            for piece, word in enumerate(words):
+                if word is not None:
+                    out[word] += states[piece]
+                    count[word] += 1
+            parts.append(out / np.maximum(count, 1)[:, None])  # a word with no piece left: zeros
         vectors = np.concatenate(parts) if parts else np.zeros((0, 1))
         if len(self._cache) >= CACHE_SIZE:
             self._cache.clear()
@@ -117,7 +134,7 @@ class MiniLMWords:
 
 @functools.lru_cache(maxsize=100_000)
 def _pieces(word: str) -> int:
-    return len(minilm(LAYER)[1].tokenize(word)) or 1
+    return len(layers().tokenizer.encode(word, add_special_tokens=False).ids) or 1
 
 
 @functools.lru_cache(maxsize=1)

@@ -30,6 +30,33 @@ def test_long_sentences_are_encoded_in_windows():
     assert vectors.load()(words).shape == (len(words), 384)
 
 
+def test_the_vectors_need_neither_torch_nor_transformers_and_equal_theirs():
+    """--preset meaning runs where the default parser runs (ONNX Runtime): a fresh process
+    encodes without importing torch or transformers, and gets transformers' layer to float32
+    rounding (the figure the module's docstring quotes)."""
+    import subprocess
+    import sys
+    code = ("import sys; from semsim_ucca import vectors; vectors.MiniLMWords()('He gave John an apple .'.split()); "
+            "print(sorted(m for m in ('torch', 'transformers') if m in sys.modules))")
+    run = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True)
+    assert run.returncode == 0 and run.stdout.strip() == "[]", run.stderr
+    text = "the good student must know how to understand and work hard to get the iede ."
+    words = text.split(" ")
+    _, tokenizer, model = vectors.minilm(vectors.LAYER)
+    import torch
+    batch = tokenizer(words, is_split_into_words=True, return_tensors="pt")
+    with torch.inference_mode():
+        states = model(**batch, output_hidden_states=True).hidden_states[vectors.LAYER][0].double().numpy()
+    expected = np.zeros((len(words), states.shape[1]))
+    count = np.zeros(len(words))
+    for piece, word in enumerate(batch.word_ids()):
+        if word is not None:
+            expected[word] += states[piece]
+            count[word] += 1
+    assert np.abs(vectors.MiniLMWords()(words) - expected / count[:, None]).max() < 1e-4
+    assert vectors.MiniLMWords().pieces(["iede", "idea"]) == [len(tokenizer.tokenize("iede")), 1]
+
+
 def test_identity_names_the_weights_and_the_layer():
     assert vectors.identity() == f"minilm-l6@53aa51172d14,layer{vectors.LAYER}"
 

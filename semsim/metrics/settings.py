@@ -30,9 +30,13 @@ EDGE_WEIGHTS = ("uniform", "height", "scheme")
 LEAF_WEIGHTS = (0, 1, 2, 3, 8)
 #: Named settings of the paper variant, each a row's worth of values: ``meaning`` is the
 #: measure chosen against human meaning judgments (docs/validity.md): leaves graded by
-#: contextual similarity, function words at half weight, edges unlabelled.
+#: contextual similarity, function words at half weight, edges unlabelled, and a change
+#: charged once, where it is (a unit's share counts its aligned tokens only, every
+#: maximiser of w kept): an inserted or deleted word costs its own edges, not a fraction of
+#: every unit above it.
 PRESETS: dict[str, dict[str, Any]] = {
-    "meaning": {"tokens": "contextual", "labels": "unlabeled", "leaves": 8},
+    "meaning": {"tokens": "contextual", "labels": "unlabeled", "leaves": 8, "denominator": "aligned",
+                "tie_break": "all"},
 }
 
 
@@ -110,9 +114,9 @@ SETTINGS: tuple[Setting, ...] = (
     Setting("single_token_units", True, variant="legacy", option="--single-token-units",
             help="Legacy variant: keep units of one token (the 2018 revision drops them)."),
     Setting("preset", "none", ("none", *PRESETS), option="--preset", always_shown=False,
-            help="A named set of the settings above: meaning (tokens contextual, labels unlabeled, leaves 8: the "
-                 "setting that agrees best with human meaning judgments, docs/validity.md). It refuses a "
-                 "setting it sets given another value."),
+            help="A named set of the settings above: meaning (tokens contextual, labels unlabeled, leaves 8, "
+                 "denominator aligned, tie-break all: the setting that agrees best with human meaning judgments, "
+                 "docs/validity.md). It refuses a setting it sets given another value."),
 )
 BY_NAME = {s.name: s for s in SETTINGS}
 

@@ -153,7 +153,7 @@ def finite(_ctx: click.Context, param: click.Parameter, value: float | None) -> 
 
 #: what each option of :func:`parsing_options` sets in :class:`~semsim.parsing.ParseSettings`
 _PARSING = ("representation", "parser_name", "model", "tokenize", "jobs", "executor", "batch_timeout", "batch_size",
-            "cache_path", "no_cache")
+            "cache_path", "no_cache", "trust_model")
 
 
 def parsing_options(f: Callable[..., Any] | None = None, *, parser: bool = True, representation: str | None = None,
@@ -183,7 +183,8 @@ def parsing_options(f: Callable[..., Any] | None = None, *, parser: bool = True,
         cache = False if given["no_cache"] else (given["cache_path"] or True)
         settings = ParseSettings(given["parser_name"], representation or given["representation"], given["model"],
                                  cache, given["batch_size"], given["jobs"], given["executor"], given["batch_timeout"],
-                                 given["tokenize"] or "none", progress=not kwargs.get("quiet", False))
+                                 given["tokenize"] or "none", progress=not kwargs.get("quiet", False),
+                                 trust_model=bool(given["trust_model"]))
         return f(*args, parsing=settings, **kwargs)
 
     options = [] if representation else [
@@ -193,6 +194,9 @@ def parsing_options(f: Callable[..., Any] | None = None, *, parser: bool = True,
                      help="Parser to use (default: the representation's default; see `semsim plugins`)."),
         click.option("--model", default=None, help="Parser model (path or name; default: the parser's own)."),
     ] if parser else []
+    options += [click.option("--trust-model", is_flag=True, envvar="SEMSIM_TRUST_MODELS",
+                             help="Load a model whose format runs code (TUPA, amrlib) though semsim did not "
+                                  "download it (trusted models only; docs/install.md).")]
     options += [tokenize_option] if tokenize else []
     options += [
         click.option("--jobs", type=click.IntRange(1, MAX_JOBS), default=1, show_default=True,

@@ -100,6 +100,7 @@ class USimMetric(_Base):
         batch_timeout: float | None = None  # Dask: seconds per batch before its worker is restarted
         progress: bool = False
         tokenize: str = "none"  # or "spacy": tokenize untokenized text (LLM outputs) first (semsim.tokenize)
+        trust_model: bool = False  # load a TUPA/amrlib model semsim did not download (its format runs code)
 
         def __post_init__(self) -> None:
             # checked as every surface's settings are, when made: not at the first sentence
@@ -115,7 +116,7 @@ class USimMetric(_Base):
             (``cache`` and ``use_cache`` apart here, for gec-metrics' flat YAML)."""
             cache = (self.cache or True) if self.use_cache else False
             return ParseSettings(self.parser, self.representation, self.model, cache, self.batch_size, self.jobs,
-                                 self.executor, self.batch_timeout, self.tokenize, self.progress)
+                                 self.executor, self.batch_timeout, self.tokenize, self.progress, self.trust_model)
 
     # The parsing fields, then USim's settings generated from their table: flat fields,
     # because gec-metrics builds a config from a YAML mapping.

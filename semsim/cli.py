@@ -185,7 +185,11 @@ def parsing_options(f: Callable[..., Any] | None = None, *, parser: bool = True,
                                  cache, given["batch_size"], given["jobs"], given["executor"], given["batch_timeout"],
                                  given["tokenize"] or "none", progress=not kwargs.get("quiet", False),
                                  trust_model=bool(given["trust_model"]))
-        return f(*args, parsing=settings, **kwargs)
+        if cache is True or cache is False:
+            return f(*args, parsing=settings, **kwargs)
+        from .commands.inputs import run_state
+        with run_state(cache, "the parse cache"):  # no output of the command may overwrite it
+            return f(*args, parsing=settings, **kwargs)
 
     options = [] if representation else [
         click.option("--representation", default=None, help="Representation to parse into (e.g. ucca).")]

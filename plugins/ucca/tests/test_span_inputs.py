@@ -471,8 +471,23 @@ def _refused(tmp_path, model) -> str:
 
 
 @pytest.mark.slow
-@pytest.mark.parametrize("where", ["under a file", "read-only"])
+@pytest.mark.parametrize("where", ["under a file", "read-only", "/proc", "work dir", "models dir", "default cache"])
 def test_train_refuses_a_model_path_it_could_never_write(where, tmp_path):
+    """-m is refused at the start where no file can be made, and where it would overwrite the
+    run's own state (its work directory, the models directory, the default parse cache)."""
+    extra, env = [], {"SEMSIM_MODELS_DIR": str(tmp_path / "models"), "SEMSIM_CACHE_DIR": str(tmp_path / "cache")}
+    if where == "/proc":
+        model, message = "/proc/x.safetensors", "cannot create a file in /proc"
+    elif where == "work dir":
+        extra, model, message = ["--work-dir", tmp_path / "w"], tmp_path / "w" / "m.safetensors", "work directory"
+    elif where == "models dir":
+        model, message = tmp_path / "models" / "m.safetensors", "is in the models directory"
+    elif where == "default cache":
+        model, message = tmp_path / "cache" / "parses.sqlite3", "is the default parse cache"
+    if where in ("/proc", "work dir", "models dir", "default cache"):
+        assert message in refusal("ucca", "train", "--train", tmp_path, "--dev", tmp_path, "-m", model, *extra,
+                                  env=env)
+        return
     if where == "under a file":
         (tmp_path / "file").write_text("x")
         model = tmp_path / "file" / "sub" / "m.safetensors"

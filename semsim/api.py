@@ -201,6 +201,8 @@ class USim(Settings):
         return signature("usim", {**settings, **({"scheme": scheme} if scheme else {})}, _version())
 
 
+_settings.track_given(USim)  # a setting restating its default is still one the caller gave
+
 def usim(source: GraphLike, correction: GraphLike, variant: str = "paper", **settings: Any) -> Score:
     """USim of a source and its correction (graphs, paths, or native objects)."""
     return USim(variant=variant, **settings).sentence_score(source, correction)

@@ -20,6 +20,7 @@ from pathlib import Path
 from typing import Any, NoReturn
 
 import click
+from click.core import ParameterSource
 
 from .api import USim
 from .errors import SemsimError, SettingsError
@@ -253,14 +254,22 @@ def usim_options(f: Callable[..., Any]) -> Callable[..., Any]:
     def command(*args: Any, **kwargs: Any) -> Any:
         given = {n: kwargs.pop(n) for n in names}
         given = {n: BY_NAME[n].words.get(v, v) if BY_NAME[n].words else v for n, v in given.items()}
+        # what the user typed (or set in the environment), not click's defaults: a preset meets
+        # only those, so `--preset meaning --tokens edit` is refused though edit is the default
+        ctx = click.get_current_context()
+        typed = {n for n in names if ctx.get_parameter_source(n) not in (ParameterSource.DEFAULT,
+                                                                          ParameterSource.DEFAULT_MAP, None)}
         try:
-            metric = USim(**given)
+            metric = USim(**{n: v for n, v in given.items() if n in typed})
         except SettingsError as exc:
             if not exc.settings:
                 raise
-            it = "it" if len(exc.settings) == 1 else "them"
             other = "legacy" if given["variant"] == "paper" else "paper"
-            raise SettingsError(f"{' '.join(flag(k, given[k]) for k in exc.settings)}: --variant {given['variant']} "
+            # name what the user gave: the preset that set them, not settings never typed
+            named = list(dict.fromkeys(flag(k, given[k]) if k in typed else flag("preset", given["preset"])
+                                       for k in exc.settings))
+            it = "it" if len(named) == 1 else "them"
+            raise SettingsError(f"{' '.join(named)}: --variant {given['variant']} "
                                 f"ignores {it} (only --variant {other} uses {it})") from None
         return f(*args, metric=metric, **kwargs)
 

@@ -41,7 +41,7 @@ from typing import TYPE_CHECKING, Any
 
 from ..api import USim
 from ..errors import SemsimError, SettingsError
-from ..metrics.settings import SETTINGS, dataclass_fields
+from ..metrics.settings import SETTINGS, dataclass_fields, given_fields, track_given
 from ..parsing import ParseSettings
 from ..stats import Score
 
@@ -108,7 +108,9 @@ class USimMetric(_Base):
 
         @property
         def usim(self) -> USim:
-            return USim(**{s.name: getattr(self, s.name) for s in SETTINGS})
+            given = given_fields(self)  # the keys the config was given (track_given)
+            return USim(**{s.name: getattr(self, s.name) for s in SETTINGS
+                           if given is None or s.name in given or getattr(self, s.name) != s.default})
 
         @property
         def parsing(self) -> ParseSettings:
@@ -130,6 +132,7 @@ class USimMetric(_Base):
         ``Config(parser=..., **dataclasses.asdict(USim(labels="weak")))`` works too;
         ``config.usim`` is the :class:`~semsim.USim` they make.
         """})
+    track_given(Config)
 
     config: Config
 

@@ -24,6 +24,7 @@ from click.core import ParameterSource
 
 from .api import USim
 from .errors import SemsimError, SettingsError
+from .limits import MAX_BOOTSTRAP
 from .metrics.settings import BY_NAME, SETTINGS, Setting, flag
 from .report import FORMATS
 from .tokenize import TOKENIZERS
@@ -123,7 +124,7 @@ def output_options(f: Callable[..., Any]) -> Callable[..., Any]:
         format_option(help="Output format (json/jsonl/tsv carry the signature on every record)."),
         click.option("-o", "--output", type=click.Path(dir_okay=False), help="Write here instead of stdout."),
         click.option("--read-format", help="Reader to use (see `semsim plugins`); default: by suffix."),
-        click.option("--bootstrap", "n_bootstrap", type=click.IntRange(0), default=0, show_default=True,
+        click.option("--bootstrap", "n_bootstrap", type=click.IntRange(0, MAX_BOOTSTRAP), default=0, show_default=True,
                      help="Bootstrap resamples for the corpus confidence interval."),
         click.option("--seed", type=click.IntRange(0), default=12345, show_default=True, help="Bootstrap seed."),
         click.option("-b", "--score-only", is_flag=True,
@@ -289,8 +290,19 @@ class NamedFile(click.ParamType):
             return value
         name, eq, path = str(value).partition("=")
         if eq and name and path and "/" not in name and not Path(value).exists():
+            if bad_name(name):
+                self.fail(f"system name {name!r} holds {bad_name(name)}, which would break the tab-separated, "
+                          "Markdown and -b outputs: choose another name", param, ctx)
             return name, Path(path)
         return None, Path(value)
+
+
+def bad_name(name: str) -> str:
+    """What in a system's name no output format can carry (a control character such as a tab
+    or a newline, or ``|``, Markdown's cell separator), described; "" if nothing."""
+    import unicodedata
+    char = next((c for c in name if c == "|" or unicodedata.category(c) in ("Cc", "Cf", "Zl", "Zp", "Cs")), None)
+    return "" if char is None else f"the character {char!r}"
 
 
 def systems_inputs(verb: str) -> Callable[[Callable[..., Any]], Callable[..., Any]]:

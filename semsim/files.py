@@ -81,6 +81,16 @@ def same_file(a: str | os.PathLike[str], b: str | os.PathLike[str]) -> bool:
         return Path(a).resolve() == Path(b).resolve()
 
 
+def one_line(text: str) -> str:
+    """``text`` with each control character (a newline, a tab, ...) written as Python writes it
+    in a string (``\\n``, ``\\t``, ``\\x1b``): a file name in a record, a table row or a message
+    stays on one line and in its column."""
+    import unicodedata
+    if text.isprintable():
+        return text
+    return "".join(repr(c)[1:-1] if unicodedata.category(c) in ("Cc", "Zl", "Zp", "Cs") else c for c in text)
+
+
 def shown(path: str | os.PathLike[str]) -> str:
     """How messages name an input: its path, or ``<stdin>``."""
     return STDIN_NAME if is_stdin(path) else os.fspath(path)

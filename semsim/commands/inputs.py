@@ -9,12 +9,12 @@ import sys
 from collections.abc import Iterable, Iterator
 from contextlib import contextmanager
 from contextvars import ContextVar
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from pathlib import Path
 from typing import IO
 
 from ..errors import InputError, SemsimError
-from ..files import atomic_write, is_stdin, same_file, shown
+from ..files import atomic_write, is_stdin, one_line, same_file, shown
 from ..graph import Graph
 from ..io import iter_graphs
 from ..report import Skipped
@@ -134,7 +134,9 @@ def read_pairs(pairs: list[tuple[Path, Path]], read_format: str | None, quiet: b
                 out.append(GraphPair(name, f"{a}#{i}", f"{b}#{i}", None, None, str(bad)))
             else:
                 out.append(GraphPair(name, f"{a}#{i}", f"{b}#{i}", g1, g2))  # type: ignore[arg-type]
-    return out
+    # a file name with a newline or a tab must not split the records that carry it
+    return [replace(p, name=one_line(p.name), source=one_line(p.source), correction=one_line(p.correction))
+            for p in out]
 
 
 def _mixed(g1: Graph, g2: Graph, a: Path, b: Path) -> InputError | None:

@@ -23,6 +23,7 @@ import click
 from ..cli import format_option, parsing_options, quiet_option
 from ..errors import SemsimError, SettingsError
 from ..gec.metaeval import ANCHOR_MODULES, ANCHORS, RENDERINGS, TABLE_FORMATS, MetaEvaluation
+from ..limits import MAX_BOOTSTRAP
 from ..parsing import ParseSettings
 from ..report import write_jsonl
 from .common import warn_if_untokenized
@@ -98,7 +99,7 @@ def _literal(value: str) -> Any:
               help="Keep only the outputs that differ from their source (whitespace aside): copies inflate "
                    "every measure's correlation.")
 @parsing_options
-@click.option("--bootstrap", "n_bootstrap", type=click.IntRange(0), default=1000, show_default=True,
+@click.option("--bootstrap", "n_bootstrap", type=click.IntRange(0, MAX_BOOTSTRAP), default=1000, show_default=True,
               help="Bootstrap resamples of the sources for each interval (0: none).")
 @click.option("--confidence", type=click.FloatRange(0, 1, min_open=True, max_open=True), default=0.95,
               show_default=True, help="Confidence of the intervals.")

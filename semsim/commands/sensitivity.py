@@ -21,7 +21,7 @@ from ..errors import InputError, SemsimError
 from ..gec.m2 import read_m2
 from ..gec.sensitivity import ANCHORS, Chain, TypeSummary, build_chains, by_type, chain_texts, edit_deltas
 from ..graph import Graph
-from ..limits import LimitError, check_pair
+from ..limits import MAX_BOOTSTRAP, LimitError, check_pair
 from ..parsing import ParseSettings
 from ..report import Col, Record, Report, Skipped, Table, num, write, write_jsonl
 from .inputs import check_writable, open_output
@@ -50,7 +50,7 @@ def _annotator(value: str, path: Path, known: set[int]) -> int | None:
                    "original = the learner sentence.")
 @click.option("--seed", type=click.IntRange(0), default=12345, show_default=True,
               help="Seed of the edit orders, anchors and bootstrap.")
-@click.option("--bootstrap", "n_bootstrap", type=click.IntRange(0), default=1000, show_default=True,
+@click.option("--bootstrap", "n_bootstrap", type=click.IntRange(0, MAX_BOOTSTRAP), default=1000, show_default=True,
               help="Bootstrap resamples for each type's confidence interval (0: none).")
 @parsing_options
 @format_option(help="Format of the per-type table on stdout.")

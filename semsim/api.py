@@ -20,7 +20,7 @@ from .metrics.legacy import legacy_settings, usim_legacy
 from .metrics.settings import Settings
 from .metrics.usim import paper_settings
 from .metrics.usim import usim as _usim_paper
-from .parsing import Parses, ParseSettings, parse_texts
+from .parsing import Parses, ParseSettings, checked_texts, parse_texts
 from .plugins import paraphrase_judge, to_graph, word_encoder
 from .stats import CorpusScore, Score, corpus_score, signature
 
@@ -234,5 +234,6 @@ def parse(texts: Sequence[str], representation: str | None = None, parser: str |
     """
     from .tokenize import warn_untokenized_python
     how = ParseSettings(parser, representation, model, **settings)
+    texts = checked_texts(texts)
     warn_untokenized_python([("the texts", texts)], how.tokenize)
     return parse_texts(texts, how)

@@ -236,6 +236,20 @@ def printable(text: str) -> str:
     return text.encode("utf-8", "backslashreplace").decode("utf-8")
 
 
+def text_problem(text: object) -> str | None:
+    """What makes ``text`` no sentence semsim takes (None if nothing): not a string, a lone
+    surrogate (not a character: no UTF-8 file or terminal can take it), or a control
+    character a text file is refused for (:data:`_CONTROL`: a NUL, an escape). The Python
+    API holds text to the rule the command line holds files to."""
+    if not isinstance(text, str):
+        return f"{text!r:.40} is not a string (a sentence)"
+    bad = _SURROGATE.search(text) or _CONTROL.search(text)
+    if bad is None:
+        return None
+    what = "lone surrogate" if _SURROGATE.match(bad.group()) else "control character"
+    return f"{what} U+{ord(bad.group()):04X} at column {bad.start() + 1} of '{one_line(printable(text[:40]))}'"
+
+
 def lone_surrogate(obj: Any) -> str | None:
     """What is wrong if a decoded JSON value holds a lone surrogate (a ``"\\ud800"`` escape
     without its pair): not a character, so no UTF-8 file or terminal can take it. None if

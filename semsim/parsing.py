@@ -27,7 +27,7 @@ from typing import Any
 
 from . import threads
 from .cache import ParseCache, model_key, normalise
-from .errors import ParseError, PluginError, SemsimError, SettingsError
+from .errors import InputError, ParseError, PluginError, SemsimError, SettingsError
 from .executors import Executor, Parsed, executor_spec, open_executor
 from .graph import Graph
 from .graph_json import graph_from_dict
@@ -167,6 +167,7 @@ def parse_texts(texts: Iterable[str], settings: ParseSettings | None = None, *, 
 def _parse_texts(texts: Iterable[str], settings: ParseSettings, keep_going: bool,
                  on_parsed: Callable[[dict[str, Graph], Parses], None] | None) -> Parses:
     check_settings()
+    texts = checked_texts(texts)
     parser = settings.find()
     given = list(dict.fromkeys(texts))
     from .tokenize import tokenize
@@ -187,6 +188,20 @@ def _parse_texts(texts: Iterable[str], settings: ParseSettings, keep_going: bool
                                  on_stored=None if on_parsed is None else stored)
     result().graphs.update(graphs)
     return result()
+
+
+def checked_texts(texts: Iterable[str]) -> list[str]:
+    """``texts`` as a list, each a string semsim takes (:func:`semsim.files.text_problem`:
+    no lone surrogate, no NUL or escape character); else one :class:`InputError` naming the
+    first bad one by position. One string is refused too: its characters are no sentences."""
+    from .files import text_problem
+    if isinstance(texts, (str, bytes)):
+        raise InputError(f"texts: expected a sequence of sentences, not one {type(texts).__name__} (wrap it in a list)")
+    texts = list(texts)
+    for k, text in enumerate(texts):  # cheap beside a parse; the CLI's files are checked as read
+        if (problem := text_problem(text)) is not None:
+            raise InputError(f"text {k + 1}: {problem}")
+    return texts
 
 
 @contextlib.contextmanager

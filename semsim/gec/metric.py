@@ -104,6 +104,8 @@ class USimMetric(_Base):
 
         def __post_init__(self) -> None:
             # checked as every surface's settings are, when made: not at the first sentence
+            if type(self.use_cache) is not bool:  # "no" is a true string (a YAML config's quoting)
+                raise SettingsError(f"use_cache={self.use_cache!r}: expected True or False", ["use_cache"])
             _ = self.usim, self.parsing
 
         @property

@@ -9,7 +9,7 @@ from typing import Any
 
 from .align.contextual import Encoder
 from .align.paraphrase import Judge
-from .errors import GraphError, InputError
+from .errors import GraphError, InputError, PluginError, SemsimError
 from .graph import Graph
 from .io import read, read_all
 from .metrics import settings as _settings
@@ -122,8 +122,17 @@ class USim(Settings):
             return usim_legacy(g1, g2, self, version=_version())
         judge, judge_name = self.judge()
         encoder, encoder_name = self.encoder()
-        return _usim_paper(g1, g2, self, judge=judge, judge_name=judge_name, encoder=encoder,
-                           encoder_name=encoder_name, version=_version())
+        try:
+            return _usim_paper(g1, g2, self, judge=judge, judge_name=judge_name, encoder=encoder,
+                               encoder_name=encoder_name, version=_version())
+        except PluginError as exc:  # the alignment names the record's kind; this names its plugin
+            what = next((w for w in ("paraphrase judge", "word encoder") if str(exc).startswith(w)), None)
+            if what is None:
+                raise
+            from .plugins import plugin_fault
+            record = paraphrase_judge() if what == "paraphrase judge" else word_encoder()
+            error = plugin_fault(record.plugin, f"its {what} {record.name!r}", str(exc)[len(what) + 1:])
+            raise error from exc.__cause__
 
     def judge(self) -> tuple[Judge | None, str]:
         """The paraphrase judge ``tokens="paraphrase"`` asks, and its identity for the
@@ -131,8 +140,7 @@ class USim(Settings):
         every other token alignment. The judge loads its model on its first query only."""
         if self.tokens != "paraphrase":
             return None, ""
-        record = paraphrase_judge()
-        return record.load(), record.identity()
+        return _loaded(paraphrase_judge(), "paraphrase judge")
 
     def encoder(self) -> tuple[Encoder | None, str]:
         """The word vectors ``tokens="contextual"`` grades pairs by, and their identity for
@@ -140,8 +148,7 @@ class USim(Settings):
         every other token alignment. The encoder loads its model on its first call only."""
         if self.tokens != "contextual":
             return None, ""
-        record = word_encoder()
-        return record.load(), record.identity()
+        return _loaded(word_encoder(), "word encoder")
 
     def corpus_score(self, sources: Iterable[GraphLike] | Iterable[tuple[GraphLike, GraphLike]],
                      corrections: Iterable[GraphLike] | None = None, *, n_bootstrap: int = 0,
@@ -199,6 +206,21 @@ class USim(Settings):
         else:
             settings = paper_settings(self, self.judge()[1], self.encoder()[1])
         return signature("usim", {**settings, **({"scheme": scheme} if scheme else {})}, _version())
+
+
+def _loaded(record: Any, what: str) -> tuple[Any, str]:
+    """A judge's or encoder's record loaded, with its identity; the plugin's failure named."""
+    from .plugins import plugin_fault
+    try:
+        loaded, identity = record.load(), record.identity()
+    except SemsimError:
+        raise
+    except (Exception, SystemExit) as exc:
+        raise plugin_fault(record.plugin, f"its {what} {record.name!r}", exc) from exc
+    if not callable(loaded) or not isinstance(identity, str):
+        raise plugin_fault(record.plugin, f"its {what} {record.name!r}", "load() gave no callable, or identity() "
+                                                                        "no string")
+    return loaded, identity
 
 
 _settings.track_given(USim)  # a setting restating its default is still one the caller gave

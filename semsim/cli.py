@@ -73,6 +73,9 @@ class _Group(click.Group):
         try:
             return super().invoke(ctx)
         except SemsimError as exc:
+            if os.environ.get("SEMSIM_DEBUG"):  # the traceback (a plugin's own, when one failed), then the line
+                import traceback
+                traceback.print_exception(exc, file=sys.stderr)
             raise click.ClickException(str(exc)) from None
 
 

@@ -328,7 +328,17 @@ def systems_inputs(verb: str) -> Callable[[Callable[..., Any]], Callable[..., An
 
 
 
+def _terminated(_signum: int, _frame: Any) -> None:
+    """SIGTERM (a process manager, `kill`, a job scheduler's limit) ends a run as Ctrl-C
+    does: the records written are complete, the worker processes are ended, the output is
+    left as FILE.partial; without this Python would die at once, leaving workers behind."""
+    raise KeyboardInterrupt
+
+
 def main() -> None:
+    import signal
+    if signal.getsignal(signal.SIGTERM) == signal.SIG_DFL:
+        signal.signal(signal.SIGTERM, _terminated)
     cli(prog_name="semsim")
 
 

@@ -144,22 +144,27 @@ class Graph:
         n_units, n_tokens = len(self.units), len(self.tokens)
         if not _whole(self.root) or not 0 <= self.root < max(n_units, 1):
             raise GraphError(f"graph {self.id!r}: root index {self.root!r} out of range")
-        for t in self.tokens:  # what a caller built by hand: one line, not a TypeError deep in a metric
-            if not isinstance(t, Token) or t.text.__class__ is not str:
+        # the types too, of what a caller built by hand: one line, not a TypeError deep in a
+        # metric (class checks first: graphs are built for every cached parse)
+        for t in self.tokens:
+            if t.__class__ is not Token and not isinstance(t, Token) or t.text.__class__ is not str:
                 raise GraphError(f"graph {self.id!r}: token {t!r} is not a Token of a string")
         for e in self.edges:
-            if not (_whole(e.parent) and _whole(e.child)):
-                raise GraphError(f"graph {self.id!r}: edge {e.parent!r}->{e.child!r}: unit indices must be whole "
-                                 "numbers")
-            if not (0 <= e.parent < n_units and 0 <= e.child < n_units):
-                raise GraphError(f"graph {self.id!r}: edge {e.parent}->{e.child} points outside the graph")
+            p, c = e.parent, e.child
+            if p.__class__ is not int and not _whole(p) or c.__class__ is not int and not _whole(c):
+                raise GraphError(f"graph {self.id!r}: edge {p!r}->{c!r}: unit indices must be whole numbers")
+            if not (0 <= p < n_units and 0 <= c < n_units):
+                raise GraphError(f"graph {self.id!r}: edge {p}->{c} points outside the graph")
         for u in self.units:
-            if not isinstance(u, Unit) or not all(_whole(a) for a in u.anchors) \
-                    or not (u.label is None or u.label.__class__ is str):
-                raise GraphError(f"graph {self.id!r}: unit {u!r} is not a Unit with whole-number anchors and a "
-                                 "string label (or None)")
-            if any(not 0 <= a < n_tokens for a in u.anchors):
-                raise GraphError(f"graph {self.id!r}: unit {u.id!r} is anchored outside the token range")
+            if u.__class__ is not Unit and not isinstance(u, Unit) \
+                    or u.label is not None and u.label.__class__ is not str:
+                raise GraphError(f"graph {self.id!r}: unit {u!r} is not a Unit with a string label (or None)")
+            for a in u.anchors:
+                if a.__class__ is not int and not _whole(a):
+                    raise GraphError(f"graph {self.id!r}: unit {u.id!r} has the anchor {a!r}: token indices must be "
+                                     "whole numbers")
+                if not 0 <= a < n_tokens:
+                    raise GraphError(f"graph {self.id!r}: unit {u.id!r} is anchored outside the token range")
         self._check_sentence_ends()
         _ = self.postorder  # raises on a cycle of primary edges
 

@@ -147,17 +147,17 @@ class Graph:
         # the types too, of what a caller built by hand: one line, not a TypeError deep in a
         # metric (class checks first: graphs are built for every cached parse)
         for t in self.tokens:
-            if t.__class__ is not Token and not isinstance(t, Token) or t.text.__class__ is not str:
+            if (t.__class__ is not Token and not isinstance(t, Token)) or t.text.__class__ is not str:
                 raise GraphError(f"graph {self.id!r}: token {t!r} is not a Token of a string")
         for e in self.edges:
             p, c = e.parent, e.child
-            if p.__class__ is not int and not _whole(p) or c.__class__ is not int and not _whole(c):
+            if (p.__class__ is not int and not _whole(p)) or (c.__class__ is not int and not _whole(c)):
                 raise GraphError(f"graph {self.id!r}: edge {p!r}->{c!r}: unit indices must be whole numbers")
             if not (0 <= p < n_units and 0 <= c < n_units):
                 raise GraphError(f"graph {self.id!r}: edge {p}->{c} points outside the graph")
         for u in self.units:
-            if u.__class__ is not Unit and not isinstance(u, Unit) \
-                    or u.label is not None and u.label.__class__ is not str:
+            if (u.__class__ is not Unit and not isinstance(u, Unit)) \
+                    or (u.label is not None and u.label.__class__ is not str):
                 raise GraphError(f"graph {self.id!r}: unit {u!r} is not a Unit with a string label (or None)")
             for a in u.anchors:
                 if a.__class__ is not int and not _whole(a):

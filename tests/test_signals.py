@@ -14,6 +14,7 @@ import time
 
 import psutil
 import pytest
+
 from conftest import TOY
 
 pytestmark = pytest.mark.slow

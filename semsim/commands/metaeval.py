@@ -49,6 +49,9 @@ def measure_spec(spec: str) -> tuple[str, Mapping[str, Any] | None]:
     if not colon or not _NAME.fullmatch(name) or not rest.strip():
         raise SettingsError(f"--measure {spec!r}: give paper, legacy, an anchor ({', '.join(ANCHORS)}) or "
                             "NAME:key=value,... (USim settings, e.g. para:tokens=paraphrase,leaves=2)")
+    if name.lower() in {*NAMED, *ANCHORS}:  # its rows would read as that measure's
+        raise SettingsError(f"--measure {spec!r}: {name!r} names a measure already (paper, legacy, "
+                            f"{', '.join(ANCHORS)}); call yours something else")
     settings: dict[str, Any] = {}
     for item in rest.split(","):
         key, eq, value = (part.strip() for part in item.partition("="))
@@ -198,6 +201,8 @@ def explain_commands(source: str, output: str, stem: str, usim: Mapping[str, Map
             tag = stem if not parsed else f"{stem}.{len(parsed) + 1}"
             parsed[key] = tag
             for side, text in (("src", source), ("out", output)):
+                # one line, as it was parsed (whitespace runs, newlines of a quoted CSV field too, are one space)
+                text = " ".join(text.split())
                 commands.append(f"printf '%s\\n' {shlex.quote(text)} | semsim parse - -q -o {tag}.{side}.mrp"
                                 + "".join(f" {p}" for p in parse))
         tag = parsed[key]

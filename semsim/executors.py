@@ -284,11 +284,21 @@ class Dask(Executor):
                     dashboard_address=None, silence_logs=level)
                 self.client = distributed.Client(self.cluster, set_as_default=False)
             else:
+                if spec.address.startswith("tls://") and \
+                        distributed.Security().get_connection_args("client").get("ssl_context") is None:
+                    # Dask would fail inside its connect, then spend a minute closing the client
+                    raise SemsimError(f"--executor {spec.address}: Dask has no TLS configuration for its client "
+                                      "(distributed.comm.tls: ca-file, client.cert, client.key in Dask's "
+                                      "configuration); docs/scale.md")
                 self.client = distributed.Client(spec.address, set_as_default=False, timeout=30)
-        except OSError as exc:  # refused, timed out, no such host
+        except SemsimError:
+            self.close()
+            raise
+        except Exception as exc:  # refused, timed out, no such host (OSError), a TLS setting Dask rejects
             self.close()
             where = f"reach a Dask scheduler at {spec.address}" if spec.address else "start a local Dask cluster"
-            raise SemsimError(f"--executor: cannot {where}: {exc}") from None
+            why = str(exc).strip().splitlines()[0] if str(exc).strip() else type(exc).__name__
+            raise SemsimError(f"--executor: cannot {where}: {why}") from None
 
     def close(self, quick: bool = False) -> None:
         """Disconnect, and stop a cluster this pool started. After an error or Ctrl-C, a

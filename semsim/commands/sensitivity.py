@@ -17,7 +17,7 @@ import click
 from ..api import USim
 from ..cache import normalise
 from ..cli import format_option, parsing_options, quiet_option, usim_options
-from ..errors import InputError, SemsimError
+from ..errors import InputError, ParseError, SemsimError
 from ..gec.m2 import read_m2
 from ..gec.sensitivity import ANCHORS, Chain, TypeSummary, build_chains, by_type, chain_texts, edit_deltas
 from ..graph import Graph
@@ -84,7 +84,14 @@ def sensitivity(m2_file: Path, metric: USim, annotator: str, anchor: str, seed: 
         a, first = skipped[0]
         click.echo(f"semsim: {len(skipped)} overlapping edit(s) skipped, e.g. {m2_file}:{first.skipped.line} "
                    f"overlaps {m2_file}:{first.kept.line} (annotator {a}); the earlier edit is kept", err=True)
-    parses = parse_texts(chain_texts(chains), parsing)
+    try:
+        parses = parse_texts(chain_texts(chains), parsing)
+    except ParseError as exc:  # every sentence failed (say, each over the length bound): name the first's line
+        named = {normalise(t) for t in exc.sentences}
+        first = next((c for c in chains if any(normalise(v) in named for v in c.versions)), None)
+        if first is None:
+            raise
+        raise InputError(str(exc), m2_file, first.sentence.line) from None
     # every version (the learner sentence, each partial correction) as tokenized for parsing
     chains = [replace(c, versions=tuple(parses.tokenized(c.versions))) for c in chains]
     graphs, failed = parses.graphs, parses.failed

@@ -184,3 +184,16 @@ def test_a_file_name_with_a_newline_keeps_each_tsv_record_on_one_line(tmp_path):
     assert r.exit_code == 0, r.output
     lines = r.output.splitlines()
     assert len(lines) == 2 and "so\\nurce.xml" in lines[1] and "cor\\trection.xml" in lines[1], r.output
+
+
+def test_meta_evaluate_and_paired_tests_bound_their_resamples():
+    from semsim.errors import SettingsError
+    from semsim.gec.metaeval import Judgment, meta_evaluate
+    from semsim.significance import paired_tests
+    judgments = [Judgment("a b", "a c", 1.0, (1.0,), 1), Judgment("c d", "c e", 2.0, (2.0,), 2)]
+    with pytest.raises(SettingsError, match="n_bootstrap=1000000000: expected a whole number from 0 to 1,000,000"):
+        meta_evaluate(judgments, {"len": lambda pairs: [float(len(o)) for _, o in pairs]}, n_bootstrap=10**9)
+    with pytest.raises(SettingsError, match="confidence=2"):
+        meta_evaluate(judgments, {"len": lambda pairs: [float(len(o)) for _, o in pairs]}, confidence=2)
+    with pytest.raises(SettingsError, match="trials=1000000000"):
+        paired_tests({"a": [0.1, 0.2], "b": [0.3, 0.4]}, trials=10**9)

@@ -665,6 +665,8 @@ def meta_evaluate(judgments: Sequence[Judgment], measures: Mapping[str, Measure]
     any, is reported with it. ``on_measure(name)`` is called before each measure runs (a
     command's progress note). A measure that returns the wrong number of scores, or one
     that is no finite number, is a :class:`SemsimError` naming it."""
+    from ..stats import check_bootstrap
+    check_bootstrap(n_bootstrap, confidence)  # the command line's bounds, before any measure runs
     judgments = list(judgments)
     if not judgments:
         raise SemsimError("no judgments to meta-evaluate")

@@ -73,10 +73,23 @@ class _Group(click.Group):
         try:
             return super().invoke(ctx)
         except SemsimError as exc:
-            if os.environ.get("SEMSIM_DEBUG"):  # the traceback (a plugin's own, when one failed), then the line
-                import traceback
-                traceback.print_exception(exc, file=sys.stderr)
+            _debug(exc)
             raise click.ClickException(str(exc)) from None
+
+    def main(self, *args: Any, **kwargs: Any) -> Any:
+        try:
+            return super().main(*args, **kwargs)
+        except SemsimError as exc:  # before any command ran: --version, --help listing a faulty plugin's commands
+            _debug(exc)
+            click.echo(f"Error: {exc}", err=True)
+            sys.exit(1)
+
+
+def _debug(exc: BaseException) -> None:
+    """With ``SEMSIM_DEBUG`` set: the traceback (a failing plugin's own), before the one line."""
+    if os.environ.get("SEMSIM_DEBUG"):
+        import traceback
+        traceback.print_exception(exc, file=sys.stderr)
 
 
 def _version(ctx: click.Context, _param: click.Parameter, value: bool) -> None:

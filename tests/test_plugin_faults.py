@@ -145,3 +145,28 @@ def test_a_plugin_raising_at_import_is_named_under_jobs_2(tmp_path):
     assert r.returncode == 1 and "Traceback" not in r.stderr, r.stderr
     assert r.stderr.strip() == (f"Error: plugin {str(bad)!r} failed in its import: RuntimeError: broken at import "
                                 "(SEMSIM_DEBUG=1 shows the traceback)")
+
+
+@pytest.mark.parametrize("args", [["--version"], ["--help"], ["plugins"]])
+@pytest.mark.parametrize("case", ["raises at import", "a dict registered as a parser"])
+def test_a_faulty_plugin_is_one_line_before_any_command_runs_too(case, args, tmp_path, monkeypatch):
+    """--version and --help (which list the plugins' parsers and commands) run before any
+    command: the same one line, not a traceback."""
+    code, says, _ = FAULTS[case]
+    bad = tmp_path / "bad_plugin.py"
+    bad.write_text(HEAD + code)
+    monkeypatch.setenv("SEMSIM_LOAD_PLUGINS", "")
+    monkeypatch.setenv("SEMSIM_PLUGINS", f"{TOY},{bad}")
+    plugins.reset_plugin_manager()
+    from semsim.cli import cli
+    monkeypatch.setattr(cli, "_plugin_commands_added", False)
+    try:
+        r = run_cli(*args, catch_exceptions=False)
+    finally:
+        plugins.reset_plugin_manager()
+    if case == "a dict registered as a parser" and args == ["--help"]:
+        assert r.exit_code == 0  # --help lists commands: no parser is asked for
+        return
+    assert r.exit_code == 1 and "Traceback" not in r.stderr, (r.exit_code, r.output)
+    assert r.stderr.strip().splitlines()[-1].startswith(f"Error: plugin {str(bad)!r} failed in ") \
+        and says in r.stderr, r.stderr

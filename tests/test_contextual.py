@@ -126,8 +126,11 @@ def test_cli_refuses_a_preset_with_a_setting_the_user_typed_even_at_its_default(
 
 
 def test_preset_is_a_paper_setting():
-    with pytest.raises(SettingsError):
+    # the message names what the caller gave (the preset), not the settings it filled in (#45)
+    with pytest.raises(SettingsError, match=r"^preset='meaning': the legacy variant does not use it \(only the "
+                                            r"paper variant does\); leave it out$") as caught:
         semsim.USim(variant="legacy", preset="meaning")
+    assert caught.value.settings == ("preset",)
     with pytest.raises(SettingsError):
         semsim.USim(preset="best")
     assert "meaning" in settings.PRESETS

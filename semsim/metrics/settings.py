@@ -192,10 +192,25 @@ def given_fields(obj: Any) -> frozenset[str] | None:
 def _settle(self: Any) -> None:
     """Fill in the preset's settings, then refuse bad values: once, as the object is made,
     so that no function taking it checks again."""
-    values = expand({s.name: getattr(self, s.name) for s in SETTINGS}, given_fields(self))
+    given = given_fields(self)
+    values = expand({s.name: getattr(self, s.name) for s in SETTINGS}, given)
     for name, value in values.items():
         object.__setattr__(self, name, value)
-    check(values)
+    try:
+        check(values)
+    except SettingsError as exc:
+        preset = values.get("preset", "none")
+        from_preset = [k for k in exc.settings if k in PRESETS.get(preset, {}) and (given is None or k not in given)]
+        if not from_preset:
+            raise
+        # name what the caller gave: the preset that set them, not settings never written
+        rest = [k for k in exc.settings if k not in from_preset and k != "preset"]
+        variant = values.get("variant", "paper")
+        other = VARIANTS[1 - VARIANTS.index(variant)]
+        named = [f"preset={preset!r}", *(f"{k}={values[k]!r}" for k in rest)]
+        it = "it" if len(named) == 1 else "them"
+        raise SettingsError(f"{', '.join(named)}: the {variant} variant does not use {it} (only the {other} "
+                            f"variant does); leave {it} out", ["preset", *rest]) from None
 
 
 Settings = dataclasses.make_dataclass("Settings", dataclass_fields(), frozen=True, namespace={

@@ -224,6 +224,7 @@ class Processes(Executor):
     def __init__(self, parser_name: str, model: str | None, key: str, jobs: int) -> None:
         super().__init__(parser_name, model, key)
         self.pool = ProcessPoolExecutor(max_workers=jobs, mp_context=get_context("spawn"), initializer=_worker_start)
+        self._workers: list[Any] = []  # the worker processes, as the pool started them
 
     def close(self, quick: bool = False) -> None:
         if quick:  # an error, Ctrl-C or SIGTERM: the batches running are not wanted, nor waited for
@@ -234,12 +235,15 @@ class Processes(Executor):
         """Terminate the worker processes (a batch may take minutes, or hang): otherwise
         Python's exit waits for each to finish its batch, and a run whose main process alone
         was interrupted (a process manager's SIGINT) never ends."""
-        for process in list((getattr(self.pool, "_processes", None) or {}).values()):
+        # the pool forgets its processes once shut down (cancel() does that): the ones seen at submit too
+        seen = [*self._workers, *(getattr(self.pool, "_processes", None) or {}).values()]
+        for process in dict.fromkeys(seen):
             with contextlib.suppress(Exception):
                 process.terminate()
 
     def imap(self, batches: Sequence[list[str]]) -> Iterator[tuple[int, Callable[[], Parsed]]]:
         futures = {self.pool.submit(parse_batch, self.parser_name, self.model, b): k for k, b in enumerate(batches)}
+        self._workers += list((getattr(self.pool, "_processes", None) or {}).values())
         for future in as_completed(futures):
             if not future.cancelled():
                 yield futures[future], future.result

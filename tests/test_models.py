@@ -270,3 +270,33 @@ def test_tupa_with_a_model_of_ones_own_is_refused_without_trust_model(tmp_path, 
         f"Error: refusing to load TUPA model {tmp_path / 'evil'}: loading it runs code from its files (its .data "
         "files are Python pickles) and it is not a model semsim downloaded; pass --trust-model (or set "
         "SEMSIM_TRUST_MODELS=1; trust_model=True in Python) if you trust it"), r.output
+
+
+@pytest.mark.slow
+def test_trust_model_reaches_the_worker_processes(tmp_path):
+    """--trust-model is the run's: with --jobs 2 the workers, which load the model, have it too."""
+    import subprocess
+    import sys
+    plugin = tmp_path / "runs_code.py"
+    plugin.write_text(
+        "from pathlib import Path\n"
+        "from semsim.hookspecs import hookimpl\nfrom semsim.records import Parser\n"
+        "from semsim.models import check_trusted\nimport toy_plugin\n"
+        "def parse(texts, model=None):\n"
+        "    check_trusted(Path(model), 'toy', 'it runs code')  # in the worker, as TUPA's loader would\n"
+        "    return [toy_plugin.tree_to_graph(t) for t in toy_plugin.toy_parse(texts)]\n"
+        "@hookimpl\ndef register_parsers(register):\n"
+        "    register(Parser('code-parser', 'toy', parse, 'x', model_identity=lambda m: 'm1'))\n")
+    src = tmp_path / "s.txt"
+    src.write_text("".join(f"Word{i} here .\n" for i in range(8)))
+    env = {**__import__("os").environ, "SEMSIM_LOAD_PLUGINS": "", "SEMSIM_MODELS_DIR": str(tmp_path / "models"),
+           "SEMSIM_PLUGINS": f"{Path(__file__).with_name('toy_plugin.py')},{plugin}",
+           "PYTHONPATH": f"{Path(__file__).parent}:{__import__('os').environ.get('PYTHONPATH', '')}"}
+    env.pop("SEMSIM_TRUST_MODELS", None)
+    args = [sys.executable, "-m", "semsim.cli", "score", "--source", str(src), "--hyp", str(src), "--parser",
+            "code-parser", "--model", str(tmp_path / "m"), "--jobs", "2", "--batch-size", "2", "--no-cache", "-q",
+            "--bootstrap", "0", "-b"]
+    refused = subprocess.run(args, env=env, capture_output=True, text=True, timeout=120)
+    assert refused.returncode == 1 and "pass --trust-model" in refused.stderr, refused.stderr
+    trusted = subprocess.run([*args, "--trust-model"], env=env, capture_output=True, text=True, timeout=120)
+    assert trusted.returncode == 0 and trusted.stdout.strip() == "1.000000", trusted.stderr

@@ -9,12 +9,14 @@ command that reaches the faulty hook.
 from __future__ import annotations
 
 import json
+from pathlib import Path
 
 import pytest
 from support import run_cli, run_semsim
 
 import semsim.plugins as plugins
-from conftest import TOY
+
+TOY = str(Path(__file__).with_name("toy_plugin.py"))  # the toy plugin, as SEMSIM_PLUGINS loads it
 
 HEAD = ("from semsim.hookspecs import hookimpl\n"
         "from semsim.records import Download, Parser, Reader, WordEncoder, ParaphraseJudge\n")

@@ -11,11 +11,13 @@ import signal
 import subprocess
 import sys
 import time
+from pathlib import Path
 
 import psutil
 import pytest
 
-from conftest import TOY
+TOY = str(Path(__file__).with_name("toy_plugin.py"))  # the toy plugin, as SEMSIM_PLUGINS loads it
+
 
 pytestmark = pytest.mark.slow
 

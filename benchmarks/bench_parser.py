@@ -1,6 +1,7 @@
 """UCCA parsing speed as a user meets it (prints figures; not a test).
 
-    python benchmarks/bench_parser.py [--model FILE] [--parser NAME] [--limit N] [--skip-busy] [--skip-jobs]
+    python benchmarks/bench_parser.py [--model FILE] [--parser NAME] [--trust-model] [--limit N]
+        [--skip-busy] [--skip-jobs]
 
 Every figure times the real command, ``semsim parse FILE -o /dev/null --no-cache -q``, in a
 fresh process, with the environment as the user has it (``OMP_NUM_THREADS`` unset; semsim
@@ -81,6 +82,7 @@ def main() -> None:
     ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     ap.add_argument("--parser", default="ucca-span", help="UCCA parser (default: semsim's span parser)")
     ap.add_argument("--model", default=None, help="its model (default: the parser's own)")
+    ap.add_argument("--trust-model", action="store_true", help="load a model whose format runs code (TUPA)")
     ap.add_argument("--shared", type=Path, default=ROOT.parent / "shared")
     ap.add_argument("--limit", type=int, default=None, help="only the first N sentences of each corpus")
     ap.add_argument("--skip-busy", action="store_true", help="no run beside a second job")
@@ -88,7 +90,8 @@ def main() -> None:
     args = ap.parse_args()
     corpora = {"JFLEG dev": args.shared / "data/jfleg/dev/dev.src",
                "CoNLL-2014": args.shared / "data/seeda/outputs/all/INPUT.txt"}
-    common = ["--parser", args.parser, *(["--model", args.model] if args.model else [])]
+    common = ["--parser", args.parser, *(["--model", args.model] if args.model else []),
+              *(["--trust-model"] if args.trust_model else [])]
     tmp = Path(tempfile.mkdtemp(prefix="bench-parser-"))
     files = {}
     for name, path in corpora.items():

@@ -44,6 +44,7 @@ def main() -> None:
                                                    / "shared/data/usim-annotations"))
     ap.add_argument("--parser", default=None)
     ap.add_argument("--model", default=None)
+    ap.add_argument("--trust-model", action="store_true", help="load a model whose format runs code (TUPA)")
     ap.add_argument("--markdown", action="store_true")
     args = ap.parse_args()
     pairs = [("Same", a, b) for a, b in SAME] + [("Different", a, b) for a, b in DIFFERENT]
@@ -52,7 +53,8 @@ def main() -> None:
     texts = {n: sentences(g) for n, g in gold.items()}
     t0 = time.perf_counter()
     parsed = parse_texts([s for ss in texts.values() for s in ss],
-                         ParseSettings(args.parser, "ucca", args.model), keep_going=False)
+                         ParseSettings(args.parser, "ucca", args.model, trust_model=args.trust_model),
+                         keep_going=False)
     seconds = time.perf_counter() - t0
     auto = {n: concat([parsed.get(s) for s in texts[n]], n) for n in names}
     metric = semsim.USim()

@@ -10,7 +10,7 @@ from typing import Any
 
 from .align.contextual import Encoder
 from .align.paraphrase import Judge
-from .errors import GraphError, InputError, SettingsError
+from .errors import GraphError, InputError, PluginError, SemsimError, SettingsError
 from .graph import Graph
 from .io import read, read_all
 from .metrics import settings as _settings
@@ -21,7 +21,7 @@ from .metrics.legacy import legacy_settings, usim_legacy
 from .metrics.settings import Settings
 from .metrics.usim import paper_settings
 from .metrics.usim import usim as _usim_paper
-from .parsing import Parses, ParseSettings, parse_texts
+from .parsing import Parses, ParseSettings, checked_texts, parse_texts
 from .plugins import paraphrase_judge, scheme_plugin, schemes, to_graph, word_encoder
 from .scheme import scheme_fields
 from .stats import CorpusScore, Score, corpus_score, signature
@@ -124,8 +124,17 @@ class USim(Settings):
             return usim_legacy(g1, g2, self, version=_version(), made_by=scheme_plugin)
         judge, judge_name = self.judge()
         encoder, encoder_name = self.encoder()
-        return _usim_paper(g1, g2, self, judge=judge, judge_name=judge_name, encoder=encoder,
-                           encoder_name=encoder_name, version=_version(), made_by=scheme_plugin)
+        try:
+            return _usim_paper(g1, g2, self, judge=judge, judge_name=judge_name, encoder=encoder,
+                               encoder_name=encoder_name, version=_version(), made_by=scheme_plugin)
+        except PluginError as exc:  # the alignment names the record's kind; this names its plugin
+            what = next((w for w in ("paraphrase judge", "word encoder") if str(exc).startswith(w)), None)
+            if what is None:
+                raise
+            from .plugins import plugin_fault
+            record = paraphrase_judge() if what == "paraphrase judge" else word_encoder()
+            error = plugin_fault(record.plugin, f"its {what} {record.name!r}", str(exc)[len(what) + 1:])
+            raise error from exc.__cause__
 
     def judge(self) -> tuple[Judge | None, str]:
         """The paraphrase judge ``tokens="paraphrase"`` asks, and its identity for the
@@ -133,8 +142,7 @@ class USim(Settings):
         every other token alignment. The judge loads its model on its first query only."""
         if self.tokens != "paraphrase":
             return None, ""
-        record = paraphrase_judge()
-        return record.load(), record.identity()
+        return _loaded(paraphrase_judge(), "paraphrase judge")
 
     def encoder(self) -> tuple[Encoder | None, str]:
         """The word vectors ``tokens="contextual"`` grades pairs by, and their identity for
@@ -142,8 +150,7 @@ class USim(Settings):
         every other token alignment. The encoder loads its model on its first call only."""
         if self.tokens != "contextual":
             return None, ""
-        record = word_encoder()
-        return record.load(), record.identity()
+        return _loaded(word_encoder(), "word encoder")
 
     def corpus_score(self, sources: Iterable[GraphLike] | Iterable[tuple[GraphLike, GraphLike]],
                      corrections: Iterable[GraphLike] | None = None, *, n_bootstrap: int = 0,
@@ -230,6 +237,23 @@ def _with_tokenize(parsing: ParseSettings | None, tokenize: str | None) -> Parse
     return dataclasses.replace(parsing, tokenize=tokenize)
 
 
+def _loaded(record: Any, what: str) -> tuple[Any, str]:
+    """A judge's or encoder's record loaded, with its identity; the plugin's failure named."""
+    from .plugins import plugin_fault
+    try:
+        loaded, identity = record.load(), record.identity()
+    except SemsimError:
+        raise
+    except (Exception, SystemExit) as exc:
+        raise plugin_fault(record.plugin, f"its {what} {record.name!r}", exc) from exc
+    if not callable(loaded) or not isinstance(identity, str):
+        raise plugin_fault(record.plugin, f"its {what} {record.name!r}", "load() gave no callable, or identity() "
+                                                                        "no string")
+    return loaded, identity
+
+
+_settings.track_given(USim)  # a setting restating its default is still one the caller gave
+
 def usim(source: GraphLike, correction: GraphLike, variant: str = "paper", **settings: Any) -> Score:
     """USim of a source and its correction (graphs, paths, or native objects)."""
     return USim(variant=variant, **settings).sentence_score(source, correction)
@@ -262,5 +286,6 @@ def parse(texts: Sequence[str], representation: str | None = None, parser: str |
     """
     from .tokenize import warn_untokenized_python
     how = ParseSettings(parser, representation, model, **settings)
+    texts = checked_texts(texts)
     warn_untokenized_python([("the texts", texts)], how.tokenize)
     return parse_texts(texts, how)

@@ -29,6 +29,10 @@ from .plugins import plugin_code_version
 from .records import Parser
 
 SCHEMA = 1
+#: the columns of the ``parses`` table this code reads and writes
+COLUMNS = ("key", "representation", "parser", "model", "text", "native", "graph", "created", "hits")
+#: seconds to wait for another process's write lock before saying so (one line, not a hang)
+LOCK_TIMEOUT = 60.0
 
 
 def model_key(parser: Parser, model: str | None) -> str:
@@ -60,7 +64,7 @@ class ParseCache:
             raise SemsimError(f"{self.path.parent}: cannot create the cache directory ({exc.strerror or exc}); "
                               "set SEMSIM_CACHE_DIR or --cache to another place") from None
         try:
-            self._db = sqlite3.connect(self.path, timeout=60, isolation_level=None)
+            self._db = sqlite3.connect(self.path, timeout=LOCK_TIMEOUT, isolation_level=None)
             self._refuse_foreign()
             self._wal()
             self._db.execute("PRAGMA synchronous=NORMAL")
@@ -72,8 +76,8 @@ class ParseCache:
                     native TEXT, graph TEXT, created REAL, hits INTEGER DEFAULT 0)""")
             (schema,) = self._db.execute("SELECT value FROM meta WHERE key='schema'").fetchone()
         except sqlite3.DatabaseError as exc:
-            raise SemsimError(f"{self.path}: not a usable semsim cache ({exc}); remove it or choose "
-                              "another with --cache") from None
+            raise self._unusable(exc) from None
+        self._refuse_other_columns()
         if schema != str(SCHEMA):
             raise SemsimError(f"{self.path}: cache schema {schema}, this semsim uses {SCHEMA}; "
                               "clear it with `semsim cache clear`")
@@ -87,6 +91,32 @@ class ParseCache:
             self._db.close()
             raise SemsimError(f"{self.path}: not a semsim parse cache (its tables: {', '.join(sorted(tables))}); "
                               "refusing to change it: choose another file with --cache")
+
+    def _unusable(self, exc: sqlite3.DatabaseError) -> SemsimError:
+        """What to tell the user about a database error, by its cause: a lock held too long,
+        a read-only file, a full disk, or a file that is no semsim cache."""
+        why = str(exc)
+        if "locked" in why or "busy" in why:
+            return SemsimError(f"{self.path}: the parse cache stayed locked by another process for more than "
+                               f"{LOCK_TIMEOUT:g} s; run again when it is done, or use another --cache (or --no-cache)")
+        if "readonly" in why or "read-only" in why:
+            return SemsimError(f"{self.path}: the parse cache is read-only ({why}); make it writable, or use "
+                               "another --cache (or --no-cache)")
+        if "full" in why:
+            return SemsimError(f"{self.path}: cannot write the parse cache ({why}); free space, or use another "
+                               "--cache (or --no-cache)")
+        return SemsimError(f"{self.path}: not a usable semsim cache ({why}); remove it or choose another with "
+                           "--cache")
+
+    def _refuse_other_columns(self) -> None:
+        """A ``parses`` table of another program's (or an older layout's) columns is not ours:
+        one line, rather than "no such column" at the first lookup."""
+        have = {row[1] for row in self._db.execute("PRAGMA table_info(parses)")}
+        missing = sorted(set(COLUMNS) - have)
+        if missing:
+            self._db.close()
+            raise SemsimError(f"{self.path}: not a semsim parse cache (its table 'parses' has no column "
+                              f"{', '.join(missing)}); choose another file with --cache")
 
     def _wal(self, patience: float = 60.0) -> None:
         """Switch to WAL mode. Processes that create the file at the same time can deadlock on
@@ -112,8 +142,14 @@ class ParseCache:
 
             def __exit__(self, exc_type, *_):
                 if not exc_type:
-                    db.execute("COMMIT")
-                elif db.in_transaction:  # SQLite rolls back by itself on some errors (a full disk)
+                    try:
+                        db.execute("COMMIT")
+                        return
+                    except sqlite3.DatabaseError:  # a full disk at the commit: nothing of it is kept
+                        if db.in_transaction:
+                            db.execute("ROLLBACK")
+                        raise
+                if db.in_transaction:  # SQLite rolls back by itself on some errors (a full disk)
                     db.execute("ROLLBACK")
         return _Tx()
 
@@ -130,20 +166,28 @@ class ParseCache:
         for i in range(0, len(items), 500):
             chunk = items[i:i + 500]
             marks = ",".join("?" * len(chunk))
-            rows = self._db.execute(f"SELECT key, text, native, graph FROM parses WHERE key IN ({marks})", chunk)
+            try:
+                rows = self._db.execute(f"SELECT key, text, native, graph FROM parses WHERE key IN ({marks})",
+                                        chunk).fetchall()
+            except sqlite3.DatabaseError as exc:
+                raise self._unusable(exc) from None
             for key, text, native, graph in rows:
                 try:
                     stored = json.loads(graph)
-                    # a row moved or edited (its key, text or graph another sentence's) serves no graph
-                    if normalise(keys[key]) != text or stored.get("sentence", text) != text:
+                    # a row moved or edited (its key, text or graph another sentence's) serves no graph;
+                    # every row semsim writes names its sentence, so one that does not is not trusted
+                    if normalise(keys[key]) != text or stored.get("sentence") != text:
                         continue
                     found[keys[key]] = Entry(native, graph_from_dict(stored))
-                except (ValueError, KeyError, TypeError, AttributeError):  # a damaged or foreign row: parse again
-                    continue
+                except (ValueError, KeyError, TypeError, AttributeError, RecursionError, SemsimError):
+                    continue  # a damaged or foreign row (nested past Python's stack, no valid graph): parse again
         if found:
             hit = [self.key(representation, parser, model, t) for t in found]
-            with self._transaction() as db:
-                db.executemany("UPDATE parses SET hits = hits + 1 WHERE key = ?", [(k,) for k in hit])
+            try:
+                with self._transaction() as db:
+                    db.executemany("UPDATE parses SET hits = hits + 1 WHERE key = ?", [(k,) for k in hit])
+            except sqlite3.DatabaseError:  # a count of hits is not worth failing a run over (locked, full)
+                pass
         return found
 
     def put_many(self, representation: str, parser: str, model: str,
@@ -159,7 +203,9 @@ class ParseCache:
             with self._transaction() as db:
                 db.executemany("INSERT OR REPLACE INTO parses (key, representation, parser, model, text, native, "
                                "graph, created) VALUES (?, ?, ?, ?, ?, ?, ?, ?)", rows)
-        except sqlite3.OperationalError as exc:  # a full disk, a lost mount: this batch rolled back, the rest kept
+        except sqlite3.DatabaseError as exc:  # a full disk, a lost mount, a lock: this batch rolled back, the rest kept
+            if "locked" in str(exc) or "busy" in str(exc):
+                raise self._unusable(exc) from None
             raise SemsimError(f"{self.path}: cannot store parses ({exc}); the parses stored before are kept: free "
                               "space, or choose another cache with --cache or --no-cache") from None
 

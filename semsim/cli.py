@@ -20,9 +20,11 @@ from pathlib import Path
 from typing import Any, NoReturn
 
 import click
+from click.core import ParameterSource
 
 from .api import USim
 from .errors import SemsimError, SettingsError
+from .limits import MAX_BOOTSTRAP
 from .metrics.settings import BY_NAME, SETTINGS, Setting, flag
 from .report import FORMATS
 from .tokenize import TOKENIZERS
@@ -71,7 +73,23 @@ class _Group(click.Group):
         try:
             return super().invoke(ctx)
         except SemsimError as exc:
+            _debug(exc)
             raise click.ClickException(str(exc)) from None
+
+    def main(self, *args: Any, **kwargs: Any) -> Any:
+        try:
+            return super().main(*args, **kwargs)
+        except SemsimError as exc:  # before any command ran: --version, --help listing a faulty plugin's commands
+            _debug(exc)
+            click.echo(f"Error: {exc}", err=True)
+            sys.exit(1)
+
+
+def _debug(exc: BaseException) -> None:
+    """With ``SEMSIM_DEBUG`` set: the traceback (a failing plugin's own), before the one line."""
+    if os.environ.get("SEMSIM_DEBUG"):
+        import traceback
+        traceback.print_exception(exc, file=sys.stderr)
 
 
 def _version(ctx: click.Context, _param: click.Parameter, value: bool) -> None:
@@ -122,7 +140,7 @@ def output_options(f: Callable[..., Any]) -> Callable[..., Any]:
         format_option(help="Output format (json/jsonl/tsv carry the signature on every record)."),
         click.option("-o", "--output", type=click.Path(dir_okay=False), help="Write here instead of stdout."),
         click.option("--read-format", help="Reader to use (see `semsim plugins`); default: by suffix."),
-        click.option("--bootstrap", "n_bootstrap", type=click.IntRange(0), default=0, show_default=True,
+        click.option("--bootstrap", "n_bootstrap", type=click.IntRange(0, MAX_BOOTSTRAP), default=0, show_default=True,
                      help="Bootstrap resamples for the corpus confidence interval."),
         click.option("--seed", type=click.IntRange(0), default=12345, show_default=True, help="Bootstrap seed."),
         click.option("-b", "--score-only", is_flag=True,
@@ -153,7 +171,7 @@ def finite(_ctx: click.Context, param: click.Parameter, value: float | None) -> 
 
 #: what each option of :func:`parsing_options` sets in :class:`~semsim.parsing.ParseSettings`
 _PARSING = ("representation", "parser_name", "model", "tokenize", "jobs", "executor", "batch_timeout", "batch_size",
-            "cache_path", "no_cache")
+            "cache_path", "no_cache", "trust_model")
 
 
 def parsing_options(f: Callable[..., Any] | None = None, *, parser: bool = True, representation: str | None = None,
@@ -183,8 +201,13 @@ def parsing_options(f: Callable[..., Any] | None = None, *, parser: bool = True,
         cache = False if given["no_cache"] else (given["cache_path"] or True)
         settings = ParseSettings(given["parser_name"], representation or given["representation"], given["model"],
                                  cache, given["batch_size"], given["jobs"], given["executor"], given["batch_timeout"],
-                                 given["tokenize"] or "none", progress=not kwargs.get("quiet", False))
-        return f(*args, parsing=settings, **kwargs)
+                                 given["tokenize"] or "none", progress=not kwargs.get("quiet", False),
+                                 trust_model=bool(given["trust_model"]))
+        if cache is True or cache is False:
+            return f(*args, parsing=settings, **kwargs)
+        from .commands.inputs import run_state
+        with run_state(cache, "the parse cache"):  # no output of the command may overwrite it
+            return f(*args, parsing=settings, **kwargs)
 
     options = [] if representation else [
         click.option("--representation", default=None, help="Representation to parse into (e.g. ucca).")]
@@ -193,6 +216,9 @@ def parsing_options(f: Callable[..., Any] | None = None, *, parser: bool = True,
                      help="Parser to use (default: the representation's default; see `semsim plugins`)."),
         click.option("--model", default=None, help="Parser model (path or name; default: the parser's own)."),
     ] if parser else []
+    options += [click.option("--trust-model", is_flag=True, envvar="SEMSIM_TRUST_MODELS",
+                             help="Load a model whose format runs code (TUPA, amrlib) though semsim did not "
+                                  "download it (trusted models only; docs/install.md).")]
     options += [tokenize_option] if tokenize else []
     options += [
         click.option("--jobs", type=click.IntRange(1, MAX_JOBS), default=1, show_default=True,
@@ -245,14 +271,22 @@ def usim_options(f: Callable[..., Any]) -> Callable[..., Any]:
     def command(*args: Any, **kwargs: Any) -> Any:
         given = {n: kwargs.pop(n) for n in names}
         given = {n: BY_NAME[n].words.get(v, v) if BY_NAME[n].words else v for n, v in given.items()}
+        # what the user typed (or set in the environment), not click's defaults: a preset meets
+        # only those, so `--preset meaning --tokens edit` is refused though edit is the default
+        ctx = click.get_current_context()
+        typed = {n for n in names if ctx.get_parameter_source(n) not in (ParameterSource.DEFAULT,
+                                                                          ParameterSource.DEFAULT_MAP, None)}
         try:
-            metric = USim(**given)
+            metric = USim(**{n: v for n, v in given.items() if n in typed})
         except SettingsError as exc:
             if not exc.settings:
                 raise
-            it = "it" if len(exc.settings) == 1 else "them"
             other = "legacy" if given["variant"] == "paper" else "paper"
-            raise SettingsError(f"{' '.join(flag(k, given[k]) for k in exc.settings)}: --variant {given['variant']} "
+            # name what the user gave: the preset that set them, not settings never typed
+            named = list(dict.fromkeys(flag(k, given[k]) if k in typed else flag("preset", given["preset"])
+                                       for k in exc.settings))
+            it = "it" if len(named) == 1 else "them"
+            raise SettingsError(f"{' '.join(named)}: --variant {given['variant']} "
                                 f"ignores {it} (only --variant {other} uses {it})") from None
         return f(*args, metric=metric, **kwargs)
 
@@ -272,8 +306,19 @@ class NamedFile(click.ParamType):
             return value
         name, eq, path = str(value).partition("=")
         if eq and name and path and "/" not in name and not Path(value).exists():
+            if bad_name(name):
+                self.fail(f"system name {name!r} holds {bad_name(name)}, which would break the tab-separated, "
+                          "Markdown and -b outputs: choose another name", param, ctx)
             return name, Path(path)
         return None, Path(value)
+
+
+def bad_name(name: str) -> str:
+    """What in a system's name no output format can carry (a control character such as a tab
+    or a newline, or ``|``, Markdown's cell separator), described; "" if nothing."""
+    import unicodedata
+    char = next((c for c in name if c == "|" or unicodedata.category(c) in ("Cc", "Cf", "Zl", "Zp", "Cs")), None)
+    return "" if char is None else f"the character {char!r}"
 
 
 def systems_inputs(verb: str) -> Callable[[Callable[..., Any]], Callable[..., Any]]:
@@ -296,7 +341,17 @@ def systems_inputs(verb: str) -> Callable[[Callable[..., Any]], Callable[..., An
 
 
 
+def _terminated(_signum: int, _frame: Any) -> None:
+    """SIGTERM (a process manager, `kill`, a job scheduler's limit) ends a run as Ctrl-C
+    does: the records written are complete, the worker processes are ended, the output is
+    left as FILE.partial; without this Python would die at once, leaving workers behind."""
+    raise KeyboardInterrupt
+
+
 def main() -> None:
+    import signal
+    if signal.getsignal(signal.SIGTERM) == signal.SIG_DFL:
+        signal.signal(signal.SIGTERM, _terminated)
     cli(prog_name="semsim")
 
 

@@ -22,7 +22,7 @@ import zipfile
 from pathlib import Path
 
 from .errors import SemsimError
-from .models import MARKER, installed, models_dir, sha256_file
+from .models import MARKER, content_hashes, installed, models_dir, sha256_file
 from .records import Download
 
 
@@ -105,9 +105,11 @@ def download(spec: Download, url: str | None = None, sha256: str | None = None,
     tmp.mkdir()
     try:
         _unpack(part, tmp, Path(urllib.parse.urlparse(url).path).name or spec.name)
+        # the unpacked files' hashes: a model whose format runs code is loaded without
+        # --trust-model only while its files are still these (semsim.models.check_trusted)
         (tmp / MARKER).write_text(json.dumps({"name": spec.name, "url": url, "sha256": actual,
-                                              "verified": expected is not None, "subpath": spec.subpath},
-                                             indent=2), encoding="utf-8")
+                                              "verified": expected is not None, "subpath": spec.subpath,
+                                              "files": content_hashes(tmp)}, indent=2), encoding="utf-8")
         os.replace(tmp, root / spec.name)
     except (tarfile.TarError, zipfile.BadZipFile, EOFError, OSError, SemsimError) as exc:
         part.unlink(missing_ok=True)  # a broken or unsafe archive is not resumable: start afresh next time
@@ -120,8 +122,15 @@ def download(spec: Download, url: str | None = None, sha256: str | None = None,
 
 
 def remove(name: str) -> bool:
+    """Delete the installed model ``name`` (a symlink to a model directory: the link only)."""
     d = installed(name)
     if d is None:
         return False
-    shutil.rmtree(d)
+    try:
+        if d.is_symlink():
+            d.unlink()
+        else:
+            shutil.rmtree(d)
+    except OSError as exc:
+        raise SemsimError(f"cannot remove model {name!r} ({d}): {exc.strerror or exc}") from None
     return True

@@ -25,6 +25,7 @@ from __future__ import annotations
 import contextlib
 import logging
 import os
+import sys
 import threading
 import time
 from collections.abc import Callable, Iterator, Sequence
@@ -93,6 +94,21 @@ def _host_port(value: str, rest: str) -> str:
             or parts.username is not None or ("[" in rest and not rest.startswith("[")):
         raise SettingsError(bad)
     return rest
+
+
+def _worker_start() -> None:
+    """A local worker process's start: it dies with the process that started it (Linux's
+    parent-death signal: a main process killed by SIGKILL leaves no worker behind), ignores
+    Ctrl-C (the main process decides what an interrupt ends), and is held to its threads."""
+    import signal
+    signal.signal(signal.SIGINT, signal.SIG_IGN)
+    if sys.platform.startswith("linux"):
+        with contextlib.suppress(Exception):
+            import ctypes
+            ctypes.CDLL(None, use_errno=True).prctl(1, signal.SIGTERM)  # PR_SET_PDEATHSIG
+            if os.getppid() == 1:  # the parent died before the signal was set
+                os._exit(1)
+    threads.limit()
 
 
 def parse_batch(parser_name: str, model: str | None, texts: list[str]) -> Parsed:
@@ -207,13 +223,27 @@ class Processes(Executor):
 
     def __init__(self, parser_name: str, model: str | None, key: str, jobs: int) -> None:
         super().__init__(parser_name, model, key)
-        self.pool = ProcessPoolExecutor(max_workers=jobs, mp_context=get_context("spawn"), initializer=threads.limit)
+        self.pool = ProcessPoolExecutor(max_workers=jobs, mp_context=get_context("spawn"), initializer=_worker_start)
+        self._workers: list[Any] = []  # the worker processes, as the pool started them
 
     def close(self, quick: bool = False) -> None:
+        if quick:  # an error, Ctrl-C or SIGTERM: the batches running are not wanted, nor waited for
+            self._end_workers()
         self.pool.shutdown(wait=not quick, cancel_futures=True)
+
+    def _end_workers(self) -> None:
+        """Terminate the worker processes (a batch may take minutes, or hang): otherwise
+        Python's exit waits for each to finish its batch, and a run whose main process alone
+        was interrupted (a process manager's SIGINT) never ends."""
+        # the pool forgets its processes once shut down (cancel() does that): the ones seen at submit too
+        seen = [*self._workers, *(getattr(self.pool, "_processes", None) or {}).values()]
+        for process in dict.fromkeys(seen):
+            with contextlib.suppress(Exception):
+                process.terminate()
 
     def imap(self, batches: Sequence[list[str]]) -> Iterator[tuple[int, Callable[[], Parsed]]]:
         futures = {self.pool.submit(parse_batch, self.parser_name, self.model, b): k for k, b in enumerate(batches)}
+        self._workers += list((getattr(self.pool, "_processes", None) or {}).values())
         for future in as_completed(futures):
             if not future.cancelled():
                 yield futures[future], future.result
@@ -258,11 +288,21 @@ class Dask(Executor):
                     dashboard_address=None, silence_logs=level)
                 self.client = distributed.Client(self.cluster, set_as_default=False)
             else:
+                if spec.address.startswith("tls://") and \
+                        distributed.Security().get_connection_args("client").get("ssl_context") is None:
+                    # Dask would fail inside its connect, then spend a minute closing the client
+                    raise SemsimError(f"--executor {spec.address}: Dask has no TLS configuration for its client "
+                                      "(distributed.comm.tls: ca-file, client.cert, client.key in Dask's "
+                                      "configuration); docs/scale.md")
                 self.client = distributed.Client(spec.address, set_as_default=False, timeout=30)
-        except OSError as exc:  # refused, timed out, no such host
+        except SemsimError:
+            self.close()
+            raise
+        except Exception as exc:  # refused, timed out, no such host (OSError), a TLS setting Dask rejects
             self.close()
             where = f"reach a Dask scheduler at {spec.address}" if spec.address else "start a local Dask cluster"
-            raise SemsimError(f"--executor: cannot {where}: {exc}") from None
+            why = str(exc).strip().splitlines()[0] if str(exc).strip() else type(exc).__name__
+            raise SemsimError(f"--executor: cannot {where}: {why}") from None
 
     def close(self, quick: bool = False) -> None:
         """Disconnect, and stop a cluster this pool started. After an error or Ctrl-C, a

@@ -81,6 +81,16 @@ def same_file(a: str | os.PathLike[str], b: str | os.PathLike[str]) -> bool:
         return Path(a).resolve() == Path(b).resolve()
 
 
+def one_line(text: str) -> str:
+    """``text`` with each control character (a newline, a tab, ...) written as Python writes it
+    in a string (``\\n``, ``\\t``, ``\\x1b``): a file name in a record, a table row or a message
+    stays on one line and in its column."""
+    import unicodedata
+    if text.isprintable():
+        return text
+    return "".join(repr(c)[1:-1] if unicodedata.category(c) in ("Cc", "Zl", "Zp", "Cs") else c for c in text)
+
+
 def shown(path: str | os.PathLike[str]) -> str:
     """How messages name an input: its path, or ``<stdin>``."""
     return STDIN_NAME if is_stdin(path) else os.fspath(path)
@@ -224,6 +234,20 @@ _SURROGATE = re.compile("[\ud800-\udfff]")
 def printable(text: str) -> str:
     """``text`` with any lone surrogate as its ``\\udXXX`` escape, safe in a message."""
     return text.encode("utf-8", "backslashreplace").decode("utf-8")
+
+
+def text_problem(text: object) -> str | None:
+    """What makes ``text`` no sentence semsim takes (None if nothing): not a string, a lone
+    surrogate (not a character: no UTF-8 file or terminal can take it), or a control
+    character a text file is refused for (:data:`_CONTROL`: a NUL, an escape). The Python
+    API holds text to the rule the command line holds files to."""
+    if not isinstance(text, str):
+        return f"{text!r:.40} is not a string (a sentence)"
+    bad = _SURROGATE.search(text) or _CONTROL.search(text)
+    if bad is None:
+        return None
+    what = "lone surrogate" if _SURROGATE.match(bad.group()) else "control character"
+    return f"{what} U+{ord(bad.group()):04X} at column {bad.start() + 1} of '{one_line(printable(text[:40]))}'"
 
 
 def lone_surrogate(obj: Any) -> str | None:

@@ -13,6 +13,7 @@ from __future__ import annotations
 
 import dataclasses
 import graphlib
+import numbers
 from collections.abc import Callable, Hashable, Mapping, Sequence
 from dataclasses import dataclass, field
 from functools import cached_property
@@ -71,6 +72,11 @@ class Edge:
             object.__setattr__(self, "labels", (self.labels,))
 
 
+def _whole(x: object) -> bool:
+    """An index: an int (a numpy integer too), not a bool or a float."""
+    return x.__class__ is int or (isinstance(x, numbers.Integral) and not isinstance(x, bool))
+
+
 @dataclass(frozen=True, eq=True)
 class Graph:
     """An immutable labelled DAG over tokens.
@@ -102,9 +108,15 @@ class Graph:
         set_(self, "units", tuple(self.units))
         edges = []
         for e in self.edges:
-            labels = tuple(sorted(set(e.labels)))
+            try:
+                labels = tuple(sorted(set(e.labels)))
+            except TypeError:  # None, a number, labels of mixed types
+                labels = (None,)
             if not labels:
                 raise GraphError(f"graph {self.id!r}: edge {e.parent}->{e.child} has no label")
+            if labels[0].__class__ is not str:  # sorted: one string first means all are strings
+                raise GraphError(f"graph {self.id!r}: edge {e.parent}->{e.child} has labels {e.labels!r}: "
+                                 "expected strings")
             # an edge already in normal form is kept (a graph built from another graph's edges)
             edges.append(e if labels == e.labels and e.remote.__class__ is bool
                          else Edge(e.parent, e.child, labels, bool(e.remote)))
@@ -130,14 +142,29 @@ class Graph:
 
     def _validate(self) -> None:
         n_units, n_tokens = len(self.units), len(self.tokens)
-        if not 0 <= self.root < max(n_units, 1):
-            raise GraphError(f"graph {self.id!r}: root index {self.root} out of range")
+        if not _whole(self.root) or not 0 <= self.root < max(n_units, 1):
+            raise GraphError(f"graph {self.id!r}: root index {self.root!r} out of range")
+        # the types too, of what a caller built by hand: one line, not a TypeError deep in a
+        # metric (class checks first: graphs are built for every cached parse)
+        for t in self.tokens:
+            if (t.__class__ is not Token and not isinstance(t, Token)) or t.text.__class__ is not str:
+                raise GraphError(f"graph {self.id!r}: token {t!r} is not a Token of a string")
         for e in self.edges:
-            if not (0 <= e.parent < n_units and 0 <= e.child < n_units):
-                raise GraphError(f"graph {self.id!r}: edge {e.parent}->{e.child} points outside the graph")
+            p, c = e.parent, e.child
+            if (p.__class__ is not int and not _whole(p)) or (c.__class__ is not int and not _whole(c)):
+                raise GraphError(f"graph {self.id!r}: edge {p!r}->{c!r}: unit indices must be whole numbers")
+            if not (0 <= p < n_units and 0 <= c < n_units):
+                raise GraphError(f"graph {self.id!r}: edge {p}->{c} points outside the graph")
         for u in self.units:
-            if any(not 0 <= a < n_tokens for a in u.anchors):
-                raise GraphError(f"graph {self.id!r}: unit {u.id!r} is anchored outside the token range")
+            if (u.__class__ is not Unit and not isinstance(u, Unit)) \
+                    or (u.label is not None and u.label.__class__ is not str):
+                raise GraphError(f"graph {self.id!r}: unit {u!r} is not a Unit with a string label (or None)")
+            for a in u.anchors:
+                if a.__class__ is not int and not _whole(a):
+                    raise GraphError(f"graph {self.id!r}: unit {u.id!r} has the anchor {a!r}: token indices must be "
+                                     "whole numbers")
+                if not 0 <= a < n_tokens:
+                    raise GraphError(f"graph {self.id!r}: unit {u.id!r} is anchored outside the token range")
         self._check_sentence_ends()
         _ = self.postorder  # raises on a cycle of primary edges
 

@@ -12,7 +12,7 @@ import os
 from collections.abc import Iterator
 from pathlib import Path
 
-from .errors import GraphError, InputError
+from .errors import GraphError, InputError, SemsimError
 from .files import input_bytes, is_stream, shown, text_head
 from .graph import Graph
 from .plugins import readers, to_graph
@@ -44,10 +44,19 @@ def find_reader(path: Path, format: str | None = None) -> Reader:
         return candidates[0]
     head = _head(path)
     for r in candidates:
-        if r.sniff is None or r.sniff(path, head):
+        if r.sniff is None or _sniffs(r, path, head):
             return r
     raise InputError(f"none of the readers for {suffix} files ({', '.join(r.name for r in candidates)}) "
                      "recognises this file", path)
+
+
+def _sniffs(reader: Reader, path: Path, head: bytes) -> bool:
+    """Whether ``reader`` recognises the file; its ``sniff`` failing is its plugin's fault, named."""
+    try:
+        return bool(reader.sniff(path, head))  # type: ignore[misc]
+    except (Exception, SystemExit) as exc:
+        from .plugins import plugin_fault
+        raise plugin_fault(reader.plugin, f"reader {reader.name!r}'s sniff (reading {shown(path)})", exc) from exc
 
 
 def _head(path: Path) -> bytes:
@@ -61,7 +70,7 @@ def _head(path: Path) -> bytes:
 def _sniffed(path: Path, sniffing: list[Reader]) -> Reader:
     """The one reader that recognises a stream; several or none is an error naming them."""
     head = _head(path)
-    recognising = [r for r in sniffing if r.sniff is not None and r.sniff(path, head)]
+    recognising = [r for r in sniffing if r.sniff is not None and _sniffs(r, path, head)]
     if len(recognising) == 1:
         return recognising[0]
     names = ", ".join(sorted(r.name for r in recognising or sniffing)) or "none installed"
@@ -109,6 +118,11 @@ def iter_graphs(path: str | os.PathLike[str], format: str | None = None,
             yield obj
     except InputError as exc:
         raise _as_read_by(exc, reader, p) if sniffed else exc from None
+    except SemsimError:
+        raise
+    except (Exception, SystemExit) as exc:  # the reader's own code failed: name it, and the file
+        from .plugins import plugin_fault
+        raise plugin_fault(reader.plugin, f"reader {reader.name!r} (reading {shown(p)})", exc) from exc
     if empty:
         raise InputError("no graphs in file", shown(p))
 

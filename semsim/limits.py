@@ -52,6 +52,9 @@ TOKENS_ENV, DEFAULT_TOKENS = "SEMSIM_MAX_SENTENCE_TOKENS", 1_000
 DEPTH_ENV, DEFAULT_DEPTH = "SEMSIM_MAX_DEPTH", 200
 INPUT_ENV, DEFAULT_INPUT = "SEMSIM_MAX_INPUT_BYTES", 512 * 2**20
 TOKEN_CHARS_ENV, DEFAULT_TOKEN_CHARS = "SEMSIM_MAX_TOKEN_CHARS", 10_000
+#: The most bootstrap resamples (or paired-test trials) a run may ask for: a million takes
+#: minutes on a large corpus already; more is a typo (``10**9``), refused in one line.
+MAX_BOOTSTRAP = 1_000_000
 
 
 class LimitError(SemsimError):

@@ -15,11 +15,12 @@ same numbers, and a signature that names the hash says which.
 
 from __future__ import annotations
 
+import contextlib
 import hashlib
 import importlib.util
 import json
 import os
-from collections.abc import Callable, Sequence
+from collections.abc import Callable, Iterator, Sequence
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
@@ -28,6 +29,9 @@ from .errors import SemsimError
 from .files import cache_dir
 
 MARKER = ".semsim-model.json"
+#: ``1``: load models whose format runs code (TUPA's pickles, amrlib's) without the checks of
+#: :func:`check_trusted`; ``--trust-model`` and ``trust_model=True`` set it for a run.
+TRUST_ENV = "SEMSIM_TRUST_MODELS"
 
 
 def models_dir() -> Path:
@@ -44,13 +48,93 @@ def installed(name: str) -> Path | None:
     return d if (d / MARKER).is_file() else None
 
 
+def read_marker(d: Path) -> dict[str, Any]:
+    """The install marker of the model directory ``d``, checked: a JSON object whose
+    ``subpath`` (a string) stays inside ``d`` and whose ``files`` (if any) maps relative
+    paths to SHA-256s. Anything else is one line naming the marker: a marker is a file in a
+    possibly shared directory, not something to follow wherever it points."""
+    marker = d / MARKER
+    try:
+        info = json.loads(marker.read_text(encoding="utf-8"))
+    except (OSError, UnicodeDecodeError, ValueError) as exc:
+        raise SemsimError(f"{marker}: not a readable install marker ({type(exc).__name__}); remove the model "
+                          f"(`semsim models remove {d.name}`) and download it again") from None
+    if not isinstance(info, dict):
+        raise SemsimError(f"{marker}: not an install marker (a JSON {type(info).__name__}, not an object); remove "
+                          f"the model (`semsim models remove {d.name}`) and download it again")
+    subpath = info.get("subpath") or ""
+    files = info.get("files", {})
+    if not isinstance(subpath, str) or not isinstance(files, dict) or not all(
+            isinstance(k, str) and isinstance(v, str) for k, v in files.items()):
+        raise SemsimError(f"{marker}: 'subpath' must be a string and 'files' an object of strings; remove the "
+                          f"model (`semsim models remove {d.name}`) and download it again")
+    target = os.path.normpath(d / subpath)
+    if "\0" in subpath or not (target == os.path.normpath(d) or target.startswith(os.path.normpath(d) + os.sep)):
+        raise SemsimError(f"{marker}: subpath {subpath!r} leaves the model's directory; refusing it")
+    return info
+
+
 def model_path(name: str) -> Path:
     """What to pass to the parser for an installed model."""
     d = installed(name)
     if d is None:
         raise SemsimError(f"model {name!r} is not installed: run `semsim models download {name}`")
-    info = json.loads((d / MARKER).read_text(encoding="utf-8"))
-    return d / info.get("subpath", "")
+    return d / read_marker(d).get("subpath", "")
+
+
+def content_hashes(root: Path) -> dict[str, str]:
+    """The SHA-256 of every file under the model directory ``root`` but its marker, by path
+    relative to it (what :func:`check_trusted` compares against what the marker recorded)."""
+    return {f.relative_to(root).as_posix(): sha256_once(f) for f in sorted(root.rglob("*"))
+            if f.is_file() and f.name != MARKER}
+
+
+def trusted_by_user() -> bool:
+    """Whether the user opted in to loading models that run code (``--trust-model``)."""
+    return os.environ.get(TRUST_ENV, "").strip().lower() in ("1", "true", "yes")
+
+
+@contextlib.contextmanager
+def trusting(trust: bool) -> Iterator[None]:
+    """With ``trust``: :func:`trusted_by_user` holds for the block, in this process and in the
+    worker processes started within it (they inherit the environment); otherwise nothing
+    changes (``$SEMSIM_TRUST_MODELS`` still holds)."""
+    if not trust or trusted_by_user():
+        yield
+        return
+    os.environ[TRUST_ENV] = "1"
+    try:
+        yield
+    finally:
+        os.environ.pop(TRUST_ENV, None)
+
+
+def check_trusted(path: Path, fmt: str, why: str) -> None:
+    """Refuse to load the ``fmt`` model at ``path`` (loading it runs code: ``why``) unless the
+    user said to trust models (:func:`trusted_by_user`), or it is an installed model (under
+    :func:`models_dir`) whose files are, hashed again now, those semsim recorded when it
+    downloaded it. A refusal is one line saying why and how to opt in."""
+    if trusted_by_user():
+        return
+    how = f"pass --trust-model (or set {TRUST_ENV}=1; trust_model=True in Python) if you trust it"
+    root = models_dir().resolve()
+    try:
+        name = Path(os.path.abspath(path)).resolve().relative_to(root).parts[0]
+    except (ValueError, IndexError):
+        raise SemsimError(f"refusing to load {fmt} model {path}: loading it runs code from its files ({why}) and "
+                          f"it is not a model semsim downloaded; {how}") from None
+    d = installed(name)
+    recorded = read_marker(d).get("files") if d is not None else None
+    if not recorded:
+        raise SemsimError(f"refusing to load {fmt} model {path}: loading it runs code from its files ({why}) and "
+                          "semsim has no record of its files' hashes (reinstall it: `semsim models remove "
+                          f"{name}`, then `semsim models download {name}`); {how}")
+    now = content_hashes(root / name)
+    changed = sorted(set(now) ^ set(recorded) | {f for f in now if f in recorded and now[f] != recorded[f]})
+    if changed:
+        raise SemsimError(f"refusing to load {fmt} model {path}: loading it runs code from its files ({why}) and "
+                          f"{changed[0]!r}{f' (and {len(changed) - 1} more)' if len(changed) > 1 else ''} "
+                          f"differs from what semsim recorded when it downloaded it; {how}")
 
 
 def _feed(h: Any, path: str | os.PathLike[str]) -> None:

@@ -27,11 +27,12 @@ from typing import Any
 
 from . import threads
 from .cache import ParseCache, model_key, normalise
-from .errors import ParseError, PluginError, SemsimError, SettingsError
+from .errors import InputError, ParseError, PluginError, SemsimError, SettingsError
 from .executors import Executor, Parsed, executor_spec, open_executor
 from .graph import Graph
 from .graph_json import graph_from_dict
 from .limits import check_settings
+from .models import trusting
 from .plugins import parsers
 from .records import Parser
 from .stats import Score
@@ -53,9 +54,24 @@ class ParseSettings:
     batch_timeout: float | None = None  # Dask only: seconds per batch before its worker is restarted
     tokenize: str = "none"  # "spacy": split untokenized text (LLM outputs) first (semsim.tokenize)
     progress: bool = False
+    #: load a model whose format runs code (TUPA, amrlib) though semsim did not download it
+    #: (semsim.models.check_trusted); ``$SEMSIM_TRUST_MODELS=1`` says the same for every run
+    trust_model: bool = False
 
     def __post_init__(self) -> None:
         from .tokenize import check
+        for name in ("parser", "representation", "model"):  # a name or a path, as the options give
+            value = getattr(self, name)
+            if value is not None and (not isinstance(value, (str, os.PathLike)) or (name != "model"
+                                      and not isinstance(value, str))):
+                raise SettingsError(f"{name}={value!r}: expected a {'path or ' if name == 'model' else ''}name",
+                                    [name])
+        if not isinstance(self.cache, (bool, str, os.PathLike)):
+            raise SettingsError(f"cache={self.cache!r}: expected True (the default file), False (none) or a path",
+                                ["cache"])
+        for name in ("progress", "trust_model"):  # "no" is a true string: a flag is a bool
+            if type(getattr(self, name)) is not bool:
+                raise SettingsError(f"{name}={getattr(self, name)!r}: expected True or False", [name])
         for name in ("batch_size", "jobs"):  # 0 would parse nothing, or hang; True is no count
             value = getattr(self, name)
             if type(value) is not int or value < 1:
@@ -144,7 +160,14 @@ def parse_texts(texts: Iterable[str], settings: ParseSettings | None = None, *, 
     two sides are parsed). It must not raise: what it cannot do is left for after the parse.
     """
     settings = settings or ParseSettings()
+    with trusting(settings.trust_model):
+        return _parse_texts(texts, settings, keep_going, on_parsed)
+
+
+def _parse_texts(texts: Iterable[str], settings: ParseSettings, keep_going: bool,
+                 on_parsed: Callable[[dict[str, Graph], Parses], None] | None) -> Parses:
     check_settings()
+    texts = checked_texts(texts)
     parser = settings.find()
     given = list(dict.fromkeys(texts))
     from .tokenize import tokenize
@@ -165,6 +188,20 @@ def parse_texts(texts: Iterable[str], settings: ParseSettings | None = None, *, 
                                  on_stored=None if on_parsed is None else stored)
     result().graphs.update(graphs)
     return result()
+
+
+def checked_texts(texts: Iterable[str]) -> list[str]:
+    """``texts`` as a list, each a string semsim takes (:func:`semsim.files.text_problem`:
+    no lone surrogate, no NUL or escape character); else one :class:`InputError` naming the
+    first bad one by position. One string is refused too: its characters are no sentences."""
+    from .files import text_problem
+    if isinstance(texts, (str, bytes)):
+        raise InputError(f"texts: expected a sequence of sentences, not one {type(texts).__name__} (wrap it in a list)")
+    texts = list(texts)
+    for k, text in enumerate(texts):  # cheap beside a parse; the CLI's files are checked as read
+        if (problem := text_problem(text)) is not None:
+            raise InputError(f"text {k + 1}: {problem}")
+    return texts
 
 
 @contextlib.contextmanager
@@ -263,6 +300,13 @@ def parse_sentences(texts: Sequence[str], parser: Parser, settings: ParseSetting
     graphs once they are stored (:func:`parse_texts`' ``on_parsed``).
     """
     settings = settings or ParseSettings()
+    with trusting(settings.trust_model):
+        return _parse_sentences(texts, parser, settings, cache, failed, on_stored)
+
+
+def _parse_sentences(texts: Sequence[str], parser: Parser, settings: ParseSettings, cache: ParseCache | None,
+                     failed: dict[str, str] | None,
+                     on_stored: Callable[[dict[str, Graph]], None] | None) -> dict[str, Graph]:
     spec = executor_spec(settings.executor)
     threads.check(settings.jobs if not spec.distributed or spec.address is None else 1)
     # the cache key names the model's content and the code that turned its output into graphs

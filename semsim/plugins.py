@@ -15,6 +15,13 @@ Environment variables:
 ``SEMSIM_VERBOSE``
     If set (non-empty; ``semsim -v`` sets it), plugins show what their libraries report
     while loading models and parsing (see :func:`semsim.progress.verbose`); worker processes inherit it.
+``SEMSIM_DEBUG``
+    If set (non-empty), an error is printed with its traceback (the plugin's own, when a
+    plugin failed) before semsim's one line.
+
+A plugin that raises or exits in a hook, or registers or returns what the hook does not
+take, is one :class:`~semsim.errors.PluginError` naming the plugin and the hook
+(:func:`plugin_fault`); what a ``register_*`` hook registers is type-checked as it registers it.
 """
 
 from __future__ import annotations
@@ -28,7 +35,7 @@ from typing import Any
 import pluggy
 
 from . import hookspecs
-from .errors import PluginError
+from .errors import PluginError, SemsimError
 from .records import Download, MetricSpec, ParaphraseJudge, Parser, Reader, WordEncoder, Writer
 from .scheme import Scheme
 
@@ -73,8 +80,8 @@ def get_plugin_manager() -> pluggy.PluginManager:
                     _distributions[ep.name] = ep.dist.name
                 if _editable(ep.dist):
                     _sources[ep.name] = module
-            except Exception as exc:  # a broken plugin must not break semsim
-                print(f"semsim: could not load plugin {ep.name!r}: {exc}", file=sys.stderr)
+            except (Exception, SystemExit) as exc:  # a broken plugin must not break semsim
+                print(f"semsim: could not load plugin {ep.name!r}: {_why(exc)}", file=sys.stderr)
         for spec in sorted(_names("SEMSIM_PLUGINS") or ()):
             module = _load_module(spec)
             if pm.is_registered(module):  # installed too: one plugin, registered once
@@ -106,11 +113,33 @@ def _load_module(spec: str) -> Any:
             module_spec.loader.exec_module(module)
             return module
         return importlib.import_module(spec)
-    except (ImportError, OSError) as exc:
-        raise PluginError(f"SEMSIM_PLUGINS: cannot load {spec!r}: {exc}") from None
     except SyntaxError as exc:  # the file's own line, not a traceback through importlib
         raise PluginError(f"{exc.filename or spec}:{exc.lineno}: SEMSIM_PLUGINS: {spec!r} is not valid Python: "
                           f"{exc.msg}") from None
+    except (ImportError, OSError) as exc:
+        raise PluginError(f"SEMSIM_PLUGINS: cannot load {spec!r}: {exc}") from exc
+    except (Exception, SystemExit) as exc:  # the module's own code failed (or exited) as it was imported
+        raise plugin_fault(spec, "its import", exc) from exc
+
+
+def _why(exc: BaseException) -> str:
+    """An exception in a few words, on one line: ``ValueError: bad`` (``exited with status 3``)."""
+    if isinstance(exc, SystemExit):
+        return f"exited (sys.exit({exc.code!r}))"
+    first = str(exc).strip().splitlines()[0][:200] if str(exc).strip() else ""
+    return f"{type(exc).__name__}: {first}" if first else type(exc).__name__
+
+
+def plugin_fault(plugin: str, hook: str, exc: BaseException | str) -> PluginError:
+    """The one-line error for a plugin at fault: its name, the hook, and what went wrong (an
+    exception it raised, or ``exc`` as words: what it returned); the plugin's traceback stays
+    attached (``__cause__``), which the command line shows with ``SEMSIM_DEBUG=1``."""
+    what = exc if isinstance(exc, str) else _why(exc)
+    error = PluginError(f"plugin {plugin!r} failed in {hook}: {what} (SEMSIM_DEBUG=1 shows the traceback)"
+                        if not isinstance(exc, str) else f"plugin {plugin!r} failed in {hook}: {what}")
+    if isinstance(exc, BaseException):
+        error.__cause__ = exc
+    return error
 
 
 def _tracing() -> bool:
@@ -129,17 +158,33 @@ def reset_plugin_manager() -> None:
     _source_hashes.clear()
 
 
+#: What each ``register_*`` hook registers: anything else is the plugin's fault, named at once
+#: (a str registered as a reader would otherwise fail later, somewhere else, as a traceback).
+REGISTERS: dict[str, type] = {"register_readers": Reader, "register_parsers": Parser, "register_writers": Writer,
+                              "register_metrics": MetricSpec, "register_downloads": Download,
+                              "register_paraphrase_judges": ParaphraseJudge, "register_word_encoders": WordEncoder,
+                              "register_schemes": Scheme}
+
+
 def _collect(hook: str) -> list[Any]:
     pm = get_plugin_manager()
     items: list[Any] = []
+    expected = REGISTERS[hook]
     for impl in getattr(pm.hook, hook).get_hookimpls():
         name = pm.get_name(impl.plugin) or ""
 
         def register(item: Any, _name: str = name) -> None:  # a record names its plugin; a scheme has no field for it
+            if not isinstance(item, expected) or not isinstance(getattr(item, "name", None), str) or not item.name:
+                raise plugin_fault(_name, hook, f"it registered {item!r:.80}, not a {expected.__name__} with a name")
             items.append(_replace_plugin(item, _name) if getattr(item, "plugin", None) == "" else item)
 
         before = len(items)
-        impl.function(register=register)
+        try:
+            impl.function(register=register)
+        except PluginError:
+            raise
+        except (Exception, SystemExit) as exc:
+            raise plugin_fault(name, hook, exc) from exc
         if _tracing():
             _trace(f"{hook} in plugin {name!r} registered {[i.name for i in items[before:]]}")
     return items
@@ -165,8 +210,24 @@ def writers() -> dict[str, Writer]:
 
 
 def add_plugin_commands(cli: Any) -> None:
-    """Let plugins add their commands to the command line (``register_commands``)."""
-    get_plugin_manager().hook.register_commands(cli=cli)
+    """Let plugins add their commands to the command line (``register_commands``), each in
+    turn: one that fails, or adds what is not a click command, is named."""
+    import click
+    pm = get_plugin_manager()
+    for impl in reversed(pm.hook.register_commands.get_hookimpls()):
+        name = pm.get_name(impl.plugin) or ""
+        before = dict(cli.commands)
+        try:
+            impl.function(cli=cli)
+        except (Exception, SystemExit) as exc:
+            raise plugin_fault(name, "register_commands", exc) from exc
+        added = {k: v for k, v in cli.commands.items() if before.get(k) is not v}
+        bad = next((k for k, v in added.items() if not isinstance(v, click.Command)), None)
+        if bad is not None:
+            for k in added:
+                cli.commands.pop(k, None)
+            raise plugin_fault(name, "register_commands", f"it added {added[bad]!r:.80} as command {bad!r}, not a "
+                                                          "click command")
 
 
 def metrics() -> dict[str, MetricSpec]:
@@ -281,7 +342,14 @@ def to_graph(obj: Any) -> Any:
     from .graph import Graph
     if isinstance(obj, Graph):
         return obj
-    result = get_plugin_manager().hook.to_graph(obj=obj)
+    try:
+        result = get_plugin_manager().hook.to_graph(obj=obj)
+    except SemsimError:
+        raise
+    except (Exception, SystemExit) as exc:
+        raise plugin_fault(_converter(obj, failing=True), "to_graph", exc) from exc
+    if result is not None and not isinstance(result, Graph):
+        raise plugin_fault(_converter(obj), "to_graph", f"it returned a {type(result).__name__}, not a semsim Graph")
     if result is None:
         raise PluginError(f"no installed plugin converts {type(obj).__module__}.{type(obj).__qualname__} "
                           "objects to semsim graphs (see `semsim plugins`)")
@@ -290,6 +358,20 @@ def to_graph(obj: Any) -> Any:
     framework = result.meta.get("framework") if result.scheme.name == "plain" else None
     registered = schemes().get(framework) if isinstance(framework, str) else None
     return result.with_(scheme=registered) if registered is not None else result
+
+
+def _converter(obj: Any, failing: bool = False) -> str:
+    """Which plugin's ``to_graph`` answered for ``obj`` (or, ``failing``, raised on it): the
+    hook's implementations again, in pluggy's order, on the failure path only."""
+    pm = get_plugin_manager()
+    for impl in reversed(pm.hook.to_graph.get_hookimpls()):
+        try:
+            if impl.function(obj=obj) is not None and not failing:
+                return pm.get_name(impl.plugin) or "?"
+        except (Exception, SystemExit):
+            if failing:
+                return pm.get_name(impl.plugin) or "?"
+    return "?"
 
 
 def plugin_version(name: str) -> str:

@@ -96,6 +96,10 @@ def paired_tests(systems: Mapping[str, Sequence[float]], method: str = "ar", tri
         trials: random trials (or bootstrap resamples) per test.
         seed: seed of the one generator whose draws all pairs share.
     """
+    from .stats import check_bootstrap
+    check_bootstrap(trials, name="trials")
+    if trials < 1:
+        raise ValueError("paired tests need at least one trial")
     names = list(systems)
     scores = {k: np.asarray(v, dtype=np.float64) for k, v in systems.items()}
     lengths = {len(v) for v in scores.values()}

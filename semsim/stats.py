@@ -14,6 +14,7 @@ from dataclasses import dataclass, field
 import numpy as np
 
 from .errors import InputError
+from .limits import MAX_BOOTSTRAP
 
 
 def f_score(precision: float, recall: float) -> float:
@@ -165,6 +166,23 @@ def percentile_interval(samples: np.ndarray, confidence: float) -> tuple[float, 
     return float(lo), float(hi)
 
 
+#: index cells per block of bootstrap resamples (:func:`corpus_score`): the block's counts take 32 MB
+BOOTSTRAP_BLOCK = 1 << 19
+
+
+def check_bootstrap(n_bootstrap: object, confidence: object = 0.95, name: str = "n_bootstrap") -> None:
+    """Refuse a resample count that is not a whole number in 0..:data:`MAX_BOOTSTRAP`, and a
+    confidence that is not a number strictly between 0 and 1 (one line: a :class:`SettingsError`)."""
+    from .errors import SettingsError
+    if isinstance(n_bootstrap, bool) or not isinstance(n_bootstrap, (int, np.integer)) \
+            or not 0 <= n_bootstrap <= MAX_BOOTSTRAP:
+        raise SettingsError(f"{name}={n_bootstrap!r}: expected a whole number from 0 to {MAX_BOOTSTRAP:,}", [name])
+    if isinstance(confidence, bool) or not isinstance(confidence, (int, float, np.floating)) \
+            or not 0 < confidence < 1:  # nan fails both comparisons
+        raise SettingsError(f"confidence={confidence!r}: expected a number between 0 and 1 (e.g. 0.95)",
+                            ["confidence"])
+
+
 def corpus_score(scores: Iterable[Score], n_bootstrap: int = 0, confidence: float = 0.95,
                  seed: int = 12345) -> CorpusScore:
     """Aggregate sentence scores; optional percentile bootstrap over sentences (seeded,
@@ -191,12 +209,18 @@ def corpus_score(scores: Iterable[Score], n_bootstrap: int = 0, confidence: floa
     total = counts.sum(axis=0)
     parts = {k: Counts(*map(int, total[i])) for i, k in enumerate(names)}
     ci = ci_micro = None
+    check_bootstrap(n_bootstrap, confidence)
     if n_bootstrap > 0:
         rng = np.random.default_rng(seed)
-        idx = rng.integers(0, len(scores), size=(n_bootstrap, len(scores)))
-        macro_samples = fs[idx].mean(axis=1)
-        summed = counts[idx].sum(axis=1)  # (n_bootstrap, parts, 4)
-        micro_samples = np.array([_micro(s, heads) for s in summed])
+        # resamples drawn in blocks of rows (the same numbers as one draw of them all), so that
+        # memory stays ~BOOTSTRAP_BLOCK index cells whatever the corpus and the resample count
+        rows = max(1, BOOTSTRAP_BLOCK // len(scores))
+        macro_samples, micro_samples = np.empty(n_bootstrap), np.empty(n_bootstrap)
+        for start in range(0, n_bootstrap, rows):
+            idx = rng.integers(0, len(scores), size=(min(rows, n_bootstrap - start), len(scores)))
+            macro_samples[start:start + len(idx)] = fs[idx].mean(axis=1)
+            summed = counts[idx].sum(axis=1)  # (resamples, parts, 4)
+            micro_samples[start:start + len(idx)] = [_micro(s, heads) for s in summed]
         ci = percentile_interval(macro_samples, confidence)
         ci_micro = percentile_interval(micro_samples, confidence)
     # the sentence scores' signature, and how they were aggregated when that changes a number

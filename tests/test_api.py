@@ -108,3 +108,30 @@ def test_py_typed_is_in_the_wheel(tmp_path):
                    cwd=src, check=True, capture_output=True)
     (wheel,) = dist.glob("semsim-*.whl")
     assert "semsim/py.typed" in zipfile.ZipFile(wheel).namelist()
+
+
+def test_text_through_the_api_parses_or_is_one_input_error(toy_env):
+    """Hypothesis (#45): any sentence a caller passes (lone surrogates, NUL, escapes, line
+    separators, None or a number among them) is parsed or refused with one InputError
+    naming its position; never a traceback from deep inside, never cleaned silently."""
+    from hypothesis import HealthCheck, given, settings
+    from hypothesis import strategies as st
+
+    from semsim.api import parse
+    from semsim.errors import InputError
+
+    sentence = st.one_of(st.text(max_size=20), st.none(), st.integers(), st.just("a \ud800 b"),
+                         st.just("a\x00b"), st.just("a\x1bb"), st.just("a\u2028b"))
+
+    @settings(max_examples=60, deadline=None, suppress_health_check=[HealthCheck.function_scoped_fixture])
+    @given(st.lists(sentence, min_size=1, max_size=4))
+    def check(texts):
+        try:
+            parsed = parse(texts, parser="toy-parser", cache=False)
+        except InputError as exc:
+            assert str(exc).startswith("text ") and "\n" not in str(exc)
+            return
+        assert all(isinstance(t, str) for t in texts)
+        assert set(parsed.graphs) | set(parsed.failed) >= {" ".join(t.split()) for t in texts if t.strip()}
+
+    check()

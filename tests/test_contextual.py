@@ -3,6 +3,7 @@ credit, the preset's expansion and signature, and semsim explain's accounting of
 
 from __future__ import annotations
 
+import dataclasses
 import json
 import zlib
 
@@ -15,6 +16,7 @@ from semsim.align.contextual import FLOOR, contextual_pairs, credits
 from semsim.align.tokens import heaviest_monotone
 from semsim.errors import SettingsError
 from semsim.explain import explain
+from semsim.gec.metric import USimMetric
 from semsim.graph import Edge, Graph, Token, Unit
 from semsim.metrics import settings
 from semsim.metrics.usim import leaf_shares
@@ -98,15 +100,37 @@ def test_preset_expands_into_the_settings_and_the_signature(toy_plugin):
     assert "preset" not in semsim.USim().get_signature("toy")  # the paper's signature as it was
 
 
-@pytest.mark.parametrize("kw", [{"tokens": "ordered"}, {"labels": "weak"}, {"leaves": 2}])
+@pytest.mark.parametrize("kw", [{"tokens": "ordered"}, {"labels": "weak"}, {"leaves": 2},
+                                # restating the default is still asking for it (#45)
+                                {"tokens": "edit"}, {"labels": "labeled"}, {"leaves": 0}])
 def test_preset_refuses_a_setting_it_sets_given_otherwise(kw):
     with pytest.raises(SettingsError, match="preset 'meaning' sets"):
         semsim.USim(preset="meaning", **kw)
+    with pytest.raises(SettingsError, match="preset 'meaning' sets"):
+        USimMetric.Config(preset="meaning", **kw)
+
+
+@pytest.mark.parametrize("typed", [["--tokens", "edit"], ["--labels", "labeled"], ["--leaves", "0"]])
+def test_cli_refuses_a_preset_with_a_setting_the_user_typed_even_at_its_default(toy_env, tmp_path, typed):
+    """click knows where a value came from: one typed meets the preset, a default does not."""
+    from semsim.cli import cli
+    a = tmp_path / "a.toy"
+    a.write_text(json.dumps({"words": ["the", "dog"], "labels": ["F", "A"]}) + "\n")
+    run = CliRunner().invoke(cli, ["usim", str(a), str(a), "--preset", "meaning", *typed])
+    assert run.exit_code == 1 and run.output.startswith("Error: preset 'meaning' sets"), run.output
+    run = CliRunner().invoke(cli, ["usim", str(a), str(a), "--preset", "meaning", "--variant", "legacy"])
+    # the message names what the user gave (the preset), not the settings it filled in
+    assert run.exit_code == 1 and run.output.strip() == (
+        "Error: --preset meaning: --variant legacy ignores it (only --variant paper uses it)"), run.output
+    assert dataclasses.replace(semsim.USim(preset="meaning"), direction="s->r").tokens == "contextual"
 
 
 def test_preset_is_a_paper_setting():
-    with pytest.raises(SettingsError):
+    # the message names what the caller gave (the preset), not the settings it filled in (#45)
+    with pytest.raises(SettingsError, match=r"^preset='meaning': the legacy variant does not use it \(only the "
+                                            r"paper variant does\); leave it out$") as caught:
         semsim.USim(variant="legacy", preset="meaning")
+    assert caught.value.settings == ("preset",)
     with pytest.raises(SettingsError):
         semsim.USim(preset="best")
     assert "meaning" in settings.PRESETS

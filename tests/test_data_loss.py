@@ -173,3 +173,34 @@ def test_no_command_ever_writes_to_a_path_it_reads(toy_env):
         assert all(p.read_bytes() == b for p, b in before.items()), (args, option, spelling)
 
     check()
+
+
+# -- nor over the run's own state (#45) -------------------------------------------------------------
+@pytest.mark.parametrize("target", ["given cache", "given cache -wal", "default cache", "models dir"])
+@pytest.mark.parametrize("command", ["score", "parse", "compare", "sensitivity", "meta-eval"])
+def test_no_command_writes_over_the_parse_cache_or_the_models_directory(toy_env, monkeypatch, command, target):
+    """The parse cache (given with --cache, or the default one) and the models directory are
+    the run's state, not outputs: ``-o`` naming one is refused at the start, the file untouched."""
+    d = toy_env
+    monkeypatch.setenv("SEMSIM_MODELS_DIR", str(d / "models"))
+    (d / "models").mkdir()
+    (d / "src.txt").write_text("a b .\nc d .\n")
+    (d / "hyp.txt").write_text("a b .\nc e .\n")
+    (d / "a.m2").write_text("S a b c\nA 1 2|||R:NOUN|||x|||REQUIRED|||-NONE-|||0\n\n")
+    (d / "t.tsv").write_text("source\toutput\tscore\na b .\ta c .\t2\nc d .\tc e .\t3\nd e .\td f .\t1\n")
+    given = d / "mine.sqlite3"
+    ParseCache(given).close()
+    ParseCache().close()  # the default one, in $SEMSIM_CACHE_DIR
+    path = {"given cache": given, "given cache -wal": Path(f"{given}-wal"),
+            "default cache": d / "cache" / "parses.sqlite3", "models dir": d / "models" / "out.tsv"}[target]
+    before = path.read_bytes() if path.exists() else None
+    toy = ["--parser", "toy-parser", "--cache", str(given), "-q"]
+    args = {"score": ["score", "--source", d / "src.txt", "--hyp", d / "hyp.txt", *toy],
+            "parse": ["parse", d / "hyp.txt", *toy],
+            "compare": ["compare", "--source", d / "src.txt", "--hyp", d / "hyp.txt", *toy],
+            "sensitivity": ["sensitivity", d / "a.m2", *toy, "--bootstrap", "0"],
+            "meta-eval": ["meta-eval", d / "t.tsv", "--measure", "paper", *toy, "--bootstrap", "0"]}[command]
+    r = run(*args, "-o", path)
+    assert r.exit_code == 1, r.output
+    assert ("parse cache" in r.output or "models directory" in r.output) and "Traceback" not in r.output, r.output
+    assert (path.read_bytes() if path.exists() else None) == before

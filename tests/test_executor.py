@@ -90,6 +90,20 @@ def test_bad_executor_is_one_line(toy_env):
                                              "dask://HOST:PORT (docs/scale.md)\n"
 
 
+@pytest.mark.needs_dask
+def test_tls_without_a_tls_configuration_is_one_line_at_once(toy_env):
+    """Dask failed inside its connect, then spent a minute closing its client: a traceback
+    after 60 s. Without Dask's TLS settings, tls:// is refused before any connection."""
+    import time
+    f = files(toy_env)
+    start = time.monotonic()
+    r = score("--source", f["src.txt"], "--hyp", f["sys1.txt"], "--parser", "toy-parser", "--no-cache",
+              "--executor", "tls://127.0.0.1:1")
+    assert r.returncode == 1 and "Traceback" not in r.stderr, r.stderr
+    assert r.stderr.startswith("Error: --executor tls://127.0.0.1:1: Dask has no TLS configuration for its client")
+    assert time.monotonic() - start < 30
+
+
 def test_dask_missing_is_one_clear_error(toy_env, monkeypatch):
     monkeypatch.setitem(sys.modules, "distributed", None)  # import distributed -> ImportError
     plugins.reset_plugin_manager()

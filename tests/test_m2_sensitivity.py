@@ -348,3 +348,16 @@ def test_cli_example_file_annotators_overlap_and_jobs(tmp_path, monkeypatch):
         assert only0["summary"]["chains"] == doc["summary"]["chains"] - 1
     finally:
         plugins.reset_plugin_manager()
+
+
+def test_a_sentence_over_the_token_bound_is_refused_naming_file_and_line(tmp_path, monkeypatch):
+    """Every version over SEMSIM_MAX_SENTENCE_TOKENS: the span parser refuses them all (a
+    run-level failure), and the message names the M2 file and the sentence's line (#45)."""
+    pytest.importorskip("semsim_ucca")
+    monkeypatch.setenv("SEMSIM_MAX_SENTENCE_TOKENS", "10")
+    m2 = tmp_path / "long.m2"
+    m2.write_text("S " + " ".join(["w"] * 30) + "\nA 0 1|||R:NOUN|||x|||REQUIRED|||-NONE-|||0\n\n")
+    r = run(m2, "--no-cache", "-q")
+    assert r.exit_code == 1 and "Traceback" not in r.output, r.output
+    assert r.stderr.strip() == (f"Error: {m2}:1: sentence too long for the span parser: 30 tokens, over the limit "
+                                "of 10 (raise it with SEMSIM_MAX_SENTENCE_TOKENS=N if the memory is there)")

@@ -140,6 +140,13 @@ def test_asset_csv_keeps_meaning_and_averages_per_pair(tmp_path):
     ("r.tsv", "source\toutput\tscore\n", "auto", "r.tsv: no judgments in this tsv table"),
     ("t.csv", "", "auto", "t.csv:1: empty table"),
     ("t.txt", "a,b,c\n1,2,3\n", "auto", "t.txt:1: cannot tell the table's format"),
+    # round five (#45): columns given twice, numbers float() takes that no table writes
+    ("t.csv", "source,output,meaning,ave_m,source\nA.,B.,\"1,2\",1.5,C.\n", "auto",
+     "t.csv:1: column 'source' appears 2 times in the header: keep one"),
+    ("t.csv", "source,output,meaning,ave_m,ave_m\nA.,B.,\"1,2\",1.5,1\n", "auto",
+     "t.csv:1: column 'ave_m' appears 2 times in the header: keep one"),
+    ("r.tsv", "A .\tB .\t1_0\n", "tsv", "r.tsv:1: score '1_0' is not a number (plain digits, a point, an exponent)"),
+    ("r.tsv", "A .\tB .\t3\nA .\tC .\t\u0663\n", "tsv", "r.tsv:2: score '\u0663' is not a number"),
 ])
 def test_bad_tables_are_one_line_naming_file_and_row(tmp_path, name, text, fmt, error):
     table = write(tmp_path / name, text)
@@ -160,9 +167,49 @@ def test_measure_specs():
     assert measure_spec("para:tokens=paraphrase,leaves=2") == ("para", {"tokens": "paraphrase", "leaves": 2})
     assert measure_spec("p:align=passage,tie-break=all,remote=no") == (
         "p", {"by_sentence": False, "tie_break": "all", "remote": False})
-    for bad in ("nope", "x:", "x:leaves", ":leaves=2", "x:leaves=1,leaves=2"):
+    for bad in ("nope", "x:", "x:leaves", ":leaves=2", "x:leaves=1,leaves=2",
+                "chrf:tokens=ordered", "paper:leaves=2", "Levenshtein:leaves=2"):  # a measure's name taken
         with pytest.raises(SettingsError):
             measure_spec(bad)
+
+
+@pytest.mark.parametrize("spec,says", [
+    ("x:cache=5", "cache=5: expected True"), ("x:cache=1.5", "cache=1.5"), ("x:model=1", "model=1: expected a path"),
+    ("x:use_cache=maybe", "use_cache='maybe': expected True or False"),
+    ("x:preset=meaning,tokens=edit", "preset 'meaning' sets tokens='contextual'"),  # restating the default
+])
+def test_measure_settings_of_the_wrong_type_are_one_line(toy_env, tmp_path, spec, says):
+    r = run("meta-eval", tsv_table(tmp_path), "--parser", "toy-parser", "--measure", spec, "-q")
+    assert r.exit_code == 1 and "Traceback" not in r.output, r.output
+    (line,) = r.stderr.splitlines()
+    assert says in line, line
+
+
+def test_table_scores_are_plain_numbers_or_refused():
+    """Hypothesis: whatever text a score cell holds, it is read as float() reads it when it
+    is a plain ASCII number, and refused in one InputError otherwise (never another error)."""
+    from hypothesis import given
+    from hypothesis import strategies as st
+
+    @given(st.one_of(st.text(max_size=12), st.from_regex(r"[+-]?[0-9_]{0,4}\.?[0-9]{0,3}(e[+-]?[0-9]{1,2})?",
+                                                         fullmatch=True),
+                     st.floats(allow_nan=False, allow_infinity=False).map(repr)))
+    def check(text):
+        try:
+            value = metaeval._number("t.tsv", 1, "score", text)
+        except InputError:
+            assert not (text.strip().isascii() and "_" not in text and _plain(text.strip()))
+            return
+        assert text.strip().isascii() and "_" not in text and value == float(text)
+
+    check()
+
+
+def _plain(text: str) -> bool:
+    try:
+        return math.isfinite(float(text))
+    except ValueError:
+        return False
 
 
 def test_unknown_or_invalid_usim_settings_are_refused_before_parsing(toy_env, tmp_path):
@@ -288,3 +335,11 @@ def test_per_sentence_explain_commands_reproduce_each_measures_f(toy_env, tmp_pa
             page = (tmp_path / f"row{row['row']}.{name}.html").read_text(encoding="utf-8")
             doc = json.loads(page.split('id="semsim-data">')[1].split("</script>")[0])
             assert doc["score"]["f"] == pytest.approx(row["scores"][name], abs=1e-12), (name, row)
+
+
+def test_the_explain_recipe_keeps_a_sentence_with_a_newline_on_one_line():
+    """A quoted CSV field may hold a newline: the recipe's printf gives the parser one line,
+    the sentence as it was parsed (whitespace runs are one space), not two sentences."""
+    from semsim.commands.metaeval import explain_commands
+    commands = explain_commands("He go\nhome .", "He goes home .", "row1", {"paper": {}}, {"parser": "toy-parser"})
+    assert commands[0] == "printf '%s\\n' 'He go home .' | semsim parse - -q -o row1.src.mrp --parser toy-parser"

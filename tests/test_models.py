@@ -5,6 +5,8 @@ from __future__ import annotations
 import hashlib
 import http.server
 import io
+import os
+import re
 import tarfile
 import threading
 from pathlib import Path
@@ -184,3 +186,117 @@ def test_a_code_running_format_loads_no_model_by_a_name_the_working_directory_an
     # the installed model, not the working directory's file of that name
     assert requested_model("planted", "NO_SUCH_ENV", exists, runs_code="TUPA") == model_path("planted") \
         == installed_model / "planted"
+
+
+# -- models whose format runs code: loaded only when the user says so (#45) ------------------------
+def test_a_code_running_model_loads_only_with_trust_or_as_downloaded(models_env, monkeypatch, tmp_path):
+    """check_trusted: a model of one's own needs --trust-model; an installed one loads while its
+    files, hashed again, are those recorded at the download; a changed or added file, or a
+    marker without the record (an older install, a hand-made one), is refused; each refusal
+    is one line saying why."""
+    from semsim.models import check_trusted, trusting
+    monkeypatch.delenv("SEMSIM_TRUST_MODELS", raising=False)
+    own = tmp_path / "mine"
+    own.mkdir()
+    with pytest.raises(SemsimError, match=r"^refusing to load TUPA model .*mine: loading it runs code from its files "
+                                          r"\(pickles\) and it is not a model semsim downloaded; pass --trust-model"):
+        check_trusted(own, "TUPA", "pickles")
+    with trusting(True):
+        check_trusted(own, "TUPA", "pickles")
+    assert "SEMSIM_TRUST_MODELS" not in os.environ  # the opt-in ends with the block
+    monkeypatch.setenv("SEMSIM_TRUST_MODELS", "1")
+    check_trusted(own, "TUPA", "pickles")
+    monkeypatch.delenv("SEMSIM_TRUST_MODELS")
+    download(plugins.downloads()["toy-model"], progress=False)
+    path = model_path("toy-model")
+    check_trusted(path, "TUPA", "pickles")  # as downloaded: no opt-in needed
+    (path / "hubconf.py").write_text("import os\n")  # an added file
+    with pytest.raises(SemsimError, match=r"'toy/hubconf\.py' differs from what semsim recorded when it downloaded"):
+        check_trusted(path, "TUPA", "pickles")
+    (path / "hubconf.py").unlink()
+    (path / "weights.bin").write_bytes(b"tampered")  # same name, other content
+    with pytest.raises(SemsimError, match=r"'toy/weights\.bin' differs from what semsim recorded"):
+        check_trusted(path, "TUPA", "pickles")
+    marker = installed("toy-model") / ".semsim-model.json"
+    marker.write_text('{"subpath": "toy", "verified": true}')  # says verified, records nothing
+    with pytest.raises(SemsimError, match=r"semsim has no record of its files' hashes \(reinstall it"):
+        check_trusted(path, "TUPA", "pickles")
+
+
+@pytest.mark.parametrize(("marker", "message"), [
+    ('{"subpath": "../../../etc/passwd"}', r"subpath '\.\./\.\./\.\./etc/passwd' leaves the model's directory"),
+    ('{"subpath": "/etc/shadow"}', r"subpath '/etc/shadow' leaves the model's directory"),
+    ("not json", r"not a readable install marker \(JSONDecodeError\)"),
+    ("[1, 2]", r"not an install marker \(a JSON list, not an object\)"),
+    ("7", r"not an install marker \(a JSON int, not an object\)"),
+    ('{"subpath": 5}', r"'subpath' must be a string"),
+    ('{"files": ["a"]}', r"'files' an object of strings"),
+])
+def test_a_damaged_install_marker_is_one_line_naming_it(tmp_path, monkeypatch, marker, message):
+    monkeypatch.setenv("SEMSIM_MODELS_DIR", str(tmp_path / "models"))
+    (tmp_path / "models" / "m").mkdir(parents=True)
+    (tmp_path / "models" / "m" / ".semsim-model.json").write_text(marker)
+    r = CliRunner().invoke(cli, ["models", "path", "m"])
+    assert r.exit_code == 1, r.output
+    assert r.output.startswith("Error: ") and len(r.output.strip().splitlines()) == 1, r.output
+    assert ".semsim-model.json" in r.output and re.search(message, r.output), r.output
+
+
+def test_removing_a_symlinked_model_removes_the_link_only(tmp_path, monkeypatch):
+    monkeypatch.setenv("SEMSIM_MODELS_DIR", str(tmp_path / "models"))
+    real = tmp_path / "elsewhere"
+    real.mkdir()
+    (real / ".semsim-model.json").write_text("{}")
+    (tmp_path / "models").mkdir()
+    (tmp_path / "models" / "linked").symlink_to(real)
+    r = CliRunner().invoke(cli, ["models", "remove", "linked"])
+    assert r.exit_code == 0 and r.output == "removed linked\n", r.output
+    assert real.is_dir() and not (tmp_path / "models" / "linked").exists()
+
+
+def test_tupa_with_a_model_of_ones_own_is_refused_without_trust_model(tmp_path, monkeypatch):
+    """A TUPA model is pickles: `--parser tupa --model ./PREFIX` is one line naming the reason
+    and the opt-in, before TUPA is imported (it need not even be installed)."""
+    pytest.importorskip("semsim_ucca")
+    monkeypatch.delenv("SEMSIM_TRUST_MODELS", raising=False)
+    monkeypatch.setenv("SEMSIM_MODELS_DIR", str(tmp_path / "models"))
+    (tmp_path / "evil.json").write_text("{}")
+    (tmp_path / "evil.data").write_bytes(b"cos\nsystem\n(S'echo pwned'\ntR.")
+    src = tmp_path / "s.txt"
+    src.write_text("a b .\n")
+    r = CliRunner().invoke(cli, ["score", "--source", str(src), "--hyp", str(src), "--parser", "tupa",
+                                 "--model", str(tmp_path / "evil"), "--no-cache", "-q"])
+    assert r.exit_code == 1 and r.output.strip() == (
+        f"Error: refusing to load TUPA model {tmp_path / 'evil'}: loading it runs code from its files (its .data "
+        "files are Python pickles) and it is not a model semsim downloaded; pass --trust-model (or set "
+        "SEMSIM_TRUST_MODELS=1; trust_model=True in Python) if you trust it"), r.output
+
+
+@pytest.mark.slow
+def test_trust_model_reaches_the_worker_processes(tmp_path):
+    """--trust-model is the run's: with --jobs 2 the workers, which load the model, have it too."""
+    import subprocess
+    import sys
+    plugin = tmp_path / "runs_code.py"
+    plugin.write_text(
+        "from pathlib import Path\n"
+        "from semsim.hookspecs import hookimpl\nfrom semsim.records import Parser\n"
+        "from semsim.models import check_trusted\nimport toy_plugin\n"
+        "def parse(texts, model=None):\n"
+        "    check_trusted(Path(model), 'toy', 'it runs code')  # in the worker, as TUPA's loader would\n"
+        "    return [toy_plugin.tree_to_graph(t) for t in toy_plugin.toy_parse(texts)]\n"
+        "@hookimpl\ndef register_parsers(register):\n"
+        "    register(Parser('code-parser', 'toy', parse, 'x', model_identity=lambda m: 'm1'))\n")
+    src = tmp_path / "s.txt"
+    src.write_text("".join(f"Word{i} here .\n" for i in range(8)))
+    env = {**__import__("os").environ, "SEMSIM_LOAD_PLUGINS": "", "SEMSIM_MODELS_DIR": str(tmp_path / "models"),
+           "SEMSIM_PLUGINS": f"{Path(__file__).with_name('toy_plugin.py')},{plugin}",
+           "PYTHONPATH": f"{Path(__file__).parent}:{__import__('os').environ.get('PYTHONPATH', '')}"}
+    env.pop("SEMSIM_TRUST_MODELS", None)
+    args = [sys.executable, "-m", "semsim.cli", "score", "--source", str(src), "--hyp", str(src), "--parser",
+            "code-parser", "--model", str(tmp_path / "m"), "--jobs", "2", "--batch-size", "2", "--no-cache", "-q",
+            "--bootstrap", "0", "-b"]
+    refused = subprocess.run(args, env=env, capture_output=True, text=True, timeout=120)
+    assert refused.returncode == 1 and "pass --trust-model" in refused.stderr, refused.stderr
+    trusted = subprocess.run([*args, "--trust-model"], env=env, capture_output=True, text=True, timeout=120)
+    assert trusted.returncode == 0 and trusted.stdout.strip() == "1.000000", trusted.stderr

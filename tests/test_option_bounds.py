@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import re
 from pathlib import Path
 
 import pytest
@@ -100,3 +101,99 @@ def test_naming_an_installed_plugin_in_semsim_plugins_registers_it_once(monkeypa
     finally:
         monkeypatch.delenv("SEMSIM_PLUGINS")
         plugins.reset_plugin_manager()
+
+
+# -- round five (#45): resample counts, system names, options that cannot go together --------------
+@pytest.mark.parametrize("command", ["score", "compare", "sensitivity", "meta-eval", "usim"])
+def test_a_huge_bootstrap_is_one_line_not_a_memory_error(toy_env, command):
+    d = toy_env
+    (d / "src.txt").write_text("a b .\nc d .\n")
+    (d / "a.m2").write_text("S a b c\nA 1 2|||R:NOUN|||x|||REQUIRED|||-NONE-|||0\n\n")
+    (d / "t.tsv").write_text("source\toutput\tscore\na b .\ta c .\t2\nc d .\tc e .\t3\n")
+    xml = Path(__file__).resolve().parents[1] / "examples" / "fig1-source.xml"
+    args = {"score": ["score", "--source", d / "src.txt", "--hyp", d / "src.txt", "--parser", "toy-parser"],
+            "compare": ["compare", "--source", d / "src.txt", "--hyp", d / "src.txt", "--parser", "toy-parser"],
+            "sensitivity": ["sensitivity", d / "a.m2", "--parser", "toy-parser"],
+            "meta-eval": ["meta-eval", d / "t.tsv", "--measure", "paper", "--parser", "toy-parser"],
+            "usim": ["usim", xml, xml]}[command]
+    r = CliRunner().invoke(cli, [*map(str, args), "--bootstrap", str(10**9)])
+    assert r.exit_code == 2 and "--bootstrap" in r.output and "1000000" in r.output, r.output
+    assert "Traceback" not in r.output
+
+
+@pytest.mark.parametrize("name", ["a\tb", "a\nb", "a|b", "a\x00b", "a\u2028b"])
+def test_a_system_name_no_output_can_carry_is_refused(toy_env, name):
+    src = toy_env / "src.txt"
+    src.write_text("a b .\n")
+    r = CliRunner().invoke(cli, ["score", "--source", str(src), "--hyp", f"{name}={src}", "--parser", "toy-parser",
+                                 "-b"])
+    assert r.exit_code == 2 and "system name" in r.output and "choose another name" in r.output, r.output
+    odd = toy_env / name.replace("\x00", "\t")  # a file name of its own (no NUL in one): named with NAME=FILE
+    odd.write_text("a b .\n")
+    r = CliRunner().invoke(cli, ["score", "--source", str(src), "--hyp", str(odd), "--parser", "toy-parser",
+                                 "--format", "tsv"])
+    assert r.exit_code == 1 and "give the system a name with NAME=FILE" in r.output, r.output
+    r = CliRunner().invoke(cli, ["score", "--source", str(src), "--hyp", f"ok={odd}", "--parser", "toy-parser",
+                                 "--format", "tsv", "-q"])
+    assert r.exit_code == 0 and r.output.splitlines()[1].startswith("ok\t"), r.output
+
+
+def test_worst_with_score_only_is_refused(toy_env):
+    src = toy_env / "src.txt"
+    src.write_text("a b .\n")
+    r = CliRunner().invoke(cli, ["score", "--source", str(src), "--hyp", str(src), "--parser", "toy-parser",
+                                 "-b", "--worst", "3"])
+    assert r.exit_code == 1 and "--worst" in r.output and "-b" in r.output and "Traceback" not in r.output
+
+
+@pytest.mark.parametrize("kw,message", [
+    ({"n_bootstrap": -5}, "n_bootstrap=-5: expected a whole number from 0 to 1,000,000"),
+    ({"n_bootstrap": 10**12}, "n_bootstrap=1000000000000"),
+    ({"confidence": 1.5}, "confidence=1.5: expected a number between 0 and 1"),
+    ({"confidence": float("nan")}, "confidence=nan"),
+    ({"confidence": "0.9"}, "confidence='0.9'"),
+])
+def test_corpus_score_bounds_its_bootstrap(kw, message):
+    from semsim.errors import SettingsError
+    from semsim.stats import Score, corpus_score
+    scores = [Score.fixed(0.5, ("s->r", "r->s"), "sig"), Score.fixed(1.0, ("s->r", "r->s"), "sig")]
+    with pytest.raises(SettingsError, match=re.escape(message)):
+        corpus_score(scores, **kw)
+
+
+def test_the_bootstrap_in_blocks_draws_the_same_resamples(monkeypatch):
+    """Resamples drawn block by block (bounded memory) give the interval one draw gave."""
+    import numpy as np
+
+    from semsim import stats
+    rng = np.random.default_rng(0)
+    scores = [stats.Score({p: stats.Counts(*(int(x) for x in rng.integers(0, 9, 4))) for p in ("s->r", "r->s")}, "sig")
+              for _ in range(37)]
+    whole = stats.corpus_score(scores, n_bootstrap=500, seed=3)
+    monkeypatch.setattr(stats, "BOOTSTRAP_BLOCK", 37 * 7)  # blocks of 7 resamples
+    assert stats.corpus_score(scores, n_bootstrap=500, seed=3) == whole
+
+
+def test_a_file_name_with_a_newline_keeps_each_tsv_record_on_one_line(tmp_path):
+    import shutil
+    examples = Path(__file__).resolve().parents[1] / "examples"
+    a, b = tmp_path / "so\nurce.xml", tmp_path / "cor\trection.xml"
+    shutil.copy(examples / "fig1-source.xml", a)
+    shutil.copy(examples / "fig1-correction.xml", b)
+    r = CliRunner().invoke(cli, ["usim", str(a), str(b), "--format", "tsv"])
+    assert r.exit_code == 0, r.output
+    lines = r.output.splitlines()
+    assert len(lines) == 2 and "so\\nurce.xml" in lines[1] and "cor\\trection.xml" in lines[1], r.output
+
+
+def test_meta_evaluate_and_paired_tests_bound_their_resamples():
+    from semsim.errors import SettingsError
+    from semsim.gec.metaeval import Judgment, meta_evaluate
+    from semsim.significance import paired_tests
+    judgments = [Judgment("a b", "a c", 1.0, (1.0,), 1), Judgment("c d", "c e", 2.0, (2.0,), 2)]
+    with pytest.raises(SettingsError, match="n_bootstrap=1000000000: expected a whole number from 0 to 1,000,000"):
+        meta_evaluate(judgments, {"len": lambda pairs: [float(len(o)) for _, o in pairs]}, n_bootstrap=10**9)
+    with pytest.raises(SettingsError, match="confidence=2"):
+        meta_evaluate(judgments, {"len": lambda pairs: [float(len(o)) for _, o in pairs]}, confidence=2)
+    with pytest.raises(SettingsError, match="trials=1000000000"):
+        paired_tests({"a": [0.1, 0.2], "b": [0.3, 0.4]}, trials=10**9)

@@ -67,3 +67,27 @@ def test_an_error_in_standard_input_names_it_and_the_reader_that_took_it():
     r = run_cli("usim", "-", EXAMPLES / "fig1-correction.amr", input=conllu)
     assert r.exit_code == 1 and r.output.startswith("Error: <stdin>:"), r.output
     assert "(read as penman: another with --read-format)" in r.output
+
+
+@pytest.mark.slow
+def test_a_named_pipe_with_no_writer_yet_is_waited_for_as_cat_waits(tmp_path):
+    """Decided (#45): a named pipe is read as Unix reads one, so opening it waits for its
+    writer (as `cat FIFO` does; refusing a pipe not yet written to would refuse `<(cmd)` whose
+    command is slow to start). semsim waits, and scores once the writer comes: not refused,
+    not hung after it."""
+    import subprocess
+    import sys
+    import time
+    path = tmp_path / "later"
+    os.mkfifo(path)
+    proc = subprocess.Popen([sys.executable, "-m", "semsim.cli", "usim", str(path),
+                             str(EXAMPLES / "fig1-source.xml"), "-b"], stdout=subprocess.PIPE, text=True)
+    try:
+        time.sleep(1.5)
+        assert proc.poll() is None  # waiting for a writer, as Unix readers do
+        with open(path, "wb") as f:
+            f.write((EXAMPLES / "fig1-source.xml").read_bytes())
+        out, _ = proc.communicate(timeout=60)
+    finally:
+        proc.kill()
+    assert proc.returncode == 0 and out.strip() == "1.000000"

@@ -32,6 +32,7 @@ from collections.abc import Callable, Sequence
 
 import numpy as np
 
+from ..errors import PluginError, SemsimError
 from ..graph import Graph
 from ..limits import check_cells
 from .tokens import Pair, heaviest_monotone, related, synchronised_spans
@@ -57,9 +58,22 @@ def vectors(g: Graph, encode: Encoder) -> np.ndarray:
     """Unit-length contextual vectors of every token of ``g``, each sentence encoded alone."""
     parts = []
     for r in _sentences(g):
-        v = np.asarray(encode([g.tokens[i].text for i in r]), dtype=np.float64)
-        if v.shape[0] != len(r):
-            raise ValueError(f"the word encoder gave {v.shape[0]} vectors for {len(r)} words")
+        words = [g.tokens[i].text for i in r]
+        try:
+            v = np.asarray(encode(words), dtype=np.float64)
+        except SemsimError:
+            raise
+        except Exception as exc:  # the plugin's code, or vectors that are no numbers
+            raise PluginError(f"word encoder raised {type(exc).__name__} on {' '.join(words)[:60]!r}: "
+                              f"{str(exc)[:200]}") from exc
+        if v.ndim != 2 or v.shape[0] != len(r) or v.shape[1] < 1:
+            raise PluginError(f"word encoder gave vectors of shape {v.shape} for {len(r)} words (one vector "
+                              "per word expected)")
+        if not np.isfinite(v).all():  # NaN would compare as no pair at all, silently
+            raise PluginError(f"word encoder gave a vector that is not finite (NaN or inf) on "
+                              f"{' '.join(words)[:60]!r}")
+        if parts and v.shape[1] != parts[0].shape[1]:
+            raise PluginError(f"word encoder gave vectors of {v.shape[1]} and {parts[0].shape[1]} dimensions")
         parts.append(v)
     if not parts:
         return np.zeros((0, 1))

@@ -31,6 +31,7 @@ from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 from itertools import pairwise
 
+from ..errors import PluginError, SemsimError
 from ..graph import Graph
 
 Pair = tuple[int, int]
@@ -120,7 +121,16 @@ def judge_gaps(g1: Graph, g2: Graph, r1: range, r2: range, pairs: Sequence[Pair]
     gaps = substitution_gaps(g1, g2, r1, r2, pairs)
     if not gaps:
         return []
-    verdicts = judge([query(g1, g2, r1, gap) for gap in gaps])
+    try:
+        verdicts = list(judge([query(g1, g2, r1, gap) for gap in gaps]))
+    except SemsimError:
+        raise
+    except Exception as exc:  # the plugin's code
+        raise PluginError(f"paraphrase judge raised {type(exc).__name__}: {str(exc)[:200]}") from exc
     if len(verdicts) != len(gaps):
-        raise ValueError(f"the paraphrase judge answered {len(verdicts)} of {len(gaps)} queries")
+        raise PluginError(f"paraphrase judge answered {len(verdicts)} of {len(gaps)} queries")
+    bad = next((v for v in verdicts if not isinstance(v, Verdict)
+                or not (isinstance(v.paraphrase, bool) or type(v.paraphrase).__name__ == "bool_")), None)
+    if bad is not None:
+        raise PluginError(f"paraphrase judge answered {bad!r:.80}, not a Verdict")
     return list(zip(gaps, verdicts))

@@ -129,7 +129,7 @@ def system_names(hyps: Sequence[tuple[str | None, Path]], refs: Sequence[tuple[s
     its file name (``ref:`` before a reference's), or its path where file names clash. A file
     given twice as ``--hyp`` (or as ``--ref``), or two systems of one name, is an error: they
     would silently become one row."""
-    from ..files import same_file
+    from ..files import same_file, shown
     for option, given in (("--hyp", hyps), ("--ref", refs)):
         for i, (_, p) in enumerate(given):
             if any(same_file(p, q) for _, q in given[:i]):
@@ -142,6 +142,11 @@ def system_names(hyps: Sequence[tuple[str | None, Path]], refs: Sequence[tuple[s
     use = short if len(set(short)) == len(short) else [str(p) for p in paths]
     names = {p: given_names.get(p) or ("ref:" if p in ref_paths and p not in hyp_paths else "") + n
              for p, n in zip(paths, use)}
+    from ..cli import bad_name
+    for p, n in names.items():
+        if p not in given_names and bad_name(n):
+            raise SemsimError(f"{shown(p)!r}: its file name holds {bad_name(n)}, which would break the tab-separated, "
+                              "Markdown and -b outputs: give the system a name with NAME=FILE")
     clash = next((n for n in names.values() if list(names.values()).count(n) > 1), None)
     if clash is not None:
         raise SemsimError(f"two systems named {clash!r}: name them apart with NAME=FILE")

@@ -24,6 +24,7 @@ from ..cache import normalise
 from ..cli import format_option, parsing_options, quiet_option, usim_options
 from ..errors import InputError, SemsimError
 from ..graph import Graph
+from ..limits import MAX_BOOTSTRAP
 from ..parsing import ParseSettings
 from ..report import Col, Record, Report, Skipped, Table, num, write
 from ..stats import Score, corpus_score
@@ -163,7 +164,7 @@ def _pairs_from_text(source: Path, hyp: Path, parser_specs: tuple[str, ...], par
 @parsing_options(parser=False)
 @format_option()
 @click.option("-o", "--output", type=click.Path(dir_okay=False), help="Write here instead of stdout.")
-@click.option("--bootstrap", "n_bootstrap", type=click.IntRange(0), default=1000, show_default=True,
+@click.option("--bootstrap", "n_bootstrap", type=click.IntRange(0, MAX_BOOTSTRAP), default=1000, show_default=True,
               help="Bootstrap resamples for each column's corpus confidence interval.")
 @click.option("--seed", type=click.IntRange(0), default=12345, show_default=True)
 @quiet_option

@@ -8,12 +8,13 @@ import os
 import sys
 from collections.abc import Iterable, Iterator
 from contextlib import contextmanager
-from dataclasses import dataclass
+from contextvars import ContextVar
+from dataclasses import dataclass, replace
 from pathlib import Path
 from typing import IO
 
 from ..errors import InputError, SemsimError
-from ..files import atomic_write, is_stdin, same_file, shown
+from ..files import atomic_write, is_stdin, one_line, same_file, shown
 from ..graph import Graph
 from ..io import iter_graphs
 from ..report import Skipped
@@ -133,7 +134,9 @@ def read_pairs(pairs: list[tuple[Path, Path]], read_format: str | None, quiet: b
                 out.append(GraphPair(name, f"{a}#{i}", f"{b}#{i}", None, None, str(bad)))
             else:
                 out.append(GraphPair(name, f"{a}#{i}", f"{b}#{i}", g1, g2))  # type: ignore[arg-type]
-    return out
+    # a file name with a newline or a tab must not split the records that carry it
+    return [replace(p, name=one_line(p.name), source=one_line(p.source), correction=one_line(p.correction))
+            for p in out]
 
 
 def _mixed(g1: Graph, g2: Graph, a: Path, b: Path) -> InputError | None:
@@ -176,19 +179,60 @@ def open_output(path: str | None) -> Iterator[IO[str]]:
         yield f
 
 
+#: What a run keeps besides its inputs, which its outputs may not name either: the parse
+#: cache a command was given (:func:`run_state`, from its ``--cache``), a training work directory.
+_STATE: ContextVar[tuple[tuple[Path, str], ...]] = ContextVar("semsim_run_state", default=())
+_SQLITE_FILES = ("", "-wal", "-shm", "-journal")  # a database and the files SQLite keeps beside it
+
+
+@contextmanager
+def run_state(path: str | os.PathLike[str], what: str) -> Iterator[None]:
+    """Within the block, :func:`check_writable` refuses ``path`` (a file, or a directory and
+    everything in it) as an output: it is ``what`` (e.g. "the parse cache") of this run."""
+    token = _STATE.set((*_STATE.get(), (Path(path), what)))
+    try:
+        yield
+    finally:
+        _STATE.reset(token)
+
+
+def _state_of_the_run() -> list[tuple[Path, str, bool]]:
+    """(path, what it is, whether it is a directory whose files count too): the default parse
+    cache and the models directory always, and what :func:`run_state` added."""
+    from ..files import cache_dir
+    from ..models import models_dir
+    caches = [(cache_dir() / "parses.sqlite3", "the default parse cache")]
+    caches += [(p, what) for p, what in _STATE.get() if what.endswith("cache")]
+    out = [(Path(f"{p}{suffix}"), what, False) for p, what in caches for suffix in _SQLITE_FILES]
+    out.append((models_dir(), "the models directory", True))
+    out += [(p, what, True) for p, what in _STATE.get() if not what.endswith("cache")]
+    return out
+
+
+def _inside(path: str | os.PathLike[str], directory: Path) -> bool:
+    resolved, root = Path(path).resolve(), directory.resolve()
+    return resolved == root or root in resolved.parents
+
+
 def check_writable(*paths: str | None, inputs: Iterable[str | os.PathLike[str] | None] = ()) -> None:
     """Fail at the start, not after hours of parsing, when an output cannot be written, when
     it is one of the run's ``inputs`` (writing it would destroy what the run read: ``semsim
-    usim s.xml c.xml -o c.xml``), or when two outputs are one file."""
+    usim s.xml c.xml -o c.xml``) or its state (the parse cache, given or default, the models
+    directory, a training work directory: :func:`run_state`), or when two outputs are one file."""
     # an @list's own file is an input too, beside the files it names
     read = [os.fspath(i).removeprefix("@") for i in inputs if i is not None and not is_stdin(i)]
     given = [p for p in paths if p and p != "-"]
+    state = _state_of_the_run() if given else []
     for k, path in enumerate(given):
         parent = Path(path).absolute().parent
         if not parent.is_dir():
             raise SemsimError(f"{path}: cannot write: no directory {parent}")
         if not os.access(parent, os.W_OK):
             raise SemsimError(f"{path}: cannot write: permission denied")
+        for where, what, tree in state:
+            if _inside(path, where) if tree else same_file(path, where):
+                raise SemsimError(f"{path}: is {what} ({where}){' or in it' if tree else ''}; writing it would "
+                                  "destroy what this run keeps: choose another output file")
         for other in read:
             if same_file(path, other):
                 raise SemsimError(f"{path}: is an input of this run ({shown(other)}); writing it would destroy "

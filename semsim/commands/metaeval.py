@@ -23,6 +23,7 @@ import click
 from ..cli import format_option, parsing_options, quiet_option
 from ..errors import SemsimError, SettingsError
 from ..gec.metaeval import ANCHOR_MODULES, ANCHORS, RENDERINGS, TABLE_FORMATS, MetaEvaluation
+from ..limits import MAX_BOOTSTRAP
 from ..parsing import ParseSettings
 from ..report import write_jsonl
 from .common import warn_if_untokenized
@@ -48,6 +49,9 @@ def measure_spec(spec: str) -> tuple[str, Mapping[str, Any] | None]:
     if not colon or not _NAME.fullmatch(name) or not rest.strip():
         raise SettingsError(f"--measure {spec!r}: give paper, legacy, an anchor ({', '.join(ANCHORS)}) or "
                             "NAME:key=value,... (USim settings, e.g. para:tokens=paraphrase,leaves=2)")
+    if name.lower() in {*NAMED, *ANCHORS}:  # its rows would read as that measure's
+        raise SettingsError(f"--measure {spec!r}: {name!r} names a measure already (paper, legacy, "
+                            f"{', '.join(ANCHORS)}); call yours something else")
     settings: dict[str, Any] = {}
     for item in rest.split(","):
         key, eq, value = (part.strip() for part in item.partition("="))
@@ -98,7 +102,7 @@ def _literal(value: str) -> Any:
               help="Keep only the outputs that differ from their source (whitespace aside): copies inflate "
                    "every measure's correlation.")
 @parsing_options
-@click.option("--bootstrap", "n_bootstrap", type=click.IntRange(0), default=1000, show_default=True,
+@click.option("--bootstrap", "n_bootstrap", type=click.IntRange(0, MAX_BOOTSTRAP), default=1000, show_default=True,
               help="Bootstrap resamples of the sources for each interval (0: none).")
 @click.option("--confidence", type=click.FloatRange(0, 1, min_open=True, max_open=True), default=0.95,
               show_default=True, help="Confidence of the intervals.")
@@ -197,6 +201,8 @@ def explain_commands(source: str, output: str, stem: str, usim: Mapping[str, Map
             tag = stem if not parsed else f"{stem}.{len(parsed) + 1}"
             parsed[key] = tag
             for side, text in (("src", source), ("out", output)):
+                # one line, as it was parsed (whitespace runs, newlines of a quoted CSV field too, are one space)
+                text = " ".join(text.split())
                 commands.append(f"printf '%s\\n' {shlex.quote(text)} | semsim parse - -q -o {tag}.{side}.mrp"
                                 + "".join(f" {p}" for p in parse))
         tag = parsed[key]

@@ -12,6 +12,7 @@ import click
 from ..api import USim
 from ..cli import format_option, parsing_options, quiet_option, systems_inputs, usim_options
 from ..errors import SemsimError
+from ..limits import MAX_BOOTSTRAP
 from ..parsing import ParseSettings
 from ..report import write_jsonl
 from ..stats import Score
@@ -25,11 +26,11 @@ from .inputs import check_writable, open_output
 @parsing_options
 @click.option("-o", "--output", type=click.Path(dir_okay=False), help="Per-sentence JSON Lines here.")
 @format_option(["text", "markdown", "json", "tsv"], help="Format of the per-system table on stdout.")
-@click.option("--bootstrap", "n_bootstrap", type=click.IntRange(0), default=1000, show_default=True,
+@click.option("--bootstrap", "n_bootstrap", type=click.IntRange(0, MAX_BOOTSTRAP), default=1000, show_default=True,
               help="Bootstrap resamples for each system's confidence interval.")
 @click.option("--paired", type=click.Choice(["ar", "bs", "none"]), default="ar", show_default=True,
               help="Paired test between every two systems: approximate randomization, paired bootstrap, none.")
-@click.option("--paired-trials", type=click.IntRange(1), default=10000, show_default=True,
+@click.option("--paired-trials", type=click.IntRange(1, MAX_BOOTSTRAP), default=10000, show_default=True,
               help="Random trials (resamples) per paired test.")
 @click.option("--seed", type=click.IntRange(0), default=12345, show_default=True)
 @click.option("-b", "--score-only", is_flag=True,
@@ -62,6 +63,8 @@ def score(source_path: Path, hyps: tuple[tuple[str | None, Path], ...], refs: tu
     from ..textfiles import read_parallel, too_large_lines, unparsed_lines
     if not hyps and not refs:
         raise SemsimError("give at least one --hyp (or --ref) file")
+    if worst and score_only:
+        raise SemsimError("--worst lists lines beside the table, -b prints only each system's number: use one")
     if worst and fmt == "tsv":
         raise SemsimError("--worst lists lines beside the table: use --format text, markdown or json (or -o for "
                           "every line's record)")

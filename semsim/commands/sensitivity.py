@@ -17,11 +17,11 @@ import click
 from ..api import USim
 from ..cache import normalise
 from ..cli import format_option, parsing_options, quiet_option, usim_options
-from ..errors import InputError, SemsimError
+from ..errors import InputError, ParseError, SemsimError
 from ..gec.m2 import read_m2
 from ..gec.sensitivity import ANCHORS, Chain, TypeSummary, build_chains, by_type, chain_texts, edit_deltas
 from ..graph import Graph
-from ..limits import LimitError, check_pair
+from ..limits import MAX_BOOTSTRAP, LimitError, check_pair
 from ..parsing import ParseSettings
 from ..report import Col, Record, Report, Skipped, Table, num, write, write_jsonl
 from .inputs import check_writable, open_output
@@ -50,7 +50,7 @@ def _annotator(value: str, path: Path, known: set[int]) -> int | None:
                    "original = the learner sentence.")
 @click.option("--seed", type=click.IntRange(0), default=12345, show_default=True,
               help="Seed of the edit orders, anchors and bootstrap.")
-@click.option("--bootstrap", "n_bootstrap", type=click.IntRange(0), default=1000, show_default=True,
+@click.option("--bootstrap", "n_bootstrap", type=click.IntRange(0, MAX_BOOTSTRAP), default=1000, show_default=True,
               help="Bootstrap resamples for each type's confidence interval (0: none).")
 @parsing_options
 @format_option(help="Format of the per-type table on stdout.")
@@ -84,7 +84,14 @@ def sensitivity(m2_file: Path, metric: USim, annotator: str, anchor: str, seed: 
         a, first = skipped[0]
         click.echo(f"semsim: {len(skipped)} overlapping edit(s) skipped, e.g. {m2_file}:{first.skipped.line} "
                    f"overlaps {m2_file}:{first.kept.line} (annotator {a}); the earlier edit is kept", err=True)
-    parses = parse_texts(chain_texts(chains), parsing)
+    try:
+        parses = parse_texts(chain_texts(chains), parsing)
+    except ParseError as exc:  # every sentence failed (say, each over the length bound): name the first's line
+        named = {normalise(t) for t in exc.sentences}
+        first = next((c for c in chains if any(normalise(v) in named for v in c.versions)), None)
+        if first is None:
+            raise
+        raise InputError(str(exc), m2_file, first.sentence.line) from None
     # every version (the learner sentence, each partial correction) as tokenized for parsing
     chains = [replace(c, versions=tuple(parses.tokenized(c.versions))) for c in chains]
     graphs, failed = parses.graphs, parses.failed

@@ -25,6 +25,7 @@ import functools
 import io
 import math
 import os
+import re
 import warnings
 from collections.abc import Callable, Iterator, Mapping, Sequence
 from dataclasses import dataclass, field, fields
@@ -136,12 +137,16 @@ def _csv_records(path: str, text: str) -> Iterator[tuple[int, list[str]]]:
 
 
 def _columns(path: str, header: list[str], line: int, required: Sequence[str], fmt: str) -> dict[str, int]:
-    """Where each column is; a missing required column names the header's line."""
+    """Where each column is; a missing required column names the header's line, and so does
+    one of the columns read (``required``, ``system``) given twice: which would be meant?"""
     names = [c.strip().lower() for c in header]
     missing = [c for c in required if c not in names]
     if missing:
         raise InputError(f"no column {', '.join(missing)} in the header of this {fmt} table "
                          f"(expected {','.join(required)})", path, line)
+    twice = next((c for c in (*required, "system") if names.count(c) > 1), None)
+    if twice is not None:
+        raise InputError(f"column {twice!r} appears {names.count(twice)} times in the header: keep one", path, line)
     return {name: names.index(name) for name in dict.fromkeys(names)}
 
 
@@ -153,10 +158,9 @@ def _fields(path: str, line: int, record: list[str], header: list[str]) -> None:
 
 def _number(path: str, line: int, what: str, text: str) -> float:
     """A score of a table, refused unless it is a finite number."""
-    try:
-        value = float(text.strip())
-    except ValueError:
-        raise InputError(f"{what} {text.strip()!r} is not a number", path, line) from None
+    if not _NUMBER.fullmatch(text.strip()):  # float() takes 1_0 and other scripts' digits: a table does not
+        raise InputError(f"{what} {text.strip()!r} is not a number (plain digits, a point, an exponent)", path, line)
+    value = float(text.strip())
     if not math.isfinite(value):
         raise InputError(f"{what} {text.strip()!r} is not a finite number", path, line)
     return value
@@ -216,7 +220,14 @@ def _read_tsv(path: str, text: str) -> list[Judgment]:
     return out
 
 
+#: A score as a table writes it: ASCII digits, a point, an exponent (``inf`` and ``nan`` too,
+#: which :func:`_number` then refuses as not finite); no ``1_0``, no digits of other scripts.
+_NUMBER = re.compile(r"[+-]?(?:(?:[0-9]+(?:\.[0-9]*)?|\.[0-9]+)(?:[eE][+-]?[0-9]+)?|inf|infinity|nan)", re.IGNORECASE)
+
+
 def _is_number(text: str) -> bool:
+    """Whether a first row's third field is a score (else the row is a header): as float()
+    reads it, so that ``1_0`` is a score :func:`_number` refuses, not a header dropped."""
     try:
         float(text)
     except ValueError:
@@ -654,6 +665,8 @@ def meta_evaluate(judgments: Sequence[Judgment], measures: Mapping[str, Measure]
     any, is reported with it. ``on_measure(name)`` is called before each measure runs (a
     command's progress note). A measure that returns the wrong number of scores, or one
     that is no finite number, is a :class:`SemsimError` naming it."""
+    from ..stats import check_bootstrap
+    check_bootstrap(n_bootstrap, confidence)  # the command line's bounds, before any measure runs
     judgments = list(judgments)
     if not judgments:
         raise SemsimError("no judgments to meta-evaluate")

@@ -41,7 +41,7 @@ from typing import TYPE_CHECKING, Any
 
 from ..api import USim
 from ..errors import SemsimError, SettingsError
-from ..metrics.settings import SETTINGS, dataclass_fields
+from ..metrics.settings import SETTINGS, dataclass_fields, given_fields, track_given
 from ..parsing import ParseSettings
 from ..stats import Score
 
@@ -100,14 +100,19 @@ class USimMetric(_Base):
         batch_timeout: float | None = None  # Dask: seconds per batch before its worker is restarted
         progress: bool = False
         tokenize: str = "none"  # or "spacy": tokenize untokenized text (LLM outputs) first (semsim.tokenize)
+        trust_model: bool = False  # load a TUPA/amrlib model semsim did not download (its format runs code)
 
         def __post_init__(self) -> None:
             # checked as every surface's settings are, when made: not at the first sentence
+            if type(self.use_cache) is not bool:  # "no" is a true string (a YAML config's quoting)
+                raise SettingsError(f"use_cache={self.use_cache!r}: expected True or False", ["use_cache"])
             _ = self.usim, self.parsing
 
         @property
         def usim(self) -> USim:
-            return USim(**{s.name: getattr(self, s.name) for s in SETTINGS})
+            given = given_fields(self)  # the keys the config was given (track_given)
+            return USim(**{s.name: getattr(self, s.name) for s in SETTINGS
+                           if given is None or s.name in given or getattr(self, s.name) != s.default})
 
         @property
         def parsing(self) -> ParseSettings:
@@ -115,7 +120,7 @@ class USimMetric(_Base):
             (``cache`` and ``use_cache`` apart here, for gec-metrics' flat YAML)."""
             cache = (self.cache or True) if self.use_cache else False
             return ParseSettings(self.parser, self.representation, self.model, cache, self.batch_size, self.jobs,
-                                 self.executor, self.batch_timeout, self.tokenize, self.progress)
+                                 self.executor, self.batch_timeout, self.tokenize, self.progress, self.trust_model)
 
     # The parsing fields, then USim's settings generated from their table: flat fields,
     # because gec-metrics builds a config from a YAML mapping.
@@ -129,6 +134,7 @@ class USimMetric(_Base):
         ``Config(parser=..., **dataclasses.asdict(USim(labels="weak")))`` works too;
         ``config.usim`` is the :class:`~semsim.USim` they make.
         """})
+    track_given(Config)
 
     config: Config
 

@@ -14,7 +14,9 @@ test checks that every setting here reaches it.
 from __future__ import annotations
 
 import dataclasses
-from collections.abc import Mapping
+import functools
+import weakref
+from collections.abc import Collection, Mapping
 from dataclasses import dataclass, field
 from typing import Any
 
@@ -121,15 +123,20 @@ SETTINGS: tuple[Setting, ...] = (
 BY_NAME = {s.name: s for s in SETTINGS}
 
 
-def expand(values: Mapping[str, Any]) -> dict[str, Any]:
+def expand(values: Mapping[str, Any], given: Collection[str] | None = None) -> dict[str, Any]:
     """``values`` with its preset's settings filled in (:data:`PRESETS`). A setting the
-    preset sets, given another value than its default and the preset's, is refused: the
-    signature could not say which of the two was meant."""
+    preset sets, given another value than the preset's, is refused: the signature could not
+    say which of the two was meant. ``given`` names the settings the user gave (a keyword, an
+    option typed, a config's key), so that one restating its default is refused too (``tokens
+    ="edit"`` with the preset meaning: the user asked for edit); None (not known): only
+    values other than the default count as given."""
     out = dict(values)
     preset = out.get("preset", "none")
     if preset not in PRESETS:
         return out
-    clash = [k for k, v in PRESETS[preset].items() if out.get(k, BY_NAME[k].default) not in (BY_NAME[k].default, v)]
+    clash = [k for k, v in PRESETS[preset].items()
+             if (out.get(k, BY_NAME[k].default) != v if given is not None and k in given
+                 else out.get(k, BY_NAME[k].default) not in (BY_NAME[k].default, v))]
     if clash:
         raise SettingsError(f"preset {preset!r} sets {', '.join(f'{k}={PRESETS[preset][k]!r}' for k in clash)}; "
                             f"leave {'it' if len(clash) == 1 else 'them'} out, or drop the preset and give every "
@@ -160,13 +167,54 @@ def dataclass_fields() -> list[tuple[str, str, Any]]:
     return [(s.name, type(s.default).__name__, field(default=s.default)) for s in SETTINGS]
 
 
+_GIVEN: dict[int, frozenset[str]] = {}  # by id() of a live object of a tracked class
+
+
+def track_given(cls: type) -> type:
+    """Make ``cls`` (a dataclass of the settings) remember which fields its caller gave
+    (:func:`given_fields`), for :func:`expand`: a dataclass cannot otherwise tell
+    ``tokens="edit"`` from the default it equals. Kept beside the object, not in it, so that
+    its attributes stay the plain values a config is made of."""
+    init, names = cls.__init__, [f.name for f in dataclasses.fields(cls)]
+
+    @functools.wraps(init)
+    def __init__(self: Any, *args: Any, **kwargs: Any) -> None:
+        if id(self) not in _GIVEN:
+            weakref.finalize(self, _GIVEN.pop, id(self), None)
+        _GIVEN[id(self)] = frozenset(names[:len(args)]) | frozenset(kwargs)
+        init(self, *args, **kwargs)
+
+    cls.__init__ = __init__  # type: ignore[misc]
+    return cls
+
+
+def given_fields(obj: Any) -> frozenset[str] | None:
+    """The fields ``obj``'s maker gave (:func:`track_given`); None if not tracked."""
+    return _GIVEN.get(id(obj))
+
+
 def _settle(self: Any) -> None:
     """Fill in the preset's settings, then refuse bad values: once, as the object is made,
     so that no function taking it checks again."""
-    values = expand({s.name: getattr(self, s.name) for s in SETTINGS})
+    given = given_fields(self)
+    values = expand({s.name: getattr(self, s.name) for s in SETTINGS}, given)
     for name, value in values.items():
         object.__setattr__(self, name, value)
-    check(values)
+    try:
+        check(values)
+    except SettingsError as exc:
+        preset = values.get("preset", "none")
+        from_preset = [k for k in exc.settings if k in PRESETS.get(preset, {}) and (given is None or k not in given)]
+        if not from_preset:
+            raise
+        # name what the caller gave: the preset that set them, not settings never written
+        rest = [k for k in exc.settings if k not in from_preset and k != "preset"]
+        variant = values.get("variant", "paper")
+        other = VARIANTS[1 - VARIANTS.index(variant)]
+        named = [f"preset={preset!r}", *(f"{k}={values[k]!r}" for k in rest)]
+        it = "it" if len(named) == 1 else "them"
+        raise SettingsError(f"{', '.join(named)}: the {variant} variant does not use {it} (only the {other} "
+                            f"variant does); leave {it} out", ["preset", *rest]) from None
 
 
 Settings = dataclasses.make_dataclass("Settings", dataclass_fields(), frozen=True, namespace={
@@ -177,6 +225,7 @@ Settings = dataclasses.make_dataclass("Settings", dataclass_fields(), frozen=Tru
     its values checked (:func:`check`, :class:`~semsim.errors.SettingsError`) as it is made.
     The functions of USim take it as one argument; :class:`semsim.USim` is one.""",
 })
+track_given(Settings)
 
 
 def flag(name: str, value: Any) -> str:

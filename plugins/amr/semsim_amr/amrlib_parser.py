@@ -63,7 +63,7 @@ class ParseFailure(ParseError):
 # -- the model -----------------------------------------------------------------------------------
 def resolve_model(model: str | None) -> Path:
     """The model directory from ``--model`` (a directory or an installed model's name) or the environment."""
-    from semsim.models import requested_model
+    from semsim.models import check_trusted, requested_model
     path = requested_model(model, MODEL_ENV, lambda p: (p / META).is_file(), runs_code="amrlib", missing=(
         f"no amrlib model: pass --model DIR (an amrlib model directory), set {MODEL_ENV}, "
         f"or install one with `semsim models download {DEFAULT_MODEL}`"))
@@ -75,7 +75,38 @@ def resolve_model(model: str | None) -> Path:
     if not (path / META).is_file() or not (path / "config.json").is_file():
         raise SemsimError(f"not an amrlib model: {path} has no {META} or config.json (amrlib's parse models "
                           "are directories holding both, with the weights)")
+    _check_meta(path / META)
+    check_trusted(path, "amrlib", "its weights are torch pickles")
     return path
+
+
+#: The inference classes amrlib ships for its parse models (module relative to ``amrlib.models``,
+#: as ``amrlib_meta.json`` names them; ``.parse_t5`` is an old name amrlib maps to ``.parse_xfm``).
+#: amrlib imports whatever module the file names (``torch.hub`` would import the directory's
+#: ``hubconf.py``), so a file naming anything else is refused, trusted or not.
+INFERENCE_CLASSES = frozenset((module, "Inference") for module in (
+    ".parse_xfm.inference", ".parse_t5.inference", ".parse_gsii.inference", ".parse_spring.inference"))
+
+
+def _check_meta(meta: Path) -> None:
+    """``amrlib_meta.json`` is an object naming one of :data:`INFERENCE_CLASSES` and a model file name."""
+    import json
+    try:
+        info = json.loads(meta.read_text(encoding="utf-8"))
+    except (OSError, UnicodeDecodeError, ValueError) as exc:
+        raise SemsimError(f"{meta}: not a readable amrlib metadata file ({type(exc).__name__})") from None
+    if not isinstance(info, dict):
+        raise SemsimError(f"{meta}: not an amrlib metadata file (a JSON {type(info).__name__}, not an object)")
+    named = (info.get("inference_module"), info.get("inference_class"))
+    if named not in INFERENCE_CLASSES:
+        raise SemsimError(f"{meta}: inference class {named[0]!r}.{named[1]!r} is not one amrlib ships for parsing "
+                          f"({', '.join(sorted(m for m, _ in INFERENCE_CLASSES))} with class 'Inference'); "
+                          "refusing to import it")
+    fn = info.get("model_fn")
+    if not isinstance(fn, str) or Path(fn).name != fn or fn in ("", ".", ".."):
+        raise SemsimError(f"{meta}: model_fn {fn!r} is not a file name in the model's directory")
+    if not isinstance(info.get("kwargs", {}), dict):
+        raise SemsimError(f"{meta}: kwargs must be an object")
 
 
 def _model_files(root: Path) -> list[Path]:

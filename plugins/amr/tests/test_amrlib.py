@@ -21,11 +21,13 @@ import tarfile
 from pathlib import Path
 
 import pytest
+from click.testing import CliRunner
 from tiny_amrlib import HUB_TOKENIZER, WANT_GO, build_tiny_model
 
 import semsim
 from semsim import SemsimError
 from semsim.cache import ParseCache
+from semsim.cli import cli
 from semsim.errors import ParseError
 from semsim.parsing import ParseSettings, find_parser, parse_sentences
 from semsim_amr import amrlib_parser
@@ -48,6 +50,9 @@ def models(tmp_path_factory) -> dict[str, Path]:
 def _no_tokenizer_env(monkeypatch):
     monkeypatch.delenv(amrlib_parser.TOKENIZER_ENV, raising=False)
     monkeypatch.delenv(amrlib_parser.MODEL_ENV, raising=False)
+    # these tests load models they built themselves: the opt-in a user gives with --trust-model
+    # (the tests of the refusal, and of an installed model, unset it)
+    monkeypatch.setenv("SEMSIM_TRUST_MODELS", "1")
 
 
 def semsim_cli(*args, env=None) -> subprocess.CompletedProcess:
@@ -60,7 +65,8 @@ def semsim_cli(*args, env=None) -> subprocess.CompletedProcess:
 def fake_model_dir(d: Path, weights: bytes = b"weights") -> Path:
     """Files shaped like an amrlib model, for the checks that need no torch."""
     d.mkdir(parents=True, exist_ok=True)
-    (d / "amrlib_meta.json").write_text('{"inference_module": ".parse_xfm.inference"}')
+    (d / "amrlib_meta.json").write_text('{"inference_module": ".parse_xfm.inference", "inference_class": '
+                                        '"Inference", "model_fn": "model.safetensors"}')
     (d / "config.json").write_text(json.dumps({"task_specific_params": {"parse_amr": {
         "model_name_or_path": HUB_TOKENIZER}}}))
     (d / "model.safetensors").write_bytes(weights)
@@ -99,6 +105,39 @@ def test_missing_model_through_the_cli_is_one_line(tmp_path):
     assert r.returncode == 1
     assert r.stderr.strip() == (f"Error: not an amrlib model: {tmp_path / 'nope'} is not a directory (pass the "
                                 "directory holding amrlib_meta.json, config.json and the weights)")
+
+
+def test_a_model_directory_of_ones_own_loads_only_with_trust_model(tmp_path, monkeypatch):
+    """amrlib's weights are pickles: a directory semsim did not download is refused, in one
+    line that says why and how to opt in, before anything is imported."""
+    monkeypatch.delenv("SEMSIM_TRUST_MODELS")
+    monkeypatch.setenv("SEMSIM_MODELS_DIR", str(tmp_path / "models"))
+    d = fake_model_dir(tmp_path / "m")
+    with pytest.raises(SemsimError, match=r"^refusing to load amrlib model .*/m: loading it runs code from its files "
+                                          r"\(its weights are torch pickles\) and it is not a model semsim downloaded; "
+                                          r"pass --trust-model"):
+        amrlib_parser.parse(["a b ."], str(d))
+    src = tmp_path / "s.txt"
+    src.write_text("a b .\n")
+    r = CliRunner().invoke(cli, ["score", "--source", str(src), "--hyp", str(src), "--parser", "amrlib",
+                                 "--model", str(d), "--no-cache", "-q"])
+    assert r.exit_code == 1 and r.output.startswith("Error: refusing to load amrlib model"), r.output
+    assert len(r.output.strip().splitlines()) == 1
+
+
+@pytest.mark.parametrize("meta", [
+    '{"inference_module": "torch.hub", "inference_class": "load", "model_fn": "model.safetensors"}',
+    '{"inference_module": ".parse_xfm.inference", "inference_class": "Other", "model_fn": "model.safetensors"}',
+    '{"inference_module": ".parse_xfm.inference", "inference_class": "Inference", "model_fn": "../x.bin"}',
+    '["not", "an", "object"]',
+])
+def test_amrlib_meta_may_name_only_the_inference_classes_amrlib_ships(tmp_path, meta):
+    """amrlib imports whatever module amrlib_meta.json names (torch.hub imports the
+    directory's hubconf.py): anything but its own parse classes is refused, trusted or not."""
+    d = fake_model_dir(tmp_path / "m")
+    (d / "amrlib_meta.json").write_text(meta)
+    with pytest.raises(SemsimError, match=r"amrlib_meta\.json: "):
+        amrlib_parser.parse(["a b ."], str(d))
 
 
 def test_model_identity_is_stable_and_follows_weights_and_tokenizer(tmp_path, monkeypatch):
@@ -214,12 +253,13 @@ def test_broken_weights_are_one_clear_error(models, tmp_path):
 # -- the CLI, end to end -------------------------------------------------------------------------
 @pytest.mark.slow
 @needs_amrlib
-def test_cli_download_of_a_file_url_then_score_with_the_model_name(models, tmp_path):
+def test_cli_download_of_a_file_url_then_score_with_the_model_name(models, tmp_path, monkeypatch):
     name, stem = "amrlib-parse-xfm-bart-base-0.1.0", "model_parse_xfm_bart_base-v0_1_0"
     archive = tmp_path / f"{stem}.tar.gz"
     with tarfile.open(archive, "w:gz") as tar:  # laid out like amrlib's release archives
         tar.add(models["constrained"], arcname=stem)
     env = {"SEMSIM_MODELS_DIR": str(tmp_path / "models"), "SEMSIM_CACHE_DIR": str(tmp_path / "cache")}
+    monkeypatch.delenv("SEMSIM_TRUST_MODELS")  # a model semsim downloaded loads without the opt-in
     r = semsim_cli("models", "download", name, "--url", archive.as_uri(), "-q", env=env)
     assert r.returncode == 0, r.stderr
     assert r.stdout.strip() == str(tmp_path / "models" / name / stem)
@@ -234,6 +274,11 @@ def test_cli_download_of_a_file_url_then_score_with_the_model_name(models, tmp_p
     assert [(r["line"], r["f"], r["empty"]) for r in records] == [(1, 1.0, False), (2, 0.0, True)]
     info = json.loads(semsim_cli("cache", "info", "--format", "json", env=env).stdout)
     assert info["entries"] == 3 and info["groups"][0]["parser"] == "amrlib"
+    (tmp_path / "models" / name / stem / "hubconf.py").write_text("import os\n")  # tampered since
+    r = semsim_cli("score", "--source", src, "--hyp", hyp, "--parser", "amrlib", "--model", name, "-q", "--no-cache",
+                   env=env)
+    assert r.returncode == 1 and r.stderr.startswith("Error: refusing to load amrlib model") \
+        and f"'{stem}/hubconf.py' differs from what semsim recorded" in r.stderr, r.stderr
 
 
 @pytest.mark.slow

@@ -43,15 +43,34 @@ def _config(settings: tuple[str, ...]):
         raise SemsimError(f"--set: {exc}") from None
 
 
-def _writable_model(target: Path) -> None:
-    """Refuse a ``-m`` that can never be written: under a file, or in a directory this user
-    cannot write to (click's ``dir_okay=False`` refuses a directory)."""
+def _writable_model(target: Path, work_dir: str | None = None) -> None:
+    """Refuse a ``-m`` that can never be written: under a file, in a directory this user
+    cannot write to or create files in (``/proc``: root may "write" there, yet no file can be
+    made), or that is the run's own state: inside its work directory (prepared data and the
+    checkpoint a resumed run reads), the models directory, or the default parse cache
+    (click's ``dir_okay=False`` refuses a directory)."""
     import os
+    import tempfile
+
+    from semsim.files import cache_dir, same_file
+    from semsim.models import models_dir
+    work = Path(work_dir) if work_dir else target.with_name(target.name + ".work")
+    for directory, what in ((work, "the training work directory"), (models_dir(), "the models directory")):
+        if directory.resolve() == target.resolve() or directory.resolve() in target.resolve().parents:
+            raise SemsimError(f"{target}: is in {what} ({directory}), which this run keeps: choose another -m")
+    cache = cache_dir() / "parses.sqlite3"
+    if any(same_file(target, f"{cache}{suffix}") for suffix in ("", "-wal", "-shm", "-journal")):
+        raise SemsimError(f"{target}: is the default parse cache ({cache}): choose another -m")
     parent = next((p for p in target.parents if p.exists()), Path("."))
     if not parent.is_dir():
         raise SemsimError(f"{target}: {parent} is a file, not a directory: choose another -m")
     if not os.access(parent, os.W_OK | os.X_OK):
         raise SemsimError(f"{target}: cannot write into {parent} (permission denied): choose another -m")
+    try:  # what access() cannot tell: a file system that makes no files (/proc, /sys)
+        tempfile.TemporaryFile(dir=parent).close()
+    except OSError as exc:
+        raise SemsimError(f"{target}: cannot create a file in {parent} ({exc.strerror or exc}): "
+                          "choose another -m") from None
 
 
 def _boolean(value: str) -> bool:
@@ -123,7 +142,7 @@ def train(train_paths: tuple[str, ...], train_ids: str | None, dev_paths: tuple[
         if same_file(target, given) or inside:
             raise SemsimError(f"{model}: is one of the training or dev inputs ({given}); writing the model there "
                               "would destroy it: choose another -m")
-    _writable_model(target)  # found now, not after hours of training
+    _writable_model(target, work_dir)  # found now, not after hours of training
     threads.limit()  # one thread unless $SEMSIM_THREADS: spinning threads on a busy machine cost 10x
     from .span.train import train as run
     settings = Settings(Corpus(tuple(train_paths), train_ids, conllu), Corpus(tuple(dev_paths), dev_ids, conllu),

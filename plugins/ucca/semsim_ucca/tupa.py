@@ -49,13 +49,14 @@ def _require_tupa() -> None:
 
 def resolve_model(model: str | None) -> Path:
     """The model prefix from ``--model`` (a prefix or an installed model's name) or the environment."""
-    from semsim.models import requested_model
+    from semsim.models import check_trusted, requested_model
     prefix = requested_model(model, MODEL_ENV, lambda p: Path(f"{p}.json").is_file(), runs_code="TUPA", missing=(
         f"no TUPA model: pass --model PREFIX (the path before .json/.data), set {MODEL_ENV}, "
         "or install one with `semsim models download tupa-ucca-bilstm-1.3.10`"))
     if not Path(f"{prefix}.json").is_file():
         raise SemsimError(f"not a TUPA model: {prefix}.json does not exist (a model is the prefix of the "
                           "files TUPA writes: PREFIX.json, PREFIX.data, ...)")
+    check_trusted(prefix, "TUPA", "its .data files are Python pickles")
     return prefix
 
 

@@ -374,3 +374,92 @@ def test_graph_to_passage_round_trips_gold_xml(examples, tmp_path):
                                     e.remote) for e in graph.edges)
         assert back.text == g.text and key(back) == key(g), name
         assert api.usim(g, back).f == 1.0
+
+
+# -- damaged checkpoints and prepared data (#45): one line naming the file, --restart the way out --------
+def _tiny_settings(corpus):
+    from semsim_ucca.span.model import Config
+    from semsim_ucca.span.train import Corpus, Settings
+    config = Config(lstm_dim=8, mlp_dim=8, remote_dim=4, word_dim=4, feat_dim=2, lstm_layers=1)
+    return Settings(Corpus((str(corpus / "train"),)), Corpus((str(corpus / "dev"),)), epochs=1, config=config)
+
+
+def _nan_weights(saved):
+    first = next(iter(saved["net"]))
+    saved["net"][first] = saved["net"][first].clone().fill_(float("nan"))
+
+
+def _wrong_shape(saved):
+    first = next(iter(saved["net"]))
+    saved["net"][first] = saved["net"][first].new_zeros((3, 5, 7))
+
+
+DAMAGES = {
+    "wrong shapes": _wrong_shape,
+    "missing keys": lambda s: s["net"].pop(next(iter(s["net"]))),
+    "NaN weights": _nan_weights,
+    "junk state": lambda s: s.__setitem__("state", {"epoch": "one"}),
+    "junk rng": lambda s: s.__setitem__("rng", {"bit_generator": "nothing"}),
+    "junk optimiser": lambda s: s.__setitem__("optimizer", {"state": 5}),
+    "junk torch rng": lambda s: s.__setitem__("torch_rng", s["torch_rng"][:10]),
+}
+
+
+@pytest.mark.slow
+def test_a_damaged_checkpoint_is_one_line_and_restart_is_the_way_out(corpus, tmp_path):
+    import torch
+
+    from semsim.errors import SemsimError
+    from semsim_ucca.span.train import train
+    settings = _tiny_settings(corpus)
+    model = tmp_path / "m.safetensors"
+    train(settings, model, progress=False, log=lambda m: None)
+    checkpoint = tmp_path / "m.safetensors.work" / "checkpoint.pt"
+    good = checkpoint.read_bytes()
+    settings.epochs = 2
+    for name, damage in DAMAGES.items():
+        checkpoint.write_bytes(good)
+        saved = torch.load(checkpoint, weights_only=True)
+        damage(saved)
+        torch.save(saved, checkpoint)
+        with pytest.raises(SemsimError) as caught:
+            train(settings, model, progress=False, log=lambda m: None)
+        message = str(caught.value)
+        assert message.startswith(f"{checkpoint}: a damaged checkpoint (") and message.endswith(
+            "delete it or pass --restart to start afresh") and "\n" not in message, (name, message)
+    assert train(settings, model, resume=False, progress=False, log=lambda m: None)["epochs"] == 2
+
+
+@pytest.mark.slow
+def test_damaged_prepared_data_is_one_line_and_restart_prepares_it_again(corpus, tmp_path):
+    from semsim.errors import SemsimError
+    from semsim_ucca.span import train as span_train
+    dev = span_train.Corpus((str(corpus / "dev"),))
+    span_train.prepare(dev, tmp_path, progress=False, keep_gold=True)
+    text = next(tmp_path.glob("prepared-*.jsonl"))
+    arrays = next(tmp_path.glob("prepared-*.safetensors"))
+    good_text, good_arrays = text.read_text(), arrays.read_bytes()
+    header, *rows = good_text.splitlines()
+    row = json.loads(rows[0])
+
+    def with_row(**changes):
+        return "\n".join([header, json.dumps({**row, **changes}), *rows[1:]]) + "\n"
+
+    flipped = bytearray(good_arrays)
+    flipped[-3] ^= 0xFF  # a byte of the arrays (not the safetensors header), same size
+    damages = {"junk header": ("[1, 2]\n" + "\n".join(rows) + "\n", good_arrays),
+               "junk row": ("\n".join([header, "{not json", *rows[1:]]) + "\n", good_arrays),
+               "a span outside its sentence": (with_row(labels=[[0, 999, "A"]]), good_arrays),
+               "tokens of the wrong type": (with_row(tokens=[1, 2]), good_arrays),
+               "bad gold XML": (with_row(gold="<root><unclosed"), good_arrays),
+               "flipped bytes in the arrays": (good_text, bytes(flipped))}
+    for name, (damaged_text, damaged_arrays) in damages.items():
+        text.write_text(damaged_text)
+        arrays.write_bytes(damaged_arrays)
+        with pytest.raises(SemsimError) as caught:
+            span_train.prepare(dev, tmp_path, progress=False, keep_gold=True)
+        message = str(caught.value)
+        assert message.startswith(f"{text}: damaged prepared data (") and "--restart" in message \
+            and "\n" not in message, (name, message)
+    again = span_train.prepare(dev, tmp_path, progress=False, keep_gold=True, reuse=False)  # what --restart does
+    assert len(again) == 3 and text.read_text() == good_text

@@ -471,8 +471,23 @@ def _refused(tmp_path, model) -> str:
 
 
 @pytest.mark.slow
-@pytest.mark.parametrize("where", ["under a file", "read-only"])
+@pytest.mark.parametrize("where", ["under a file", "read-only", "/proc", "work dir", "models dir", "default cache"])
 def test_train_refuses_a_model_path_it_could_never_write(where, tmp_path):
+    """-m is refused at the start where no file can be made, and where it would overwrite the
+    run's own state (its work directory, the models directory, the default parse cache)."""
+    extra, env = [], {"SEMSIM_MODELS_DIR": str(tmp_path / "models"), "SEMSIM_CACHE_DIR": str(tmp_path / "cache")}
+    if where == "/proc":
+        model, message = "/proc/x.safetensors", "cannot create a file in /proc"
+    elif where == "work dir":
+        extra, model, message = ["--work-dir", tmp_path / "w"], tmp_path / "w" / "m.safetensors", "work directory"
+    elif where == "models dir":
+        model, message = tmp_path / "models" / "m.safetensors", "is in the models directory"
+    elif where == "default cache":
+        model, message = tmp_path / "cache" / "parses.sqlite3", "is the default parse cache"
+    if where in ("/proc", "work dir", "models dir", "default cache"):
+        assert message in refusal("ucca", "train", "--train", tmp_path, "--dev", tmp_path, "-m", model, *extra,
+                                  env=env)
+        return
     if where == "under a file":
         (tmp_path / "file").write_text("x")
         model = tmp_path / "file" / "sub" / "m.safetensors"
@@ -640,3 +655,40 @@ def test_a_sentence_s_encoder_states_do_not_depend_on_its_batch(tiny_bert, monke
     assert encoder.piece_batches([3, 12, 5, 40, 12], 32) == [[0, 2], [1, 4], [3]]  # 3 5 | 12 12 | 40
     for a, b, c in zip(together, enc(WORDS), [enc([w])[0] for w in WORDS]):
         assert a.tobytes() == b.tobytes() == c.tobytes()
+
+
+def _damaged_copy(tmp_path, damage):
+    """The shipped chars model with ``damage(tensors, meta)`` applied, written as a new file."""
+    from safetensors import safe_open
+    from safetensors.numpy import save_file
+
+    from semsim_ucca import span
+    source = span.MODELS / "ucca-span-ewt-chars.safetensors"
+    with safe_open(str(source), framework="numpy") as f:
+        tensors = {k: f.get_tensor(k) for k in f.keys()}  # noqa: SIM118
+        meta = json.loads(f.metadata()["semsim"])
+    damage(tensors, meta)
+    out = tmp_path / "damaged.safetensors"
+    save_file(tensors, str(out), metadata={"semsim": json.dumps(meta)})
+    return out
+
+
+def _first(tensors):
+    return next(iter(sorted(tensors)))
+
+
+@pytest.mark.parametrize("damage,says", [
+    (lambda t, m: t.__setitem__(_first(t), np.full_like(t[_first(t)], np.nan)), "not finite (NaN or inf)"),
+    (lambda t, m: t.__setitem__(_first(t), np.full_like(t[_first(t)], np.inf)), "not finite (NaN or inf)"),
+    (lambda t, m: t.__setitem__(_first(t), t[_first(t)].astype(np.int8)), "has dtype int8, not floating point"),
+    (lambda t, m: m["vocabs"]["prefix"].__setitem__(1, m["vocabs"]["prefix"][2]), "more than once"),
+    (lambda t, m: m.__setitem__("labels", {"a": 1}), "its labels is not a list of strings"),
+    (lambda t, m: m.__setitem__("info", "not an object"), "metadata of the wrong types"),
+    (lambda t, m: m.__setitem__("vector_dim", "96"), "vector_dim '96' is not a whole number"),
+])
+def test_a_damaged_model_file_is_refused_naming_it(tmp_path, damage, says):
+    """Weights that are not finite floats, a vocabulary with a repeated entry, metadata of
+    other types: refused at load (#45), one line naming the file; never scored silently."""
+    model = _damaged_copy(tmp_path, damage)
+    line = _refused(tmp_path, model)
+    assert line.startswith(f"Error: {model}: not a usable span parser model (") and says in line, line

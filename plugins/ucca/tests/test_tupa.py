@@ -19,6 +19,12 @@ SENTENCES = ["John gave Mary a book .", "She left because she was tired .", "The
 HYPOTHESES = ["John gave a book to Mary .", "She left , she was tired .", "The cat sat on the mat ."]
 
 
+@pytest.fixture(autouse=True)
+def _trusted(monkeypatch):
+    """These tests load the model they trained: the opt-in a user gives with --trust-model."""
+    monkeypatch.setenv("SEMSIM_TRUST_MODELS", "1")
+
+
 @pytest.fixture(scope="module")
 def tiny_model(tiny_tupa_model):
     return tiny_tupa_model  # conftest.py: trained once per run, shared with docs/sensitivity.md's transcript

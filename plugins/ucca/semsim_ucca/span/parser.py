@@ -120,6 +120,8 @@ class SpanParser:
                 if meta.get("format") != FORMAT:
                     raise ValueError(f"format {meta.get('format')!r}, expected {FORMAT!r}")
                 tensors = {k: f.get_tensor(k) for k in f.keys()}  # noqa: SIM118 (safe_open has no __iter__)
+            _check_metadata(meta)
+            _check_weights(tensors)
             # models written before features were a setting used every field
             config = Config(**{"features": ",".join(FIELDS), **meta["config"]})
             vocabs = {f: Vocab(meta["vocabs"][f]) for f in (*config.fields(), *(("chars",) if config.char_dim else ()))}
@@ -130,11 +132,11 @@ class SpanParser:
             check_shapes(tensors, shapes(config, {f: len(v) for f, v in vocabs.items()}, int(meta["vector_dim"]),
                                          shape, len(labels), len(remote_labels)))
             net = Net(config, tensors, int(meta["vector_dim"]), shape, cls._tuned_shape(config, meta))
+            return cls(net, vocabs, labels, remote_labels, meta.get("info"))
         except SemsimError:
             raise
         except Exception as exc:  # safetensors, json and the shape checks each raise their own
             raise SemsimError(f"{path}: not a usable span parser model ({type(exc).__name__}: {exc})") from None
-        return cls(net, vocabs, labels, remote_labels, meta.get("info"))
 
     @staticmethod
     def _tuned_shape(config: Any, meta: dict[str, Any]) -> tuple[int, float] | None:
@@ -201,3 +203,33 @@ class SpanParser:
         for k, (labels, remotes) in zip(nonempty, predicted):
             trees[k] = spans_to_tree(sentences[k], labels, remotes)
         return trees
+
+
+def _check_metadata(meta: Any) -> None:
+    """The model file's metadata is of the types :meth:`SpanParser.metadata` writes: an object
+    whose vocabularies and label lists are lists of distinct strings (a repeated entry would
+    give two ids one string, and scores of a network that never saw that vocabulary)."""
+    if not isinstance(meta, dict) or not isinstance(meta.get("config"), dict) \
+            or not isinstance(meta.get("vocabs"), dict) or not isinstance(meta.get("info", {}), (dict, type(None))):
+        raise ValueError("metadata of the wrong types (an object with config, vocabs and info objects expected)")
+    lists = {**{f"vocabulary {k!r}": v for k, v in meta["vocabs"].items()},
+             "labels": meta.get("labels"), "remote labels": meta.get("remote_labels")}
+    for what, items in lists.items():
+        if not isinstance(items, list) or not all(isinstance(x, str) for x in items):
+            raise ValueError(f"its {what} is not a list of strings")
+        if len(set(items)) != len(items):
+            twice = next(x for x in items if items.count(x) > 1)
+            raise ValueError(f"its {what} lists {twice!r} more than once")
+    if not isinstance(meta.get("vector_dim"), int) or isinstance(meta.get("vector_dim"), bool):
+        raise ValueError(f"vector_dim {meta.get('vector_dim')!r} is not a whole number")
+
+
+def _check_weights(tensors: dict[str, np.ndarray]) -> None:
+    """Weights are finite floating-point numbers, as :meth:`SpanParser.save` writes them: NaN
+    or inf weights, or integers where floats belong, would score silently (every sentence
+    the same flat parse)."""
+    for name, t in tensors.items():
+        if t.dtype.kind != "f":
+            raise ValueError(f"weight {name!r} has dtype {t.dtype}, not floating point")
+        if not np.isfinite(t).all():
+            raise ValueError(f"weight {name!r} holds values that are not finite (NaN or inf)")

@@ -47,7 +47,7 @@ from .network import SpanParserNet, batch_spans, tensorize
 from .parser import SpanParser
 from .tree import CHAIN, Spans, spans_to_tree, tree_from_passage, tree_to_passage, tree_to_spans
 
-PREPARED = 5  # version of the prepared-data files (up to 4: pickles, never read now)
+PREPARED = 6  # version of the prepared-data files (up to 4: pickles, never read now; 6: the arrays' SHA-256)
 
 
 @dataclass
@@ -99,11 +99,12 @@ def _fingerprint(corpus: Corpus, encoder: Any = None) -> str:
 
 
 def prepare(corpus: Corpus, work_dir: Path | None, progress: bool = True, keep_gold: bool = False,
-            encoder: Any = None) -> list[Example]:
+            encoder: Any = None, reuse: bool = True) -> list[Example]:
     """The corpus's sentences as examples (with every spaCy feature and, given an
-    ``encoder``, its layers), from the work directory when prepared before."""
+    ``encoder``, its layers), from the work directory when prepared before (unless not
+    ``reuse``: ``--restart`` prepares them again, the way out of damaged prepared data)."""
     base = work_dir / f"prepared-{_fingerprint(corpus, encoder)}{'-gold' if keep_gold else ''}" if work_dir else None
-    if base is not None:
+    if base is not None and reuse:
         examples = _read_prepared(base)
         if examples is not None:
             return examples
@@ -155,7 +156,8 @@ def _write_prepared(base: Path, examples: Sequence[Example], golds: Sequence[str
     with atomic_write(base.with_name(base.name + ".safetensors"), binary=True) as f:
         f.write(blob)
     header = {"format": "semsim-ucca-prepared", "version": PREPARED, "sentences": len(examples),
-              "tokens": sum(len(ex.tokens) for ex in examples), "arrays_bytes": len(blob)}
+              "tokens": sum(len(ex.tokens) for ex in examples), "arrays_bytes": len(blob),
+              "arrays_sha256": hashlib.sha256(blob).hexdigest()}
     with atomic_write(base.with_name(base.name + ".jsonl")) as f:
         f.write(json.dumps(header) + "\n")
         for k, ex in enumerate(examples):
@@ -167,30 +169,64 @@ def _write_prepared(base: Path, examples: Sequence[Example], golds: Sequence[str
 
 
 def _read_prepared(base: Path) -> list[Example] | None:
-    """The examples :func:`_write_prepared` kept at ``base`` (None when not there or not
-    complete: then they are prepared again). Gold passages are rebuilt from their XML."""
+    """The examples :func:`_write_prepared` kept at ``base`` (None when not there, of an
+    older version or not complete: then they are prepared again). Gold passages are rebuilt
+    from their XML. Damaged files (a junk header or row, spans outside their sentence,
+    arrays whose bytes are not those written, gold XML that does not read) are one line
+    naming the file, with ``--restart`` as the way out: never a traceback, never training
+    on them."""
     text, blob = base.with_name(base.name + ".jsonl"), base.with_name(base.name + ".safetensors")
     if not text.is_file():
         return None
-    from safetensors.numpy import load_file
-    with open(text, encoding="utf-8") as f:
-        header = json.loads(f.readline() or "{}")
-        if (header.get("version") != PREPARED or not blob.is_file()
-                or blob.stat().st_size != header.get("arrays_bytes")):
-            return None
-        rows = [json.loads(line) for line in f]
-    arrays = load_file(blob)
+    try:
+        with open(text, encoding="utf-8") as f:
+            header = json.loads(f.readline() or "{}")
+            if not isinstance(header, dict):
+                raise ValueError("its header is not a JSON object")
+            if (header.get("version") != PREPARED or not blob.is_file()
+                    or blob.stat().st_size != header.get("arrays_bytes")):
+                return None
+            rows = [json.loads(line) for line in f]
+        return _prepared_examples(header, rows, blob)
+    except (OSError, ValueError, TypeError, KeyError, IndexError, AttributeError, RecursionError) as exc:
+        reason = str(exc).strip().splitlines()[0][:200] if str(exc).strip() else type(exc).__name__
+        raise SemsimError(f"{text}: damaged prepared data ({reason}): delete it, or pass --restart to prepare the "
+                          "data again") from None
+    except Exception as exc:  # safetensors' and ucca's own errors
+        raise SemsimError(f"{text}: damaged prepared data ({type(exc).__name__}): delete it, or pass --restart to "
+                          "prepare the data again") from None
+
+
+def _prepared_examples(header: dict[str, Any], rows: list[Any], blob: Path) -> list[Example] | None:
+    """The examples of a prepared file's rows and arrays, every field checked (ValueError)."""
+    from safetensors.numpy import load as load_arrays
+    data = blob.read_bytes()
+    if hashlib.sha256(data).hexdigest() != header.get("arrays_sha256"):
+        raise ValueError(f"{blob.name}: its bytes are not those written (SHA-256 differs)")
+    arrays = load_arrays(data)
     vectors, layers = arrays.get("vectors"), arrays.get("layers")
     if len(rows) != header["sentences"] or any(a is not None and a.shape[0] != header["tokens"]
                                                for a in (vectors, layers)):
         return None
+    for a in (vectors, layers):
+        if a is not None and (a.dtype.kind != "f" or not np.isfinite(a).all()):
+            raise ValueError(f"{blob.name}: arrays that are not finite floating-point numbers")
     examples, start = [], 0
-    for r in rows:
-        end = start + len(r["tokens"])
-        spans = Spans(r["n"], {(i, j): label for i, j, label in r["labels"]},
-                      tuple(((a, b), (c, d), label) for (a, b), (c, d), label in r["remotes"]))
+    for k, r in enumerate(rows, 2):
+        tokens, n = r["tokens"], r["n"]
+        if not isinstance(tokens, list) or not all(isinstance(t, str) for t in tokens) or n != len(tokens):
+            raise ValueError(f"line {k}: tokens that are not {n!r} strings")
+        spans = [(i, j) for i, j, _ in r["labels"]] + [s for parent, child, _ in r["remotes"] for s in (parent, child)]
+        if not all(type(i) is int and type(j) is int and 0 <= i < j <= n for i, j in spans):
+            raise ValueError(f"line {k}: a span outside its sentence of {n} tokens")
+        if not isinstance(r["strings"], dict) or any(not isinstance(v, list) or len(v) != n
+                                                     for v in r["strings"].values()):
+            raise ValueError(f"line {k}: features that are not one string a token")
+        end = start + n
+        spans_ = Spans(n, {(i, j): label for i, j, label in r["labels"]},
+                       tuple(((a, b), (c, d), label) for (a, b), (c, d), label in r["remotes"]))
         feats = Features(vectors[start:end], r["strings"], None if layers is None else layers[start:end])
-        examples.append(Example(r["id"], r["tokens"], spans, feats,
+        examples.append(Example(r["id"], tokens, spans_, feats,
                                 frozen(_xml_passage(r["gold"])) if r["gold"] is not None else b"",
                                 None if r["ud"] is None else [None if x is None else tuple(x) for x in r["ud"]]))
         start = end
@@ -339,6 +375,32 @@ def _load_checkpoint(path: Path, device: Any) -> dict[str, Any]:
     return saved
 
 
+def _restore(path: Path, saved: dict[str, Any], net: Any, optimizer: Any, scheduler: Any, rng: Any) -> dict[str, Any]:
+    """Load a checkpoint's network, optimiser, scheduler and random states, and return its
+    training state; anything that does not fit (a tensor of another shape, a missing key,
+    NaN weights, junk in a state) is one line naming the file, with --restart the way out."""
+    import torch
+    try:
+        weights = saved["net"]
+        if not all(torch.is_tensor(t) and (not t.is_floating_point() or bool(torch.isfinite(t).all()))
+                   for t in weights.values()):
+            raise ValueError("weights that are not finite numbers")
+        state = saved["state"]
+        if not (isinstance(state, dict) and type(state.get("epoch")) is int and type(state.get("best_epoch")) is int
+                and isinstance(state.get("best"), float) and isinstance(state.get("history"), list)):
+            raise ValueError("a training state of the wrong shape")
+        net.load_state_dict(weights)
+        optimizer.load_state_dict(saved["optimizer"])
+        scheduler.load_state_dict(saved["scheduler"])
+        rng.bit_generator.state = saved["rng"]
+        torch.set_rng_state(saved["torch_rng"].cpu())  # a CPU generator's state, whatever map_location
+    except Exception as exc:  # torch, numpy and the checks above each raise their own
+        reason = str(exc).strip().splitlines()[0][:160] if str(exc).strip() else type(exc).__name__
+        raise SemsimError(f"{path}: a damaged checkpoint ({type(exc).__name__}: {reason}): delete it or pass "
+                          "--restart to start afresh") from None
+    return state
+
+
 def train(settings: Settings, model: str | os.PathLike[str], work_dir: str | os.PathLike[str] | None = None,
           resume: bool = True, device: str | None = None, time_limit: float | None = None,
           progress: bool = True, log: Any = None) -> dict[str, Any]:
@@ -365,8 +427,8 @@ def train(settings: Settings, model: str | os.PathLike[str], work_dir: str | os.
     if config.encoder_layers and (config.encoder_tune or not pretrained or config.encoder_layers >= pretrained.depth):
         raise SemsimError(f"--set encoder_layers={config.encoder_layers} needs a frozen encoder (no encoder_tune) "
                           "with more layers than that")
-    train_ex = _inputs(prepare(settings.train, work, progress, encoder=pretrained), config)
-    dev_ex = _inputs(prepare(settings.dev, work, progress, keep_gold=True, encoder=pretrained), config)
+    train_ex = _inputs(prepare(settings.train, work, progress, encoder=pretrained, reuse=resume), config)
+    dev_ex = _inputs(prepare(settings.dev, work, progress, keep_gold=True, encoder=pretrained, reuse=resume), config)
     vocabs, labels, remote_labels = build_vocabs(train_ex, config.fields(), chars=config.char_dim > 0)
     attach_targets(train_ex, labels, remote_labels)
     vector_dim = train_ex[0].features.vectors.shape[1]
@@ -410,12 +472,7 @@ def train(settings: Settings, model: str | os.PathLike[str], work_dir: str | os.
         if saved["settings"] != settings.key():
             raise SemsimError(f"{checkpoint}: a run with other data or settings; use another work directory "
                               "or --restart")
-        net.load_state_dict(saved["net"])
-        optimizer.load_state_dict(saved["optimizer"])
-        scheduler.load_state_dict(saved["scheduler"])
-        rng.bit_generator.state = saved["rng"]
-        torch.set_rng_state(saved["torch_rng"].cpu())  # a CPU generator's state, whatever map_location
-        state = saved["state"]
+        state = _restore(checkpoint, saved, net, optimizer, scheduler, rng)
         log(f"resuming after epoch {state['epoch']} (best dev labelled primary F1 "
             f"{state['best']:.4f} at epoch {state['best_epoch']})")
     parser = SpanParser(net, vocabs, labels, remote_labels, info)

@@ -1,0 +1,85 @@
+"""Signals (#45): SIGTERM or SIGINT to the main process of `semsim score --jobs 2` (alone, as
+a process manager sends them) ends the run promptly, and no worker process outlives it, even
+one busy with a batch that never finishes; SIGKILL to the main process takes the workers
+with it (the parent-death signal). A rerun after an interrupted one equals a clean run."""
+
+from __future__ import annotations
+
+import json
+import os
+import signal
+import subprocess
+import sys
+import time
+from pathlib import Path
+
+import psutil
+import pytest
+
+TOY = str(Path(__file__).with_name("toy_plugin.py"))  # the toy plugin, as SEMSIM_PLUGINS loads it
+
+
+pytestmark = pytest.mark.slow
+
+LINES = [f"Word{i} is here ." for i in range(40)]
+
+
+def _start(d, cache, hang: str | None) -> tuple[subprocess.Popen, list[psutil.Process]]:
+    """`semsim score --jobs 2` with one batch that hangs; returns once both workers are busy."""
+    (d / "src.txt").write_text("\n".join(LINES) + "\n")
+    (d / "hyp.txt").write_text("\n".join(line.lower() for line in LINES) + "\n")
+    env = {**os.environ, "SEMSIM_LOAD_PLUGINS": "", "SEMSIM_PLUGINS": TOY, "SEMSIM_CACHE_DIR": str(d / "cache"),
+           "TOY_PARSE_LOG": str(d / "parsed.log"), **({"TOY_HANG_AT": hang} if hang else {})}
+    proc = subprocess.Popen([sys.executable, "-m", "semsim.cli", "score", "--source", str(d / "src.txt"), "--hyp",
+                             str(d / "hyp.txt"), "--parser", "toy-parser", "--jobs", "2", "--batch-size", "4",
+                             "--cache", str(cache), "-q", "--bootstrap", "0", "--format", "json"],
+                            env=env, stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True)
+    deadline = time.monotonic() + 60
+    while time.monotonic() < deadline:  # the hanging batch has been handed to a worker
+        if (d / "parsed.log").exists() and hang in (d / "parsed.log").read_text().splitlines():
+            break
+        time.sleep(0.1)
+    else:
+        proc.kill()
+        pytest.fail("the workers never started")
+    return proc, psutil.Process(proc.pid).children(recursive=True)
+
+
+def _gone(processes: list[psutil.Process], within: float) -> list[psutil.Process]:
+    _, alive = psutil.wait_procs(processes, timeout=within)
+    for p in alive:  # never leave them behind for the next test
+        p.kill()
+    return alive
+
+
+@pytest.mark.parametrize("sig", [signal.SIGTERM, signal.SIGINT])
+def test_a_signal_to_the_main_process_alone_ends_the_run_and_its_workers(tmp_path, sig):
+    hang = LINES[5]
+    proc, workers = _start(tmp_path, tmp_path / "c.sqlite3", hang)
+    assert len(workers) >= 2
+    os.kill(proc.pid, sig)
+    try:
+        proc.wait(timeout=30)
+    except subprocess.TimeoutExpired:
+        proc.kill()
+        _gone(workers, 1)
+        pytest.fail(f"{signal.Signals(sig).name}: the run did not end")
+    assert proc.returncode != 0 and "Traceback" not in proc.stderr.read()
+    assert _gone(workers, 10) == [], "worker processes outlived the run"
+    # the rerun completes from the cache and equals a clean run
+    env = {**os.environ, "SEMSIM_LOAD_PLUGINS": "", "SEMSIM_PLUGINS": TOY}
+    args = ["score", "--source", str(tmp_path / "src.txt"), "--hyp", str(tmp_path / "hyp.txt"), "--parser",
+            "toy-parser", "--jobs", "2", "--batch-size", "4", "-q", "--bootstrap", "0", "--format", "json"]
+    again = subprocess.run([sys.executable, "-m", "semsim.cli", *args, "--cache", str(tmp_path / "c.sqlite3")],
+                           env=env, capture_output=True, text=True, timeout=120)
+    clean = subprocess.run([sys.executable, "-m", "semsim.cli", *args, "--no-cache"], env=env, capture_output=True,
+                           text=True, timeout=120)
+    assert again.returncode == clean.returncode == 0, again.stderr + clean.stderr
+    assert json.loads(again.stdout) == json.loads(clean.stdout)
+
+
+def test_sigkill_to_the_main_process_takes_the_workers_with_it(tmp_path):
+    proc, workers = _start(tmp_path, tmp_path / "c.sqlite3", LINES[5])
+    proc.kill()
+    proc.wait(timeout=10)
+    assert _gone(workers, 10) == [], "worker processes outlived a killed main process"

@@ -167,8 +167,14 @@ REGISTERS: dict[str, type] = {"register_readers": Reader, "register_parsers": Pa
 
 
 def _collect(hook: str) -> list[Any]:
+    return [item for _, item in _collect_owned(hook)]
+
+
+def _collect_owned(hook: str) -> list[tuple[str, Any]]:
+    """What every plugin registers through ``hook``, each with the name of the plugin that
+    registered it, type-checked as it is registered."""
     pm = get_plugin_manager()
-    items: list[Any] = []
+    items: list[tuple[str, Any]] = []
     expected = REGISTERS[hook]
     for impl in getattr(pm.hook, hook).get_hookimpls():
         name = pm.get_name(impl.plugin) or ""
@@ -176,7 +182,7 @@ def _collect(hook: str) -> list[Any]:
         def register(item: Any, _name: str = name) -> None:  # a record names its plugin; a scheme has no field for it
             if not isinstance(item, expected) or not isinstance(getattr(item, "name", None), str) or not item.name:
                 raise plugin_fault(_name, hook, f"it registered {item!r:.80}, not a {expected.__name__} with a name")
-            items.append(_replace_plugin(item, _name) if getattr(item, "plugin", None) == "" else item)
+            items.append((_name, _replace_plugin(item, _name) if getattr(item, "plugin", None) == "" else item))
 
         before = len(items)
         try:
@@ -186,7 +192,7 @@ def _collect(hook: str) -> list[Any]:
         except (Exception, SystemExit) as exc:
             raise plugin_fault(name, hook, exc) from exc
         if _tracing():
-            _trace(f"{hook} in plugin {name!r} registered {[i.name for i in items[before:]]}")
+            _trace(f"{hook} in plugin {name!r} registered {[i.name for _, i in items[before:]]}")
     return items
 
 
@@ -287,18 +293,8 @@ def scheme_owners() -> dict[str, str]:
     """Each registered scheme's name -> the name of the plugin that registered it."""
     global _owners
     if _owners is None:
-        pm, found = get_plugin_manager(), {}
-        for impl in pm.hook.register_schemes.get_hookimpls():
-            plugin = pm.get_name(impl.plugin) or ""
-            found.update((s.name, plugin) for s in _registered(impl))
-        _owners = found
+        _owners = {scheme.name: plugin for plugin, scheme in _collect_owned("register_schemes")}
     return _owners
-
-
-def _registered(impl: Any) -> list[Scheme]:
-    items: list[Scheme] = []
-    impl.function(register=items.append)
-    return items
 
 
 def plugin_label(name: str) -> str:

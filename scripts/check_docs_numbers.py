@@ -43,7 +43,8 @@ META_EVAL_MEASURES = [
     "height:edge_weights=height", "scheme:edge_weights=scheme", "ordered+leaves2:tokens=ordered,leaves=2",
     "paraphrase+leaves2:tokens=paraphrase,leaves=2", "contextual:tokens=contextual", "meaning:preset=meaning",
     "levenshtein", "chrf", "minilm-cosine", "bertscore"]
-PARSER_MODELS = ["ucca-span-ewt-minilm-l2", "ucca-span-ewt-minilm", "ucca-span-ewt-chars"]
+PARSER_MODELS = ["ucca-span-ewt-minilm-l2", "ucca-span-ewt-minilm", "ucca-span-ewt-chars",
+                 "ucca-span-ewt-minilm-l2-learner"]
 
 
 @dataclass(frozen=True)

@@ -35,7 +35,7 @@ from scipy.stats import rankdata
 from semsim import USim
 from semsim.gec import faithfulness as fa
 from semsim.gec.metaeval import changed, read_judgments
-from semsim.parsing import ParseSettings, parse_texts
+from semsim.parsing import Parses, ParseSettings, parse_texts
 
 ROOT = Path(__file__).resolve().parents[1]
 #: structure alone (unit edges; the leaves left out), then the measures users report
@@ -79,8 +79,8 @@ def main() -> None:
     spacy = parse_texts([t for p in tmu for t in p], ParseSettings(**how, tokenize="spacy"), keep_going=False)
     t1 = time.perf_counter()
 
-    def scores(usim: USim, items: list[tuple[str, str]], parses: object) -> list[float]:
-        return [usim.sentence_score(parses.get(a), parses.get(b)).f for a, b in items]  # type: ignore[attr-defined]
+    def scores(usim: USim, items: list[tuple[str, str]], parses: Parses) -> list[float]:
+        return [usim.sentence_score(parses.graphs[parses.key(a)], parses.graphs[parses.key(b)]).f for a, b in items]
 
     print(f"Parsed by `{plain.signature}`: {len(jfleg_kept)} JFLEG (source, reference) pairs and {len(tmu)} "
           f"TMU-GFM outputs rated >= 3.5 kept the meaning; {len(pairs)} edited references changed it.\n")

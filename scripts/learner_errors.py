@@ -32,6 +32,7 @@ def main() -> None:
     import errant
     import spacy
 
+    from semsim.files import atomic_write
     from semsim_ucca.span.features import SPACY_MODEL
     annotator = errant.load("en", nlp=spacy.load(SPACY_MODEL, disable=["ner"]))
     sources = (args.jfleg / "dev.src").read_text(encoding="utf-8").splitlines()
@@ -46,7 +47,8 @@ def main() -> None:
     table = {"source": "JFLEG dev (dev.src against dev.ref0-3), ERRANT " + version("errant") + " on " + SPACY_MODEL,
              "tokens": tokens, "counts": {k: counts[k] for k in KINDS},
              "rates": {k: round(counts[k] / tokens, 6) for k in KINDS}}
-    args.output.write_text(json.dumps(table, indent=1) + "\n", encoding="utf-8")
+    with atomic_write(args.output) as f:
+        f.write(json.dumps(table, indent=1) + "\n")
     print(f"{args.output}: {sum(counts[k] for k in KINDS)} edits of {len(KINDS)} kinds over {tokens} tokens")
 
 

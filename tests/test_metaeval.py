@@ -317,7 +317,6 @@ def test_per_sentence_explain_commands_reproduce_each_measures_f(toy_env, tmp_pa
     on untokenized text tokenized by spaCy."""
     import subprocess
     import sys
-    pytest.importorskip("spacy", reason="scripts/setup.sh installs spaCy")
     table = write(tmp_path / "r.tsv", "He go home, now.\tHe goes home, now!\t3\nShe like cats.\tShe likes dogs.\t1\n")
     sentences = tmp_path / "pairs.jsonl"
     r = run("meta-eval", table, "--parser", "toy-parser", "--tokenize", "spacy", "--measure", "paper",

@@ -61,8 +61,6 @@ def test_the_worst_lines_commands_reproduce_their_f(toy_env, settings):
     another F. Each listed line now comes with its command, every such option in it; run
     as printed, it explains the very F the table lists."""
     import shlex
-    if "spacy" in settings:
-        pytest.importorskip("spacy", reason="scripts/setup.sh installs spaCy")
     src, a = toy_env / "s r c.txt", toy_env / "Big.txt"  # a space in a path: the commands quote it
     src.write_text("He gave an apple, John said.\nThe cat sat.\nDogs run fast.\n", encoding="utf-8")
     a.write_text("He gave John an apple.\nThe dog sat.\nDogs ran fast!\n", encoding="utf-8")

@@ -106,7 +106,7 @@ def _verb_form(word: str, tag: str, kind: str) -> str | None:
     return None
 
 
-def _substitute(kind: str, word: str, tag: str, label: str, rng: np.random.Generator) -> str | None:
+def _substitute(kind: str, word: str, tag: str, rng: np.random.Generator) -> str | None:
     """The word with an error of ``kind``, or None where the kind does not apply to it."""
     w = word.lower()
     if kind == "R:SPELL":
@@ -143,7 +143,7 @@ def applies(kind: str, word: str, tag: str, label: str) -> bool:
     if kind.startswith("M:"):
         return _deletable(kind, word, label)
     probe = np.random.default_rng(0)  # the realisation's draws do not decide whether it applies
-    changed = _substitute(kind, word, tag, label, probe)
+    changed = _substitute(kind, word, tag, probe)
     return bool(changed) and changed != word
 
 
@@ -181,7 +181,7 @@ def inject(tree: Tree, tags: Sequence[str], rng: np.random.Generator, probabilit
             if kind.startswith("M:"):
                 deleted.add(t)
             else:
-                words[t] = _substitute(kind, word, tag, label_of[t], rng) or word
+                words[t] = _substitute(kind, word, tag, rng) or word
             break
     if len(deleted) == len(words):  # never a sentence without tokens
         deleted.clear()

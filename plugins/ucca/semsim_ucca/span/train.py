@@ -82,9 +82,14 @@ class Corpus:
                 + (f" (sentences of {self.conllu})" if self.conllu else ""))
 
 
+def _encoder_source(encoder: Any = None) -> str:
+    """The encoder as the prepared data's keys name it: its layers depend on what ran it
+    (ONNX Runtime or transformers: the same to rounding)."""
+    return f"{encoder.spec.short}|{encoder.runtime}" if encoder else ""
+
+
 def _fingerprint(corpus: Corpus, encoder: Any = None) -> str:
-    # the encoder's layers depend on what ran it (ONNX Runtime or transformers: the same to rounding)
-    source = f"{encoder.spec.short}|{encoder.runtime}" if encoder else ""
+    source = _encoder_source(encoder)
     h = hashlib.sha256(f"{PREPARED}|{spacy_version()}|{source}".encode())
     for f in data.xml_files(corpus.paths):
         st = f.stat()
@@ -545,7 +550,7 @@ def noisy_examples(examples: Sequence[Example], work: Path | None, seed: int, en
     directory beside the clean ones, under a key naming the clean data, the rates and the seed."""
     clean = hashlib.sha256("\n".join(f"{ex.id}\t{' '.join(ex.tokens)}" for ex in examples).encode()).hexdigest()
     key = hashlib.sha256(f"{PREPARED}|{clean}|{noise.rates()[1]}|{seed}|{spacy_version()}|"
-                         f"{f'{encoder.spec.short}|{encoder.runtime}' if encoder else ''}".encode()).hexdigest()[:16]
+                         f"{_encoder_source(encoder)}".encode()).hexdigest()[:16]
     base = work / f"prepared-noisy-{key}" if work else None
     found = _read_prepared(base) if base is not None else None
     if found is None:

@@ -4,7 +4,7 @@
         [--model M] [--cache PATH] [--data PAIRS.jsonl] [--jfleg DIR] [--bootstrap 1000]
 
 Pairs (source, JFLEG reference) against (source, that reference with one meaning-changing
-edit), per edit kind (:mod:`semsim.gec.faithfulness`), generated here from JFLEG dev with
+edit), per edit kind (``faithfulness_data.py``), generated here from JFLEG dev with
 ``--seed`` and ``--limit`` (``--skip N`` leaves out the pairs of the first N lines, e.g. the
 lines a setting was chosen on) or read from ``scripts/make_faithfulness_data.py``'s output
 (``--data``). Both sides are scored in the same run by USim (paper and legacy variants,
@@ -25,10 +25,11 @@ from collections.abc import Sequence
 from dataclasses import dataclass
 from pathlib import Path
 
+import faithfulness_data as fa  # beside this file: on the path when run as a script
+
 from semsim import Graph, USim
 from semsim.align.tokens import paper_token_pairs
 from semsim.cache import normalise
-from semsim.gec import faithfulness as fa
 from semsim.metrics.usim import leaf_counts
 from semsim.parsing import ParseSettings, parse_texts
 from semsim.plugins import paraphrase_judges, word_encoders

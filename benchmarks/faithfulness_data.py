@@ -1,5 +1,8 @@
 """A faithfulness benchmark for GEC metrics: valid corrections against meaning-changing edits.
 
+The data generator of ``bench_faithfulness.py`` and ``scripts/make_faithfulness_data.py``;
+it lives beside them, not in the installed package, since no command needs it.
+
 Issue #20, part 1. USim (Choshen & Abend, NAACL 2018) is meant to measure *semantic
 faithfulness* of a correction to its source. The benchmark asks the plainest question about
 that: given a source and two outputs, a valid correction (a JFLEG reference) and the same
@@ -42,8 +45,8 @@ from typing import Any
 import numpy as np
 from rapidfuzz.distance import Levenshtein
 
-from ..adapt import is_punct
-from ..stats import percentile_interval
+from semsim.adapt import is_punct
+from semsim.stats import percentile_interval
 
 #: The edit kinds, in the order of the table. The position of a kind here is part of its
 #: records' random seed, so new kinds go at the end.

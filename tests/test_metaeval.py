@@ -15,8 +15,9 @@ import pytest
 from scipy import stats
 from support import run_cli as run
 
+import semsim.stats
 from semsim.errors import InputError, SettingsError
-from semsim.gec import metaeval
+from semsim.gec import metaeval, metaeval_tables
 from semsim.gec.metaeval import Judgment, anchor, changed, correlate, meta_evaluate, read_judgments
 
 SHARED = Path(__file__).resolve().parents[2] / "shared" / "data"
@@ -77,7 +78,7 @@ def test_bootstrap_resamples_groups_and_equals_scipy_on_each_resample(monkeypatc
         lo, hi = np.quantile(samples[np.isfinite(samples)], [0.025, 0.975])
         assert (got[name].low, got[name].high) == pytest.approx((lo, hi), abs=1e-9), name
     # a large table's Kendall resamples, one by one through scipy, are the same
-    monkeypatch.setattr(metaeval, "_KENDALL_MATRIX_MAX", 0)
+    monkeypatch.setattr(semsim.stats, "_KENDALL_MATRIX_MAX", 0)  # the correlations are the kernel's
     one_by_one = correlate(SCORES, HUMAN, groups, n_bootstrap=200, seed=7)["kendall"]
     assert (one_by_one.low, one_by_one.high) == pytest.approx((got["kendall"].low, got["kendall"].high), abs=1e-12)
     # pairs resampled one by one give another interval than their sources resampled together
@@ -196,7 +197,7 @@ def test_table_scores_are_plain_numbers_or_refused():
                      st.floats(allow_nan=False, allow_infinity=False).map(repr)))
     def check(text):
         try:
-            value = metaeval._number("t.tsv", 1, "score", text)
+            value = metaeval_tables._number("t.tsv", 1, "score", text)
         except InputError:
             assert not (text.strip().isascii() and "_" not in text and _plain(text.strip()))
             return

@@ -69,6 +69,25 @@ def related(a: str, b: str, distance: int | None = None) -> bool:
     return d <= MAX_RELATIVE_DISTANCE * max(len(a), len(b))
 
 
+def token_ids(*texts: Sequence[str]) -> list[list[int]]:
+    """Tokens as small integers, one per distinct token across ``texts``, so that a distance
+    over token lists compares tokens exactly, with no dependence on Python's string hash."""
+    ids: dict[str, int] = {}
+    return [[ids.setdefault(t, len(ids)) for t in toks] for toks in texts]
+
+
+def levenshtein_similarity(a: Sequence[str], b: Sequence[str]) -> float:
+    """1 − (token-level Levenshtein distance) / (the longer side's length in tokens); two
+    empty sides are identical (1.0).
+
+    The lexical baseline every faithfulness measure has to beat (the meta-evaluation's
+    ``levenshtein`` anchor, the faithfulness benchmark's baseline): it sees only which words
+    changed, so it scores every edit by its size alone."""
+    x, y = token_ids(a, b)
+    longest = max(len(x), len(y))
+    return 1.0 if longest == 0 else 1.0 - Levenshtein.distance(x, y) / longest
+
+
 def edit_distances(a: Sequence[str], b: Sequence[str]) -> np.ndarray:
     """Levenshtein distance between every token of ``a`` and every token of ``b``."""
     return cdist(a, b, scorer=Levenshtein.distance, dtype=np.int32, workers=1)

@@ -46,7 +46,8 @@ import numpy as np
 from rapidfuzz.distance import Levenshtein
 
 from semsim.adapt import is_punct
-from semsim.stats import percentile_interval
+from semsim.align.tokens import levenshtein_similarity, token_ids
+from semsim.stats import bootstrap, percentile_interval
 
 #: The edit kinds, in the order of the table. The position of a kind here is part of its
 #: records' random seed, so new kinds go at the end.
@@ -523,22 +524,15 @@ def spacy_tagger(nlp: Any, batch_size: int = 64) -> Tagger:
 
 # -- the lexical baseline -----------------------------------------------------------------
 
-def _as_ints(*texts: Sequence[str]) -> list[list[int]]:
-    """Tokens as small integers, one per distinct token (so the distance compares tokens
-    exactly, with no dependence on Python's string hash)."""
-    ids: dict[str, int] = {}
-    return [[ids.setdefault(t, len(ids)) for t in toks] for toks in texts]
-
-
 def lexical_similarity(source: str, text: str) -> float:
-    """1 − (token-level Levenshtein distance) / (the longer sentence's length in tokens).
+    """1 − (token-level Levenshtein distance) / (the longer sentence's length in tokens), on
+    whitespace tokens: :func:`semsim.align.tokens.levenshtein_similarity`, the meta-evaluation's
+    ``levenshtein`` anchor too.
 
     The baseline a semantic measure has to beat: it sees only which words changed, so it
     cannot tell a spelling fix from a replaced content word, and it scores every edit by
     its size alone. Two empty texts are identical (1.0)."""
-    a, b = _as_ints(source.split(), text.split())
-    longest = max(len(a), len(b))
-    return 1.0 if longest == 0 else 1.0 - Levenshtein.distance(a, b) / longest
+    return levenshtein_similarity(source.split(), text.split())
 
 
 # -- win rates ----------------------------------------------------------------------------
@@ -580,9 +574,9 @@ def win_rates(records: Sequence[Pair], scores_faithful: Sequence[float], scores_
         rate = float(wins.sum() / counts.sum())
         low = high = rate
         if n_bootstrap > 0:
-            rng = np.random.default_rng([seed, ki])
-            idx = rng.integers(len(wins), size=(n_bootstrap, len(wins)))
-            low, high = percentile_interval(wins[idx].sum(axis=1) / counts[idx].sum(axis=1), confidence)
+            rates = bootstrap(lambda idx, w=wins, c=counts: w[idx].sum(axis=1) / c[idx].sum(axis=1), len(wins),
+                              n_bootstrap, [seed, ki])
+            low, high = percentile_interval(rates, confidence)
         out.append(WinRate(kind, int(counts.sum()), rate, low, high))
     return out
 
@@ -620,7 +614,7 @@ def spelling_fix(source: Sequence[str], reference: Sequence[str], lexicon: Colle
     The tokens are aligned by token-level Levenshtein (``rapidfuzz``'s opcodes); a
     replacement block of equal length on both sides pairs its tokens one to one, and a pair
     that is a :func:`near_miss` is a fix."""
-    a, b = _as_ints(source, reference)
+    a, b = token_ids(source, reference)
     fixed, unfixed, fixes = list(source), list(reference), []
     for op in Levenshtein.opcodes(a, b):
         if op.tag != "replace" or op.src_end - op.src_start != op.dest_end - op.dest_start:

@@ -33,6 +33,8 @@ from itertools import combinations
 
 import numpy as np
 
+from .stats import resample, resample_counts
+
 METHODS = ("ar", "bs")
 
 
@@ -62,10 +64,7 @@ def _draws(rng: np.random.Generator, method: str, trials: int, n: int) -> np.nda
     random signs (``ar``) or bootstrap resample counts (``bs``), divided by n."""
     if method == "ar":
         return rng.choice(np.array([-1.0, 1.0]), size=(trials, n)) / n
-    idx = rng.integers(0, n, size=(trials, n))
-    weights = np.zeros((trials, n))
-    np.add.at(weights, (np.arange(trials)[:, None], idx), 1.0)
-    return weights / n
+    return resample_counts(resample(rng, trials, n), n) / n
 
 
 def p_values(diffs: np.ndarray, method: str = "ar", trials: int = 10000, seed: int = 12345) -> np.ndarray:

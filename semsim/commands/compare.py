@@ -27,7 +27,7 @@ from ..graph import Graph
 from ..limits import MAX_BOOTSTRAP
 from ..parsing import ParseSettings
 from ..report import Col, Record, Report, Skipped, Table, num, write
-from ..stats import Score, corpus_score
+from ..stats import Score, corpus_score, correlation
 from .common import fail_if_unparsed, warn_if_untokenized
 from .inputs import check_writable, fail_if_unread, open_output, pair_inputs, read_pairs, readable_pairs
 
@@ -78,14 +78,14 @@ def drop_failed(columns: list[Column], failed: Collection[int]) -> list[Column]:
 def correlations(columns: list[Column]) -> list[dict[str, Any]]:
     """Pearson r and Spearman ρ (with p-values) between every two columns; None where a
     column is constant (the coefficient is undefined)."""
-    from scipy.stats import pearsonr, spearmanr
     out = []
     for i, a in enumerate(columns):
         for b in columns[i + 1:]:
             x, y = [s.f for s in a.scores], [s.f for s in b.scores]
             row: dict[str, Any] = {"a": a.name, "b": b.name, "n": len(x)}
-            for key, fn in (("pearson", pearsonr), ("spearman", spearmanr)):
-                r, p = (math.nan, math.nan) if len(x) < 3 or len(set(x)) < 2 or len(set(y)) < 2 else fn(x, y)
+            defined = len(x) >= 3 and len(set(x)) > 1 and len(set(y)) > 1
+            for key in ("pearson", "spearman"):
+                r, p = correlation(key, x, y) if defined else (math.nan, math.nan)
                 row[key] = None if math.isnan(r) else float(r)
                 row[f"{key}_p"] = None if math.isnan(p) else float(p)
             out.append(row)

@@ -55,7 +55,7 @@ from ..align.tokens import align_tokens
 from ..errors import InputError, SemsimError
 from ..files import atomic_write
 from ..limits import LimitError
-from ..stats import signature
+from ..stats import correlation, signature
 from ..tokenize import with_tokenizer
 from ..version import __version__
 
@@ -119,8 +119,7 @@ def spearman_order(pairs: Sequence[tuple[int, int]]) -> float | None:
     src, out = zip(*sorted(pairs))
     if all(a < b for a, b in itertools.pairwise(out)):
         return 1.0  # exactly 1, not 1 - ε from the floating-point formula
-    from scipy.stats import spearmanr
-    rho = float(spearmanr(src, out)[0])
+    rho = correlation("spearman", src, out)[0]
     return None if math.isnan(rho) else rho
 
 

@@ -39,7 +39,7 @@ import numpy as np
 
 from ..cache import normalise
 from ..graph import Graph
-from ..stats import percentile_interval
+from ..stats import bootstrap, percentile_interval
 from .m2 import Conflict, Edit, M2Sentence, apply_edits, resolve_overlaps
 
 ANCHORS = ("random", "original")
@@ -189,8 +189,8 @@ def by_type(deltas: Sequence[EditDelta], n_bootstrap: int = 1000, confidence: fl
         if len(x) > 1:
             se = float(x.std(ddof=1) / math.sqrt(len(x)))
             if n_bootstrap > 0:
-                rng = np.random.default_rng([seed, zlib.crc32(t.encode("utf-8"))])
-                means = x[rng.integers(0, len(x), size=(n_bootstrap, len(x)))].mean(axis=1)
+                means = bootstrap(lambda idx, x=x: x[idx].mean(axis=1), len(x), n_bootstrap,
+                                  [seed, zlib.crc32(t.encode("utf-8"))])
                 lo, hi = percentile_interval(means, confidence)
         out.append(TypeSummary(t, len(x), float(x.mean()), se, lo, hi))
     return sorted(out, key=lambda s: (-s.mean, s.type))

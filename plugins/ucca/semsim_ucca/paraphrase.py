@@ -18,7 +18,7 @@ too where the two sides' personal pronouns differ in person or number. ``they`` 
 
 The window, the threshold and the rules were chosen on JFLEG dev lines 101-300 of the
 faithfulness benchmark (``docs/faithfulness.md``), and checked on lines 301-754. This module
-is in the UCCA plugin because the plugin already pins MiniLM (:mod:`.span.encoder`); the
+is in the UCCA plugin because the plugin already pins MiniLM (:mod:`.span.inference.encoder`); the
 judge knows nothing of UCCA and serves any representation whose tokens are English words.
 
 Every text is encoded alone, on one thread, so that a verdict near the threshold cannot
@@ -83,7 +83,7 @@ class MiniLMJudge:
     """The judge: rules first, then the encoder's cosine of the two windows."""
 
     def __init__(self) -> None:
-        from .span.encoder import resolve
+        from .span.inference.encoder import resolve
         self.spec = resolve(ENCODER)
         self._cache: dict[str, np.ndarray] = {}
 

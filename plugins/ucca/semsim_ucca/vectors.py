@@ -9,7 +9,7 @@ one thread, so that a word's vector never depends on what else was encoded or on
 thread count; a sentence longer than the encoder's window is encoded in consecutive
 windows of words.
 
-The layers run on ONNX Runtime (:mod:`.span.bert`, the parser's own BERT forward pass, only
+The layers run on ONNX Runtime (:mod:`.span.inference.bert`, the parser's own BERT forward pass, only
 the first :data:`LAYER` layers), so ``--tokens contextual`` and ``--preset meaning`` need no
 torch or ``transformers``: they run wherever the default parser runs. Its states are
 ``transformers``' to float32 rounding (at most 6e-6 apart on JFLEG's sentences, a cosine of
@@ -44,7 +44,7 @@ def minilm(layers: int | None = None) -> tuple[Any, Any, Any]:
     """The pinned MiniLM's resolved spec, tokenizer and model, loaded once per process;
     with ``layers``, only its first ``layers`` layers (the hidden states up to them are the
     full model's, at a fraction of the cost)."""
-    from .span.encoder import resolve
+    from .span.inference.encoder import resolve
     spec = resolve(ENCODER)
     try:
         import torch  # noqa: F401  (transformers' models need it; a missing one is named here)
@@ -64,9 +64,9 @@ def minilm(layers: int | None = None) -> tuple[Any, Any, Any]:
 @functools.lru_cache(maxsize=1)
 def layers() -> Any:
     """The pinned MiniLM's embeddings and first :data:`LAYER` layers on ONNX Runtime
-    (:class:`.span.bert.Bert`, with its ``tokenizers`` word pieces), loaded once per process."""
-    from .span.bert import Bert
-    from .span.encoder import resolve
+    (:class:`.span.inference.bert.Bert`, with its ``tokenizers`` word pieces), loaded once per process."""
+    from .span.inference.bert import Bert
+    from .span.inference.encoder import resolve
     return Bert(resolve(ENCODER).path, depth=LAYER)
 
 
@@ -145,7 +145,7 @@ def load() -> MiniLMWords:
 
 def identity() -> str:
     """``minilm-l6@HASH12,layer4``: the encoder by content, and the layer read."""
-    from .span.encoder import resolve
+    from .span.inference.encoder import resolve
     return f"minilm-l6@{resolve(ENCODER).sha256[:12]},layer{LAYER}"
 
 

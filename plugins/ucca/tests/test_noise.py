@@ -1,4 +1,4 @@
-"""Learner errors injected into gold trees (``--set noise=P``, :mod:`semsim_ucca.span.noise`)."""
+"""Learner errors injected into gold trees (``--set noise=P``, :mod:`semsim_ucca.span.training.noise`)."""
 
 from __future__ import annotations
 
@@ -10,7 +10,7 @@ pytestmark = pytest.mark.needs_ucca
 
 
 def tree(words: list[str], nodes: list[tuple[str, list[int], list[int]]]):
-    from semsim_ucca.span.tree import Node, Tree
+    from semsim_ucca.span.inference.tree import Node, Tree
     return Tree(words, [Node(label, children, terminals) for label, children, terminals in nodes])
 
 
@@ -22,15 +22,15 @@ TAGS = ["PRP", "VBD", "DT", "NN", "IN", "NNP", "."]
 
 
 def test_the_rates_come_from_learner_data_with_their_hash():
-    from semsim_ucca.span import noise
+    from semsim_ucca.span.training import noise
     table, sha = noise.rates()
     assert set(table) >= {"R:SPELL", "M:DET", "R:PREP", "R:NOUN:NUM"} and all(0 < r < 0.1 for r in table.values())
     assert len(sha) == 64
 
 
 def test_a_deleted_article_takes_its_unit_and_keeps_every_other():
-    from semsim_ucca.span.noise import inject
-    from semsim_ucca.span.tree import tree_to_spans
+    from semsim_ucca.span.inference.tree import tree_to_spans
+    from semsim_ucca.span.training.noise import inject
     out = inject(FIG, TAGS, np.random.default_rng(0), {"M:DET": 1.0})
     assert out.tokens == ["He", "gave", "apple", "to", "John", "."]
     spans = tree_to_spans(out).labels
@@ -40,8 +40,8 @@ def test_a_deleted_article_takes_its_unit_and_keeps_every_other():
 
 
 def test_substitutions_keep_the_gold_structure():
-    from semsim_ucca.span.noise import inject
-    from semsim_ucca.span.tree import tree_to_spans
+    from semsim_ucca.span.inference.tree import tree_to_spans
+    from semsim_ucca.span.training.noise import inject
     for kind, expect in (("R:NOUN:NUM", "apples"), ("R:DET", None), ("R:PREP", None), ("R:SPELL", None)):
         out = inject(FIG, TAGS, np.random.default_rng(1), {kind: 1.0})
         assert len(out.tokens) == len(FIG.tokens) and out.tokens != FIG.tokens, kind
@@ -51,7 +51,7 @@ def test_substitutions_keep_the_gold_structure():
 
 
 def test_injection_is_seeded_and_never_empties_a_sentence():
-    from semsim_ucca.span.noise import inject
+    from semsim_ucca.span.training.noise import inject
     every = {k: 1.0 for k in ("M:DET", "M:PREP", "M:PUNCT", "R:SPELL")}
     a = inject(FIG, TAGS, np.random.default_rng(5), every)
     assert a.tokens == inject(FIG, TAGS, np.random.default_rng(5), every).tokens
@@ -60,7 +60,7 @@ def test_injection_is_seeded_and_never_empties_a_sentence():
 
 
 def test_calibration_gives_each_kind_its_rate_where_it_applies():
-    from semsim_ucca.span.noise import calibrate
+    from semsim_ucca.span.training.noise import calibrate
     # 7 tokens, one article: an article error at 1 in 70 tokens is 1 in 10 articles
     assert calibrate([FIG], [TAGS], {"M:DET": 1 / 70})["M:DET"] == pytest.approx(0.1)
     assert calibrate([FIG], [TAGS], {"M:DET": 0.5})["M:DET"] == 0.5  # capped
@@ -68,7 +68,7 @@ def test_calibration_gives_each_kind_its_rate_where_it_applies():
 
 
 def test_noise_is_a_checked_setting():
-    from semsim_ucca.span.model import Config
+    from semsim_ucca.span.inference.model import Config
     assert Config(noise=0.5).noise == 0.5
     with pytest.raises(ValueError, match="noise"):
         Config(noise=1.5)
@@ -76,10 +76,10 @@ def test_noise_is_a_checked_setting():
 
 @pytest.mark.slow
 def test_training_with_noise_sees_noisy_copies_and_names_the_rates(tmp_path):
-    from semsim_ucca.span import noise
-    from semsim_ucca.span.model import Config
-    from semsim_ucca.span.parser import SpanParser
-    from semsim_ucca.span.train import Corpus, Settings, train
+    from semsim_ucca.span.inference.model import Config
+    from semsim_ucca.span.inference.parser import SpanParser
+    from semsim_ucca.span.training import noise
+    from semsim_ucca.span.training.train import Corpus, Settings, train
     for split, items in (("train", TRAINING[:9]), ("dev", TRAINING[9:])):
         (tmp_path / split).mkdir()
         for i, b in enumerate(items):

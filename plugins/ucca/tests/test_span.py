@@ -41,14 +41,14 @@ def corpus(tmp_path_factory):
 
 
 def passages(directory: Path):
-    from semsim_ucca.span.data import sentences
+    from semsim_ucca.span.training.data import sentences
     return sentences([directory])
 
 
 # -- conversions ---------------------------------------------------------------------------------
 def test_span_round_trip_is_exact_on_the_fixtures(corpus):
-    from semsim_ucca.span.evaluation import evaluate
-    from semsim_ucca.span.tree import spans_to_tree, tree_from_passage, tree_to_passage, tree_to_spans
+    from semsim_ucca.span.inference.tree import spans_to_tree, tree_from_passage, tree_to_passage, tree_to_spans
+    from semsim_ucca.span.training.evaluation import evaluate
     golds = passages(corpus / "train")
     guessed = []
     for p in golds:
@@ -60,7 +60,7 @@ def test_span_round_trip_is_exact_on_the_fixtures(corpus):
 
 
 def test_discontinuous_unit_and_remote_survive_spans():
-    from semsim_ucca.span.tree import Node, Tree, spans_to_tree, tree_to_spans
+    from semsim_ucca.span.inference.tree import Node, Tree, spans_to_tree, tree_to_spans
     # [H [A John] [P gave ... up] [A [E the] [C idea]]] [U .]  with "gave" and "up" one unit
     tokens = ["John", "gave", "the", "idea", "up", "."]
     tree = Tree(tokens, [Node("ROOT", [1, 5]), Node("H", [2, 3, 4]), Node("A", [], [0]), Node("P", [], [1, 4]),
@@ -76,7 +76,7 @@ def test_discontinuous_unit_and_remote_survive_spans():
 
 
 def test_cky_finds_the_best_tree_and_forces_the_root():
-    from semsim_ucca.span.model import all_spans, cky
+    from semsim_ucca.span.inference.model import all_spans, cky
     n = 3
     starts, ends = all_spans(n)
     labels = ["<none>", "ROOT", "A", "P"]
@@ -94,7 +94,7 @@ def test_cky_prefers_a_likely_unit_to_confident_non_units():
     """A tree is scored by its units: a span that is surely no unit (p(none) = 0.999) must
     not outweigh a likely unit (p = 0.9). Scoring every span of the binarisation with its
     own log-probability did, and left every unit under the root."""
-    from semsim_ucca.span.model import all_spans, cky
+    from semsim_ucca.span.inference.model import all_spans, cky
     n = 4
     starts, ends = all_spans(n)
     labels = ["<none>", "ROOT", "H", "A"]
@@ -144,8 +144,8 @@ def test_same_seed_gives_the_same_dev_scores(corpus, tiny_model, tmp_path):
 
 @pytest.mark.slow
 def test_training_resumes_from_its_checkpoint(corpus, tmp_path):
-    from semsim_ucca.span.model import Config
-    from semsim_ucca.span.train import Corpus, Settings, train
+    from semsim_ucca.span.inference.model import Config
+    from semsim_ucca.span.training.train import Corpus, Settings, train
     config = Config(lstm_dim=8, mlp_dim=8, remote_dim=4, word_dim=4, feat_dim=2, lstm_layers=1)
     settings = Settings(Corpus((str(corpus / "train"),)), Corpus((str(corpus / "dev"),)), epochs=1, config=config)
     model = tmp_path / "m.safetensors"
@@ -178,7 +178,7 @@ class _RunsCode:
 def test_prepared_data_reload_as_made_and_an_old_pickle_is_never_opened(corpus, tmp_path, monkeypatch, capsys):
     import pickle
 
-    from semsim_ucca.span import train as span_train
+    from semsim_ucca.span.training import train as span_train
     dev = span_train.Corpus((str(corpus / "dev"),))
     with monkeypatch.context() as m:  # where an older semsim kept them: data-KEY-gold.pkl, KEY of version 4
         m.setattr(span_train, "PREPARED", 4)
@@ -209,8 +209,8 @@ def test_a_checkpoint_that_loads_only_by_running_code_is_one_line_and_never_run(
     import torch
 
     from semsim.errors import SemsimError
-    from semsim_ucca.span.model import Config
-    from semsim_ucca.span.train import Corpus, Settings, train
+    from semsim_ucca.span.inference.model import Config
+    from semsim_ucca.span.training.train import Corpus, Settings, train
     config = Config(lstm_dim=8, mlp_dim=8, remote_dim=4, word_dim=4, feat_dim=2, lstm_layers=1)
     settings = Settings(Corpus((str(corpus / "train"),)), Corpus((str(corpus / "dev"),)), epochs=1, config=config)
     model, marker = tmp_path / "m.safetensors", tmp_path / "ran"
@@ -229,7 +229,7 @@ def test_a_checkpoint_that_loads_only_by_running_code_is_one_line_and_never_run(
 def test_model_file_carries_its_metadata_and_reloads(tiny_model):
     from semsim.models import sha256_file
     from semsim_ucca import span
-    from semsim_ucca.span.parser import SpanParser
+    from semsim_ucca.span.inference.parser import SpanParser
     parser = SpanParser.load(tiny_model)
     assert parser.info["train_sentences"] == 9 and parser.info["spacy_model"]
     assert span.model_identity(str(tiny_model)) == f"{sha256_file(tiny_model)}+{span.DECODER}"
@@ -332,7 +332,7 @@ def test_shipped_model_is_the_default_and_signed(tmp_path):
     assert r.returncode == 0, r.stderr
     from semsim.models import sha256_file
     from semsim_ucca import span
-    from semsim_ucca.span.encoder import DEFAULT, PINNED
+    from semsim_ucca.span.inference.encoder import DEFAULT, PINNED
     record = json.loads((tmp_path / "o.jsonl").read_text().splitlines()[0])
     assert shipped().name == "ucca-span-ewt-minilm-l2.safetensors"
     assert record["signature"].endswith(f"|parser:ucca-span|model:ucca-span-ewt-minilm-l2@{sha256_file(shipped())[:12]}"
@@ -353,7 +353,7 @@ def test_the_model_without_an_encoder_stays_selectable_by_name():
 def test_the_default_runs_only_minilms_first_two_layers_and_all_six_stay_selectable():
     import semsim as api
     from semsim_ucca import span
-    from semsim_ucca.span.encoder import DEFAULT, PINNED
+    from semsim_ucca.span.inference.encoder import DEFAULT, PINNED
     encoder = f"|encoder:{DEFAULT}@{PINNED[DEFAULT].sha256[:12]}|decoder:{span.DECODER}"
     assert span.model_name(None) == span.model_name("ucca-span-ewt-minilm-l2") == f"ucca-span-ewt-minilm-l2{encoder}"
     assert span.load(None).encoder().depth == 2  # of MiniLM's 6
@@ -378,8 +378,8 @@ def test_graph_to_passage_round_trips_gold_xml(examples, tmp_path):
 
 # -- damaged checkpoints and prepared data (#45): one line naming the file, --restart the way out --------
 def _tiny_settings(corpus):
-    from semsim_ucca.span.model import Config
-    from semsim_ucca.span.train import Corpus, Settings
+    from semsim_ucca.span.inference.model import Config
+    from semsim_ucca.span.training.train import Corpus, Settings
     config = Config(lstm_dim=8, mlp_dim=8, remote_dim=4, word_dim=4, feat_dim=2, lstm_layers=1)
     return Settings(Corpus((str(corpus / "train"),)), Corpus((str(corpus / "dev"),)), epochs=1, config=config)
 
@@ -410,7 +410,7 @@ def test_a_damaged_checkpoint_is_one_line_and_restart_is_the_way_out(corpus, tmp
     import torch
 
     from semsim.errors import SemsimError
-    from semsim_ucca.span.train import train
+    from semsim_ucca.span.training.train import train
     settings = _tiny_settings(corpus)
     model = tmp_path / "m.safetensors"
     train(settings, model, progress=False, log=lambda m: None)
@@ -433,7 +433,7 @@ def test_a_damaged_checkpoint_is_one_line_and_restart_is_the_way_out(corpus, tmp
 @pytest.mark.slow
 def test_damaged_prepared_data_is_one_line_and_restart_prepares_it_again(corpus, tmp_path):
     from semsim.errors import SemsimError
-    from semsim_ucca.span import train as span_train
+    from semsim_ucca.span.training import train as span_train
     dev = span_train.Corpus((str(corpus / "dev"),))
     span_train.prepare(dev, tmp_path, progress=False, keep_gold=True)
     text = next(tmp_path.glob("prepared-*.jsonl"))

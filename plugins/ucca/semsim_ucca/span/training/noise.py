@@ -43,7 +43,7 @@ from pathlib import Path
 
 import numpy as np
 
-from .tree import Node, Tree, prune_empty
+from ..inference.tree import Node, Tree, prune_empty
 
 RATES_FILE = Path(__file__).with_name("learner_errors.json")
 

@@ -38,14 +38,14 @@ import numpy as np
 from semsim.errors import SemsimError
 from semsim.files import atomic_write
 
+from ..inference.encoder import load as encoder_load
+from ..inference.features import SPACY_MODEL, Features, featurize, spacy_version
+from ..inference.model import NULL, PAD, UNK, Config, Vocab, all_spans
+from ..inference.parser import SpanParser
+from ..inference.tree import CHAIN, Spans, spans_to_tree, tree_from_passage, tree_to_passage, tree_to_spans
 from . import data, noise
-from .encoder import load as encoder_load
 from .evaluation import UccaScores, evaluate, frozen
-from .features import SPACY_MODEL, Features, featurize, spacy_version
-from .model import NULL, PAD, UNK, Config, Vocab, all_spans
 from .network import SpanParserNet, batch_spans, tensorize
-from .parser import SpanParser
-from .tree import CHAIN, Spans, spans_to_tree, tree_from_passage, tree_to_passage, tree_to_spans
 
 PREPARED = 6  # version of the prepared-data files (up to 4: pickles, never read now; 6: the arrays' SHA-256)
 

@@ -17,6 +17,7 @@ from .cache import normalise
 from .graph import Graph
 from .limits import LimitError, check_pair
 from .report import Col, Record, Report, Table, num, render
+from .signature import Signature
 from .significance import PairedTest, paired_tests
 from .stats import Score, corpus_score
 
@@ -173,7 +174,9 @@ def compare_systems(by_system: Mapping[str, Sequence[Score]], n_bootstrap: int =
     tests: list[PairedTest] = []
     if paired and len(by_system) > 1:
         tests = paired_tests({k: [s.f for s in v] for k, v in by_system.items()}, paired, trials, seed)
-    sig = (systems[0]["signature"] if systems else "") + (f"|paired:{paired}|trials:{trials}" if tests else "")
+    sig = systems[0]["signature"] if systems else ""
+    if tests:  # the paired tests' settings after the scores' and their aggregation's
+        sig = (Signature.parse(sig) + Signature.of(None, {"paired": paired, "trials": trials})).format()
     return SystemsReport(systems, tests, alpha, sig, changes is not None, list(worst), note)
 
 

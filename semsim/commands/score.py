@@ -89,7 +89,7 @@ def score(source_path: Path, hyps: tuple[tuple[str | None, Path], ...], refs: tu
     lowest: list[dict[str, Any]] = []
     with open_output(output) as out:
         fallback = Score.fixed(0.0, metric.part_names(),
-                               f"{metric.get_signature(parses.representation)}|{parses.signature}")
+                               (metric.signature(parses.representation) + parses.signed_by).format())
         for r in score_lines(source, systems, parses.graphs, parses.signed(metric.sentence_score), fallback, skip,
                              early.scored if early else None):
             src, hyp = source[r.line - 1], systems[r.system][r.line - 1]

@@ -198,8 +198,8 @@ class USimMetric(_Base):
         sources = parses.tokenized(sources)
         systems = {str(k): parses.tokenized(hyps) for k, hyps in enumerate(hypotheses)}
         usim = c.usim
-        signature = f"{usim.get_signature(parses.representation)}|{parses.signature}"
-        fallback = Score.fixed(0.0, usim.part_names(), signature)
+        signed = usim.signature(parses.representation) + parses.signed_by
+        fallback = Score.fixed(0.0, usim.part_names(), signed.format())
         out: dict[str, list[Score]] = {k: [] for k in systems}
         for r in score_lines(sources, systems, parses.graphs, parses.signed(usim.sentence_score), fallback):
             out[r.system].append(r.score)
@@ -208,10 +208,10 @@ class USimMetric(_Base):
     def get_signature(self) -> str:
         """The settings of the scores, with the parser and model that produced the graphs (and
         the tokenizer, if one split the text first)."""
-        from ..parsing import parser_signature
+        from ..parsing import parser_fields
         c = self.config
         parser = c.parsing.find()
-        return f"{c.usim.get_signature(parser.representation)}|{parser_signature(parser, c.model, c.tokenize)}"
+        return (c.usim.signature(parser.representation) + parser_fields(parser, c.model, c.tokenize)).format()
 
 
 def config_fields(settings: ParseSettings) -> dict[str, Any]:

@@ -189,7 +189,7 @@ class USim(Settings):
         >>> USim().text_scores(["He gva an apple ."], ["He gave an apple ."])[0].f  # doctest: +SKIP
         >>> USim().text_scores(["He gva an apple."], ["He gave an apple."], tokenize="spacy")  # doctest: +SKIP
         """
-        from .systems import score_lines
+        from .scoring import score_texts
         from .tokenize import warn_untokenized_python
         srcs, cors = _sequence(sources, "sources"), _sequence(corrections, "corrections")
         if len(srcs) != len(cors) or not all(isinstance(t, str) for t in [*srcs, *cors]):
@@ -198,12 +198,7 @@ class USim(Settings):
         parsing = _with_tokenize(parsing, tokenize)
         # the two sides together, as one pair (a script's first try) must be able to warn
         warn_untokenized_python([("the texts", [*srcs, *cors])], parsing.tokenize)
-        parses = parse_texts([*srcs, *cors], parsing, keep_going=False)
-        signed = self.signature(parses.representation) + parses.signed_by
-        fallback = Score.fixed(0.0, self.part_names(), signed.format())
-        lines = score_lines(parses.tokenized(srcs), {"": parses.tokenized(cors)}, parses.graphs,
-                            parses.signed(self.sentence_score), fallback)
-        return [r.score for r in lines]
+        return [r.score for r in score_texts(self, srcs, {"": cors}, parsing).lines]
 
     def part_names(self) -> list[str]:
         """The parts of this metric's scores (directions, or the legacy count)."""

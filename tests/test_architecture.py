@@ -32,7 +32,7 @@ KERNEL = {
 APPLICATION_PACKAGES = ("semsim.commands", "semsim.gec", "semsim.explain", "semsim.hf")
 APPLICATION = {
     "semsim", "semsim.__main__", "semsim.api", "semsim.cli", "semsim.plugins", "semsim.io", "semsim.parsing",
-    "semsim.textfiles",
+    "semsim.scoring", "semsim.textfiles",
     "semsim.executors", "semsim.cache", "semsim.downloads", "semsim.systems", "semsim.testing", "semsim.tokenize",
     "semsim.report",
 }

@@ -133,8 +133,8 @@ class Parses:
         return self.signed_by.format()
 
     def key(self, text: str) -> str:
-        """The key of ``text`` in :attr:`graphs` and :attr:`failed`."""
-        return normalise(self.tokenized([text])[0])
+        """The key of ``text`` (as given) in :attr:`graphs` and :attr:`failed`."""
+        return graph_key(self.tokenized([text])[0])
 
     def get(self, text: str) -> Graph | None:
         return self.graphs.get(self.key(text))
@@ -146,6 +146,14 @@ class Parses:
     def signed(self, score: Callable[[Graph, Graph], Score]) -> Callable[[Graph, Graph], Score]:
         """``score`` whose scores' signatures also name the parser and model."""
         return signed(score, self.signed_by)
+
+
+def graph_key(tokenized: str) -> str:
+    """The key of a sentence, as tokenized for parsing, in :attr:`Parses.graphs` and
+    :attr:`Parses.failed` (:meth:`Parses.key` tokenizes one as given first): its text
+    whitespace-normalised, as the parse cache stores it (:func:`semsim.cache.normalise`).
+    Code that holds tokenized text asks here, so that one place says how graphs are keyed."""
+    return normalise(tokenized)
 
 
 def parse_texts(texts: Iterable[str], settings: ParseSettings | None = None, *, keep_going: bool = True,

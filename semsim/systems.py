@@ -13,9 +13,9 @@ from collections.abc import Callable, Collection, Iterable, Iterator, Mapping, S
 from dataclasses import dataclass, field
 from typing import TYPE_CHECKING, Any
 
-from .cache import normalise
 from .graph import Graph
 from .limits import LimitError, check_pair
+from .parsing import graph_key
 from .report import Col, Record, Report, Table, num, render
 from .signature import Signature
 from .significance import PairedTest, paired_tests
@@ -271,7 +271,7 @@ def score_lines(source: Sequence[str], systems: dict[str, Sequence[str]], graphs
     scored = dict(scored or {})
 
     def pair_score(src: str, hyp: str) -> Score:
-        pair = normalise(src), normalise(hyp)
+        pair = graph_key(src), graph_key(hyp)
         if pair not in scored:
             scored[pair] = score(graphs[pair[0]], graphs[pair[1]])
         return scored[pair]

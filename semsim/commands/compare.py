@@ -20,12 +20,11 @@ from typing import Any
 import click
 
 from ..api import USim
-from ..cache import normalise
 from ..cli import format_option, parsing_options, quiet_option, usim_options
 from ..errors import InputError, SemsimError
 from ..graph import Graph
 from ..limits import MAX_BOOTSTRAP
-from ..parsing import ParseSettings, sign
+from ..parsing import ParseSettings, graph_key, sign
 from ..report import Col, Record, Report, Skipped, Table, num, write
 from ..signature import Signature
 from ..stats import Score, corpus_score
@@ -146,7 +145,7 @@ def _pairs_from_text(source: Path, hyp: Path, parser_specs: tuple[str, ...], par
     if not lines:
         raise SemsimError(f"{source}: no pair of non-empty lines to compare"
                           + (f" ({len(skip)} could not be parsed or aligned: {unparsed[0]})" if unparsed else ""))
-    out = {rep: [(graphs[normalise(src[i])], graphs[normalise(cor[hyp][i])]) for i in lines]
+    out = {rep: [(graphs[graph_key(src[i])], graphs[graph_key(cor[hyp][i])]) for i in lines]
            for rep, graphs in parsed.items()}
     return ([f"line {i + 1}" for i in lines], out, unparsed, {rep: [f"{hyp}:{i + 1}" for i in lines] for rep in out},
             signed_by)

@@ -99,9 +99,13 @@ class Signature:
         """Every field but the first."""
         return Signature(self.fields[1:])
 
+    def parts(self) -> list[str]:
+        """Each field as written (``key:value``, or a bare name), in order."""
+        return [k if v is None else f"{k}{_KV}{v}" for k, v in self.fields]
+
     def format(self) -> str:
         """The signature as scores, reports and papers carry it."""
-        return _SEP.join(k if v is None else f"{k}{_KV}{v}" for k, v in self.fields)
+        return _SEP.join(self.parts())
 
     def __str__(self) -> str:
         return self.format()

@@ -85,3 +85,19 @@ def test_the_shipped_parser_names_its_model_with_fields():
     name = span.model_name(None)
     assert isinstance(name, Signature) and list(name.info) == ["encoder", "decoder"]
     assert name.head().format() == "ucca-span-ewt-minilm-l2"
+
+
+def test_the_parse_caches_model_key_is_rendered_as_before(toy_env):
+    """The cache's key of a model (its content, the plugin's code, the graph form) and how
+    `semsim cache` shows it to people: as the strings they were."""
+    from semsim.cache import model_key
+    from semsim.commands.cache import _model
+    from semsim.graph_json import GRAPH_FORMAT
+    from semsim.parsing import find_parser
+    from semsim.plugins import plugin_code_version
+    parser = find_parser("toy-parser", None)
+    code = f"{parser.plugin}-{plugin_code_version(parser.plugin)}"
+    assert model_key(parser, None) == f"rules-v1|{code}|graph-{GRAPH_FORMAT}"
+    assert _model(model_key(parser, None)) == f"rules-v1 ({code}, graph-{GRAPH_FORMAT})"
+    assert _model("0123456789abcdef0123") == "0123456789ab"
+    assert Signature.parse("k:v|b").parts() == ["k:v", "b"]

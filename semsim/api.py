@@ -24,7 +24,8 @@ from .metrics.usim import usim as _usim_paper
 from .parsing import Parses, ParseSettings, checked_texts, parse_texts
 from .plugins import paraphrase_judge, scheme_plugin, schemes, to_graph, word_encoder
 from .scheme import scheme_fields
-from .stats import CorpusScore, Score, corpus_score, signature
+from .signature import Signature
+from .stats import CorpusScore, Score, corpus_score
 
 __all__ = ["ParseSettings", "Parses", "USim", "dag_f", "distsim", "parse", "parse_texts", "read", "read_all", "usim"]
 
@@ -188,7 +189,7 @@ class USim(Settings):
         >>> USim().text_scores(["He gva an apple ."], ["He gave an apple ."])[0].f  # doctest: +SKIP
         >>> USim().text_scores(["He gva an apple."], ["He gave an apple."], tokenize="spacy")  # doctest: +SKIP
         """
-        from .systems import score_lines
+        from .scoring import score_texts
         from .tokenize import warn_untokenized_python
         srcs, cors = _sequence(sources, "sources"), _sequence(corrections, "corrections")
         if len(srcs) != len(cors) or not all(isinstance(t, str) for t in [*srcs, *cors]):
@@ -197,12 +198,7 @@ class USim(Settings):
         parsing = _with_tokenize(parsing, tokenize)
         # the two sides together, as one pair (a script's first try) must be able to warn
         warn_untokenized_python([("the texts", [*srcs, *cors])], parsing.tokenize)
-        parses = parse_texts([*srcs, *cors], parsing, keep_going=False)
-        fallback = Score.fixed(0.0, self.part_names(), f"{self.get_signature(parses.representation)}|"
-                                                       f"{parses.signature}")
-        lines = score_lines(parses.tokenized(srcs), {"": parses.tokenized(cors)}, parses.graphs,
-                            parses.signed(self.sentence_score), fallback)
-        return [r.score for r in lines]
+        return [r.score for r in score_texts(self, srcs, {"": cors}, parsing).lines]
 
     def part_names(self) -> list[str]:
         """The parts of this metric's scores (directions, or the legacy count)."""
@@ -216,13 +212,17 @@ class USim(Settings):
         (``scheme:ucca@HASH12|plugin:semsim-ucca-0.2.0``), which the metric alone cannot know:
         give the representation's name as ``scheme`` to get exactly the signature of a score of
         graphs with the scheme its plugin registered."""
+        return self.signature(scheme).format()
+
+    def signature(self, scheme: str | None = None) -> Signature:
+        """:meth:`get_signature` as fields, for a caller that adds its own (the parser's)."""
         if self.variant == "legacy":
             settings = legacy_settings(self)
         else:
             settings = paper_settings(self, self.judge()[1], self.encoder()[1])
         registered = schemes().get(scheme) if scheme else None
         named = scheme_fields(registered, scheme_plugin) if registered else {"scheme": scheme} if scheme else {}
-        return signature("usim", {**settings, **named}, _version())
+        return Signature.of("usim", {**settings, **named}).add("version", _version())
 
 
 def _with_tokenize(parsing: ParseSettings | None, tokenize: str | None) -> ParseSettings:

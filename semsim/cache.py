@@ -27,6 +27,7 @@ from .graph import Graph
 from .graph_json import GRAPH_FORMAT, graph_from_dict, graph_to_dict
 from .plugins import plugin_code_version
 from .records import Parser
+from .signature import Signature
 
 SCHEMA = 1
 #: the columns of the ``parses`` table this code reads and writes
@@ -38,8 +39,9 @@ LOCK_TIMEOUT = 60.0
 def model_key(parser: Parser, model: str | None) -> str:
     """The cache's model key: the model's content and the code that turned its output into
     graphs (a Dask worker checks that its own is the driver's)."""
-    return (f"{parser.model_identity(model) if parser.model_identity else model}"
-            f"|{parser.plugin}-{plugin_code_version(parser.plugin)}|graph-{GRAPH_FORMAT}")
+    identity = parser.model_identity(model) if parser.model_identity else model
+    return Signature.of(f"{identity}").add(f"{parser.plugin}-{plugin_code_version(parser.plugin)}") \
+        .add(f"graph-{GRAPH_FORMAT}").format()
 
 
 def normalise(text: str) -> str:

@@ -35,6 +35,7 @@ from .limits import check_settings
 from .models import trusting
 from .plugins import parsers
 from .records import Parser
+from .signature import Signature
 from .stats import Score
 
 
@@ -104,14 +105,14 @@ class ParseSettings:
 @dataclass(frozen=True)
 class Parses:
     """What :func:`parse_texts` returns: the graph of every text that parsed (:meth:`get` looks
-    one up by the text as given), why each of the others did not, and the signature of the
-    parser and model (``parser:NAME|model:MODEL@HASH...``, then ``|tok:...`` if a tokenizer
+    one up by the text as given), why each of the others did not, and the signature fields of
+    the parser and model (``parser:NAME|model:MODEL@HASH...``, then ``|tok:...`` if a tokenizer
     split the texts) that a score from these graphs carries (:meth:`signed`)."""
 
     graphs: dict[str, Graph]  # by the normalised, tokenized text
     failed: dict[str, str]  # normalised, tokenized text -> one-line reason
     parser: str
-    signature: str
+    signed_by: Signature  # the parser's and model's fields (parser_fields)
     tokenize: str = "none"
     representation: str = ""
     #: each text as given -> as tokenized for parsing (filled by parse_texts; others on first use)
@@ -126,9 +127,14 @@ class Parses:
             self.tokens.update(zip(new, tokenize(new, self.tokenize)))
         return [self.tokens[t] for t in texts]
 
+    @property
+    def signature(self) -> str:
+        """:attr:`signed_by` rendered: ``parser:NAME|model:MODEL@HASH...``."""
+        return self.signed_by.format()
+
     def key(self, text: str) -> str:
-        """The key of ``text`` in :attr:`graphs` and :attr:`failed`."""
-        return normalise(self.tokenized([text])[0])
+        """The key of ``text`` (as given) in :attr:`graphs` and :attr:`failed`."""
+        return graph_key(self.tokenized([text])[0])
 
     def get(self, text: str) -> Graph | None:
         return self.graphs.get(self.key(text))
@@ -139,7 +145,15 @@ class Parses:
 
     def signed(self, score: Callable[[Graph, Graph], Score]) -> Callable[[Graph, Graph], Score]:
         """``score`` whose scores' signatures also name the parser and model."""
-        return signed(score, self.signature)
+        return signed(score, self.signed_by)
+
+
+def graph_key(tokenized: str) -> str:
+    """The key of a sentence, as tokenized for parsing, in :attr:`Parses.graphs` and
+    :attr:`Parses.failed` (:meth:`Parses.key` tokenizes one as given first): its text
+    whitespace-normalised, as the parse cache stores it (:func:`semsim.cache.normalise`).
+    Code that holds tokenized text asks here, so that one place says how graphs are keyed."""
+    return normalise(tokenized)
 
 
 def parse_texts(texts: Iterable[str], settings: ParseSettings | None = None, *, keep_going: bool = True,
@@ -176,7 +190,7 @@ def _parse_texts(texts: Iterable[str], settings: ParseSettings, keep_going: bool
     # made once the parser and model are known to load (the signature names the model's content)
     result = functools.cache(lambda: Parses(
         {}, failed if failed is not None else {}, parser.name,
-        parser_signature(parser, settings.model, settings.tokenize), settings.tokenize, parser.representation, tokens))
+        parser_fields(parser, settings.model, settings.tokenize), settings.tokenize, parser.representation, tokens))
 
     def stored(new: dict[str, Graph]) -> None:
         result().graphs.update(new)
@@ -256,24 +270,34 @@ def text_representation(installed: Iterable[Parser]) -> str:
     return TEXT_REPRESENTATION if TEXT_REPRESENTATION in reps or len(reps) != 1 else reps.pop()
 
 
-def parser_signature(parser: Parser, model: str | None, tokenize: str = "none") -> str:
+def parser_fields(parser: Parser, model: str | None, tokenize: str = "none") -> Signature:
     """``parser:NAME|model:MODEL@HASH``: what a score computed from text depends on beyond the
-    metric's settings (the hash is the model's content, shortened to 12 hex digits), and
-    ``|tok:...`` when a tokenizer split the text first (:func:`semsim.tokenize.with_tokenizer`)."""
-    from .tokenize import with_tokenizer
+    metric's settings (the hash is the model's content, shortened to 12 hex digits), then the
+    fields the parser's ``model_name`` adds after the model's name (a pretrained encoder,
+    the decoder), and ``tok:...`` when a tokenizer split the text first
+    (:func:`semsim.tokenize.tokenizer_fields`)."""
+    from .tokenize import tokenizer_fields
     identity = parser.model_identity(model) if parser.model_identity else ""
-    name = parser.model_name(model) if parser.model_name else (Path(model).name if model else "default")
-    name, bar, extra = name.partition("|")  # fields the model depends on beyond its own file
-    signed_by = f"parser:{parser.name}|model:{name}" + (f"@{identity[:12]}" if identity else "") + bar + extra
-    return with_tokenizer(signed_by, tokenize)
+    named = parser.model_name(model) if parser.model_name else (Path(model).name if model else "default")
+    # a plugin written before Signature names its model with a string, fields and all
+    named = named if isinstance(named, Signature) else Signature.parse(named)
+    model_field = named.head().format() + (f"@{identity[:12]}" if identity else "")
+    return Signature.of(None, {"parser": parser.name, "model": model_field}) + named.tail() + tokenizer_fields(tokenize)
 
 
-def signed(score: Callable[[Graph, Graph], Score], parsed_by: str) -> Callable[[Graph, Graph], Score]:
-    """``score`` whose scores' signatures also name the parser and model (:func:`parser_signature`)."""
-    def scored(a: Graph, b: Graph) -> Score:
-        s = score(a, b)
-        return replace(s, signature=f"{s.signature}|{parsed_by}")
-    return scored
+def parser_signature(parser: Parser, model: str | None, tokenize: str = "none") -> str:
+    """:func:`parser_fields` rendered."""
+    return parser_fields(parser, model, tokenize).format()
+
+
+def signed(score: Callable[[Graph, Graph], Score], parsed_by: Signature) -> Callable[[Graph, Graph], Score]:
+    """``score`` whose scores' signatures also name the parser and model (:func:`parser_fields`)."""
+    return lambda a, b: sign(score(a, b), parsed_by)
+
+
+def sign(score: Score, parsed_by: Signature) -> Score:
+    """``score`` with the parser's and model's fields (:func:`parser_fields`) after its own."""
+    return replace(score, signature=(Signature.parse(score.signature) + parsed_by).format())
 
 
 # -- the engine ---------------------------------------------------------------------------------------

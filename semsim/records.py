@@ -14,6 +14,7 @@ from pathlib import Path
 from typing import Any
 
 from .errors import PluginError
+from .signature import Signature
 
 
 @dataclass(frozen=True)
@@ -39,9 +40,12 @@ class Parser:
     ``serialize(native)`` gives a text form of a parse to keep in the cache beside its graph,
     for people and tools that inspect the cache (optional; semsim never reads it back).
     A parser without a model file gives a ``model_identity`` naming its rules' version.
-    ``model_name(model)`` names the model for people, in score signatures (optional); it
-    may end in ``|key:value`` fields naming what else the model depends on (a pretrained
-    encoder, say), which the signature puts after the model's hash.
+    ``model_name(model)`` names the model for people, in score signatures (optional): a
+    :class:`~semsim.signature.Signature` whose first field is the name and whose other
+    fields name what else the model depends on (a pretrained encoder, say), which the
+    signature puts after the model's hash. A plain string is read as
+    ``NAME|key:value|...`` (:meth:`~semsim.signature.Signature.parse`), as plugins wrote it
+    before.
     """
 
     name: str
@@ -50,7 +54,7 @@ class Parser:
     description: str = ""
     model_identity: Callable[[str | None], str] | None = None
     serialize: Callable[[Any], str] | None = None
-    model_name: Callable[[str | None], str] | None = None
+    model_name: Callable[[str | None], str | Signature] | None = None
     default: bool = False
     plugin: str = field(default="", compare=False)
 

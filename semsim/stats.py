@@ -24,6 +24,7 @@ import numpy as np
 
 from .errors import InputError, SemsimError
 from .limits import MAX_BOOTSTRAP
+from .signature import Signature
 
 
 def f_score(precision: float, recall: float) -> float:
@@ -268,7 +269,10 @@ def corpus_score(scores: Iterable[Score], n_bootstrap: int = 0, confidence: floa
         ci = percentile_interval(samples[:, 0], confidence)
         ci_micro = percentile_interval(samples[:, 1], confidence)
     # the sentence scores' signature, and how they were aggregated when that changes a number
-    sig = scores[0].signature + (f"|bootstrap:{n_bootstrap}|conf:{confidence:g}|seed:{seed}" if n_bootstrap else "")
+    sig = scores[0].signature
+    if n_bootstrap:
+        aggregated = Signature.of(None, {"bootstrap": n_bootstrap, "conf": f"{confidence:g}", "seed": seed})
+        sig = (Signature.parse(sig) + aggregated).format()
     return CorpusScore(micro=_micro(total, heads), macro=float(fs.mean()), n=len(scores),
                        signature=sig, parts=parts, ci=ci, ci_micro=ci_micro,
                        confidence=confidence, n_bootstrap=n_bootstrap)
@@ -408,12 +412,6 @@ def _kendall_net(x: np.ndarray, y: np.ndarray, w: np.ndarray) -> float:
 
 
 def signature(metric: str, settings: Mapping[str, object], version: str) -> str:
-    """``usim|variant:paper|...|version:0.1.0``: every setting that can change a number."""
-    fields = [metric] + [f"{k}:{_fmt(v)}" for k, v in settings.items()] + [f"version:{version}"]
-    return "|".join(fields)
-
-
-def _fmt(v: object) -> str:
-    if isinstance(v, bool):
-        return "yes" if v else "no"
-    return str(v)
+    """``usim|variant:paper|...|version:0.1.0``: every setting that can change a number
+    (:class:`~semsim.signature.Signature`, rendered)."""
+    return Signature.of(metric, settings).add("version", version).format()

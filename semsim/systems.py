@@ -13,10 +13,11 @@ from collections.abc import Callable, Collection, Iterable, Iterator, Mapping, S
 from dataclasses import dataclass, field
 from typing import TYPE_CHECKING, Any
 
-from .cache import normalise
 from .graph import Graph
 from .limits import LimitError, check_pair
+from .parsing import graph_key
 from .report import Col, Record, Report, Table, num, render
+from .signature import Signature
 from .significance import PairedTest, paired_tests
 from .stats import Score, corpus_score
 
@@ -173,7 +174,9 @@ def compare_systems(by_system: Mapping[str, Sequence[Score]], n_bootstrap: int =
     tests: list[PairedTest] = []
     if paired and len(by_system) > 1:
         tests = paired_tests({k: [s.f for s in v] for k, v in by_system.items()}, paired, trials, seed)
-    sig = (systems[0]["signature"] if systems else "") + (f"|paired:{paired}|trials:{trials}" if tests else "")
+    sig = systems[0]["signature"] if systems else ""
+    if tests:  # the paired tests' settings after the scores' and their aggregation's
+        sig = (Signature.parse(sig) + Signature.of(None, {"paired": paired, "trials": trials})).format()
     return SystemsReport(systems, tests, alpha, sig, changes is not None, list(worst), note)
 
 
@@ -268,7 +271,7 @@ def score_lines(source: Sequence[str], systems: dict[str, Sequence[str]], graphs
     scored = dict(scored or {})
 
     def pair_score(src: str, hyp: str) -> Score:
-        pair = normalise(src), normalise(hyp)
+        pair = graph_key(src), graph_key(hyp)
         if pair not in scored:
             scored[pair] = score(graphs[pair[0]], graphs[pair[1]])
         return scored[pair]

@@ -7,11 +7,11 @@ import os
 from collections.abc import Collection, Sequence
 from pathlib import Path
 
-from .cache import normalise
 from .errors import InputError
 from .files import is_stdin, read_text, shown
 from .graph import Graph
 from .limits import LimitError, check_pair
+from .parsing import graph_key
 
 
 def read_lines(path: str | os.PathLike[str]) -> list[str]:
@@ -50,9 +50,9 @@ def read_parallel(source: Path, others: Sequence[Path],
 
 def unparsed_lines(files: dict[Path, Sequence[str]], failed: dict[str, str]) -> list[InputError]:
     """Where the sentences that could not be parsed stand: one error per file and line."""
-    return [InputError(failed[normalise(text)], path, i)
+    return [InputError(failed[graph_key(text)], path, i)
             for path, lines in files.items() for i, text in enumerate(lines, 1)
-            if text.strip() and normalise(text) in failed]
+            if text.strip() and graph_key(text) in failed]
 
 
 def too_large_lines(source: Sequence[str], files: dict[Path, Sequence[str]], graphs: dict[str, Graph],
@@ -65,7 +65,7 @@ def too_large_lines(source: Sequence[str], files: dict[Path, Sequence[str]], gra
             if i in skip or not src.strip() or not hyp.strip():
                 continue
             try:
-                check_pair(graphs[normalise(src)], graphs[normalise(hyp)])
+                check_pair(graphs[graph_key(src)], graphs[graph_key(hyp)])
             except LimitError as exc:
                 out.append(InputError(str(exc), path, i))
     return out

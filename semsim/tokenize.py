@@ -19,6 +19,7 @@ import click
 
 from .errors import SettingsError
 from .imports import import_spacy
+from .signature import Signature
 
 #: The tokenizers a user may choose; ``none`` (whitespace tokens) is the default.
 TOKENIZERS = ("none", "spacy")
@@ -58,22 +59,26 @@ def tokenize(lines: Sequence[str], how: str = "none") -> list[str]:
     return out
 
 
-def tokenizer_signature(how: str) -> str:
-    """The signature field of a tokenizer: ``""`` for ``none`` (default signatures stay as
+def tokenizer_fields(how: str) -> Signature:
+    """The signature field of a tokenizer: none for ``none`` (default signatures stay as
     they were), else ``tok:spacy-X.Y``; spaCy's rules may change between minor versions."""
     check(how)
     if how == "none":
-        return ""
+        return Signature()
     from importlib.metadata import version
 
     major_minor = ".".join(version("spacy").split(".")[:2])
-    return f"tok:{how}-{major_minor}"
+    return Signature.of(None, {"tok": f"{how}-{major_minor}"})
 
 
-def with_tokenizer(signature: str, how: str) -> str:
-    """``signature`` with ``|tok:...`` appended when text was tokenized (unchanged otherwise)."""
-    field = tokenizer_signature(how)
-    return f"{signature}|{field}" if field else signature
+def tokenizer_signature(how: str) -> str:
+    """:func:`tokenizer_fields` rendered (``""`` for ``none``)."""
+    return tokenizer_fields(how).format()
+
+
+def with_tokenizer(signature: Signature, how: str) -> Signature:
+    """``signature`` with ``tok:...`` added when text was tokenized (unchanged otherwise)."""
+    return signature + tokenizer_fields(how)
 
 
 # Punctuation glued to the end of a word (``all,`` ``said:`` ``end)``), or an opening bracket

@@ -20,7 +20,7 @@ ROOT = Path(__file__).resolve().parents[1]
 #: files, the MRP format, threads and progress. It imports nothing above it.
 KERNEL = {
     "semsim.version", "semsim.errors", "semsim.limits", "semsim.graph", "semsim.scheme", "semsim.adapt",
-    "semsim.stats", "semsim.significance", "semsim.files", "semsim.graph_json", "semsim.records",
+    "semsim.stats", "semsim.signature", "semsim.significance", "semsim.files", "semsim.graph_json", "semsim.records",
     "semsim.hookspecs", "semsim.models", "semsim.progress", "semsim.threads", "semsim.imports", "semsim.formats",
     "semsim.formats.mrp", "semsim.align", "semsim.align.tokens", "semsim.align.units",
     "semsim.align.paraphrase", "semsim.align.contextual", "semsim.metrics",
@@ -32,7 +32,7 @@ KERNEL = {
 APPLICATION_PACKAGES = ("semsim.commands", "semsim.gec", "semsim.explain", "semsim.hf")
 APPLICATION = {
     "semsim", "semsim.__main__", "semsim.api", "semsim.cli", "semsim.plugins", "semsim.io", "semsim.parsing",
-    "semsim.textfiles",
+    "semsim.scoring", "semsim.textfiles",
     "semsim.executors", "semsim.cache", "semsim.downloads", "semsim.systems", "semsim.testing", "semsim.tokenize",
     "semsim.report",
 }

@@ -6,6 +6,7 @@ import click
 
 from ..cli import format_option, quiet_option
 from ..report import Report, write
+from ..signature import Signature
 
 
 @click.group()
@@ -48,5 +49,6 @@ def cache_clear(cache_path: str | None, parser: str | None, quiet: bool) -> None
 def _model(key: str) -> str:
     """A model key for people: the model's identity shortened to 12 characters (a content
     hash), then the plugin's code and the graph form whole (``semsim.cache.model_key``)."""
-    identity, _, rest = key.partition("|")
-    return f"{identity[:12]} ({rest.replace('|', ', ')})" if rest else identity[:12]
+    fields = Signature.parse(key)
+    identity = fields.head().format()[:12]
+    return f"{identity} ({', '.join(fields.tail().parts())})" if fields.tail().format() else identity

@@ -20,13 +20,13 @@ from typing import Any
 import click
 
 from ..api import USim
-from ..cache import normalise
 from ..cli import format_option, parsing_options, quiet_option, usim_options
 from ..errors import InputError, SemsimError
 from ..graph import Graph
 from ..limits import MAX_BOOTSTRAP
-from ..parsing import ParseSettings
+from ..parsing import ParseSettings, graph_key, sign
 from ..report import Col, Record, Report, Skipped, Table, num, write
+from ..signature import Signature
 from ..stats import Score, corpus_score, correlation
 from .common import fail_if_unparsed, warn_if_untokenized
 from .inputs import check_writable, fail_if_unread, open_output, pair_inputs, read_pairs, readable_pairs
@@ -119,7 +119,7 @@ def _pairs_from_files(specs: tuple[tuple[str, str, str], ...], read_format: str 
 
 def _pairs_from_text(source: Path, hyp: Path, parser_specs: tuple[str, ...], parsing: ParseSettings, quiet: bool
                      ) -> tuple[list[str], dict[str, list[tuple[Graph, Graph]]], list[InputError],
-                                dict[str, list[str]], dict[str, str]]:
+                                dict[str, list[str]], dict[str, Signature]]:
     """Graph pairs per parser's representation from two line-parallel text files; pairs with
     an empty line are left out (nothing to parse), and so are, in every representation, the
     lines a parser could not parse (returned as errors, to report). Also what each
@@ -129,7 +129,7 @@ def _pairs_from_text(source: Path, hyp: Path, parser_specs: tuple[str, ...], par
     raw_src, raw_cor = read_parallel(source, [hyp])
     warn_if_untokenized({source: raw_src, **raw_cor}, parsing.tokenize, quiet)
     parsed: dict[str, dict[str, Graph]] = {}
-    signed_by: dict[str, str] = {}
+    signed_by: dict[str, Signature] = {}
     unparsed: list[InputError] = []
     src, cor = raw_src, raw_cor
     for spec in parser_specs:
@@ -137,7 +137,7 @@ def _pairs_from_text(source: Path, hyp: Path, parser_specs: tuple[str, ...], par
         parses = parse_texts([*raw_src, *raw_cor[hyp]], replace(parsing, parser=name, model=model))
         src, cor = parses.tokenized(raw_src), {hyp: parses.tokenized(raw_cor[hyp])}
         rep = parses.representation if parses.representation not in parsed else name
-        parsed[rep], signed_by[rep] = parses.graphs, parses.signature
+        parsed[rep], signed_by[rep] = parses.graphs, parses.signed_by
         unparsed += unparsed_lines({source: src, **cor}, parses.failed)
         unparsed += too_large_lines(src, cor, parses.graphs, {e.line for e in unparsed})
     skip = {e.line for e in unparsed}
@@ -145,7 +145,7 @@ def _pairs_from_text(source: Path, hyp: Path, parser_specs: tuple[str, ...], par
     if not lines:
         raise SemsimError(f"{source}: no pair of non-empty lines to compare"
                           + (f" ({len(skip)} could not be parsed or aligned: {unparsed[0]})" if unparsed else ""))
-    out = {rep: [(graphs[normalise(src[i])], graphs[normalise(cor[hyp][i])]) for i in lines]
+    out = {rep: [(graphs[graph_key(src[i])], graphs[graph_key(cor[hyp][i])]) for i in lines]
            for rep, graphs in parsed.items()}
     return ([f"line {i + 1}" for i in lines], out, unparsed, {rep: [f"{hyp}:{i + 1}" for i in lines] for rep in out},
             signed_by)
@@ -188,7 +188,7 @@ def compare(pair_specs: tuple[tuple[str, str, str], ...], source: Path | None, h
         if len({n for n, _, _ in pair_specs}) != len(pair_specs):
             raise SemsimError("each --pairs needs its own name")
         names, by_rep, read, where = _pairs_from_files(pair_specs, read_format, quiet)
-        signed_by: dict[str, str] = {}
+        signed_by: dict[str, Signature] = {}
     elif source and hyp and parser_specs:
         names, by_rep, unparsed, where, signed_by = _pairs_from_text(source, hyp, parser_specs, parsing, quiet)
     else:
@@ -199,7 +199,7 @@ def compare(pair_specs: tuple[tuple[str, str, str], ...], source: Path | None, h
     columns = []
     for rep, pairs in by_rep.items():
         by = signed_by.get(rep)  # scores of parsed text name the parser, model and tokenizer, as `score`'s do
-        columns += [c if by is None else Column(c.name, [replace(s, signature=f"{s.signature}|{by}") for s in c.scores])
+        columns += [c if by is None else Column(c.name, [sign(s, by) for s in c.scores])
                     for c in columns_for(rep, pairs, metric, failed, where[rep])]
     columns = drop_failed(columns, failed)
     not_compared = Skipped("compared")

@@ -10,7 +10,7 @@ one. Notes (which pair, what was written) go to stderr unless ``-q``.
 from __future__ import annotations
 
 import json
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from pathlib import Path
 
 import click
@@ -22,6 +22,7 @@ from ..files import atomic_write
 from ..graph import Graph
 from ..limits import LimitError
 from ..parsing import ParseSettings
+from ..signature import Signature
 from .inputs import GraphPair, check_writable, pair_inputs, read_pairs
 
 
@@ -84,7 +85,7 @@ def explain(source: str | None, correction: str | None, text_source: Path | None
     except (LimitError, GraphError) as exc:  # too large to align, or two texts' graphs: name the pair's file
         raise SemsimError(f"{chosen.where}: {exc}{chosen.suffix}") from None
     if chosen.parsed_by:  # as `semsim score` signs scores of parsed text
-        doc["signature"] = f"{doc['signature']}|{chosen.parsed_by}"
+        doc["signature"] = (Signature.parse(doc["signature"]) + chosen.parsed_by).format()
     outputs = []  # everything is rendered before anything is written
     if json_path:
         outputs.append((json_path, json.dumps(doc, indent=2, ensure_ascii=False) + "\n"))
@@ -106,7 +107,7 @@ class _Pair:
     g2: Graph
     where: str
     suffix: str = ""
-    parsed_by: str = ""
+    parsed_by: Signature = field(default_factory=Signature)  # the parser's fields, for a pair parsed from text
 
 
 def _from_graphs(source: str, correction: str, json_path: str | None, html_path: str | None, pair: str | None,
@@ -149,7 +150,7 @@ def _from_text(source: Path, hyp: Path, line: int, parsing: ParseSettings, quiet
             raise InputError(parses.failed[parses.key(text)], path, line)
     g1, g2 = parses.get(pair[0]), parses.get(pair[1])
     assert g1 is not None and g2 is not None  # parsed: not failed
-    return _Pair(g1, g2, f"{hyp}:{line}", parsed_by=parses.signature)
+    return _Pair(g1, g2, f"{hyp}:{line}", parsed_by=parses.signed_by)
 
 
 def _note(message: str, quiet: bool) -> None:

@@ -11,7 +11,7 @@ import click
 from ..cli import parsing_options, quiet_option
 from ..errors import InputError, SemsimError
 from ..graph import Graph, concat
-from ..parsing import ParseSettings
+from ..parsing import ParseSettings, graph_key
 
 if TYPE_CHECKING:
     from ..records import Writer
@@ -41,7 +41,6 @@ def parse(inputs: tuple[Path, ...], fmt: str, output: str | None, passage: bool,
     semsim parse essays.txt -o essays.mrp
     semsim parse --format xml --passage essay1.txt essay2.txt -o parsed/
     """
-    from ..cache import normalise
     from ..files import shown
     from ..io import write_jsonl
     from ..parsing import parse_texts
@@ -75,8 +74,8 @@ def parse(inputs: tuple[Path, ...], fmt: str, output: str | None, passage: bool,
     def named() -> list[tuple[str, Graph]]:
         out = []
         for path, lines in files.items():
-            sentences = [(i, graphs[normalise(line)]) for i, line in enumerate(lines, 1)
-                         if line.strip() and normalise(line) not in failed]
+            sentences = [(i, graphs[graph_key(line)]) for i, line in enumerate(lines, 1)
+                         if line.strip() and graph_key(line) not in failed]
             if passage and sentences:
                 out.append((path.stem, concat([g for _, g in sentences], path.stem)))
             elif not passage:

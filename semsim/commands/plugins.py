@@ -8,6 +8,7 @@ from ..cli import format_option, quiet_option
 from ..plugins import plugin_label
 from ..report import Report, write
 from ..scheme import Scheme
+from ..signature import Signature
 
 
 @click.command()
@@ -19,7 +20,8 @@ def plugins(fmt: str, quiet: bool) -> None:
     from ..scheme import scheme_fields
     info = plugin_info()
     owners = scheme_owners()
-    signed = {n: scheme_fields(s, lambda _, n=n: plugin_label(owners[n])) for n, s in schemes().items()}
+    signed = {n: Signature.of(None, scheme_fields(s, lambda _, n=n: plugin_label(owners[n]))).format()
+              for n, s in schemes().items()}
     rs, ws, ps, ms, js = readers(), writers(), parsers(), metrics(), paraphrase_judges()
     document = {"plugins": info,
                 "readers": {n: {"plugin": r.plugin, "suffixes": list(r.suffixes), "description": r.description}
@@ -34,7 +36,7 @@ def plugins(fmt: str, quiet: bool) -> None:
                             for n, m in ms.items()},
                 "paraphrase_judges": {n: {"plugin": j.plugin, "language": j.language, "description": j.description}
                                       for n, j in js.items()},
-                "schemes": {n: {"plugin": owners[n], "signature": "|".join(f"{k}:{v}" for k, v in signed[n].items()),
+                "schemes": {n: {"plugin": owners[n], "signature": signed[n],
                                 **_scheme_document(s)} for n, s in schemes().items()}}
     lines = [*([] if info else ["no plugins loaded (install one, e.g. `pip install -e plugins/ucca`)"]),
              *(f"{p['name']} {p['version'] or ''}: hooks {', '.join(p['hooks'])}" for p in info),
@@ -48,7 +50,7 @@ def plugins(fmt: str, quiet: bool) -> None:
              *(f"  paraphrase judge {n} [{j.language}] from {j.plugin}: {j.description}"
                for n, j in sorted(js.items())),
              *(f"  scheme {n} from {owners[n]}: {_scheme_summary(s)}  (signed "
-               f"{'|'.join(f'{k}:{v}' for k, v in signed[n].items())})" for n, s in sorted(schemes().items()))]
+               f"{signed[n]})" for n, s in sorted(schemes().items()))]
     write(Report(document=lambda _: document, parts=lambda _, __: lines, formats=("text", "json")), fmt)
 
 

@@ -58,9 +58,8 @@ def score(source_path: Path, hyps: tuple[tuple[str | None, Path], ...], refs: tu
     semsim score --source dev.src --hyp llm.out --tokenize spacy
     semsim score --source dev.src --hyp BART=out/bart.txt --hyp T5=out/t5.txt --worst 10
     """
-    from ..parsing import parse_texts
-    from ..systems import ScoresWhileParsing, score_lines
-    from ..textfiles import read_parallel, too_large_lines, unparsed_lines
+    from ..scoring import Files, score_texts
+    from ..textfiles import read_parallel
     if not hyps and not refs:
         raise SemsimError("give at least one --hyp (or --ref) file")
     if worst and score_only:
@@ -72,26 +71,14 @@ def score(source_path: Path, hyps: tuple[tuple[str | None, Path], ...], refs: tu
     check_writable(output, inputs=[source_path, *names])
     source, files = read_parallel(source_path, list(names))
     warn_if_untokenized({source_path: source, **files}, parsing.tokenize, quiet)
-    # with batches parsed elsewhere, this process scores each pair once its two sides are parsed
-    early = None if parsing.parses_here else ScoresWhileParsing(source, files.values(), metric.sentence_score)
-    parses = parse_texts([*source, *(line for lines in files.values() for line in lines)], parsing,
-                         on_parsed=early)
-    source, files = parses.tokenized(source), {p: parses.tokenized(lines) for p, lines in files.items()}
-    systems = {names[p]: files[p] for p in names}
     paths = {name: p for p, name in names.items()}
-    unparsed = unparsed_lines({source_path: source, **files}, parses.failed)
-    unparsed += too_large_lines(source, files, parses.graphs, {e.line for e in unparsed})
-    skip = {e.line for e in unparsed}
-    pairs = {i for i, s in enumerate(source, 1) if s.strip() and any(f[i - 1].strip() for f in files.values())}
-    if unparsed and pairs <= skip:  # what is left would be empty-line conventions only
-        raise SemsimError(f"no line could be scored: {unparsed[0]}")
+    scored = score_texts(metric, source, {names[p]: files[p] for p in names}, parsing, keep_going=True,
+                         files=Files(source_path, paths))
+    source, systems, unparsed, skip = scored.source, scored.systems, scored.skipped, scored.skip
     by_system: dict[str, list[Score]] = {n: [] for n in systems}
     lowest: list[dict[str, Any]] = []
     with open_output(output) as out:
-        fallback = Score.fixed(0.0, metric.part_names(),
-                               f"{metric.get_signature(parses.representation)}|{parses.signature}")
-        for r in score_lines(source, systems, parses.graphs, parses.signed(metric.sentence_score), fallback, skip,
-                             early.scored if early else None):
+        for r in scored.lines:
             src, hyp = source[r.line - 1], systems[r.system][r.line - 1]
             if changed_only and src.split() == hyp.split():
                 continue

@@ -15,14 +15,13 @@ from typing import Any
 import click
 
 from ..api import USim
-from ..cache import normalise
 from ..cli import format_option, parsing_options, quiet_option, usim_options
 from ..errors import InputError, ParseError, SemsimError
 from ..gec.m2 import read_m2
 from ..gec.sensitivity import ANCHORS, Chain, TypeSummary, build_chains, by_type, chain_texts, edit_deltas
 from ..graph import Graph
 from ..limits import MAX_BOOTSTRAP, LimitError, check_pair
-from ..parsing import ParseSettings
+from ..parsing import ParseSettings, graph_key
 from ..report import Col, Record, Report, Skipped, Table, num, write, write_jsonl
 from .inputs import check_writable, open_output
 
@@ -87,8 +86,8 @@ def sensitivity(m2_file: Path, metric: USim, annotator: str, anchor: str, seed: 
     try:
         parses = parse_texts(chain_texts(chains), parsing)
     except ParseError as exc:  # every sentence failed (say, each over the length bound): name the first's line
-        named = {normalise(t) for t in exc.sentences}
-        first = next((c for c in chains if any(normalise(v) in named for v in c.versions)), None)
+        named = {graph_key(t) for t in exc.sentences}
+        first = next((c for c in chains if any(graph_key(v) in named for v in c.versions)), None)
         if first is None:
             raise
         raise InputError(str(exc), m2_file, first.sentence.line) from None
@@ -96,9 +95,9 @@ def sensitivity(m2_file: Path, metric: USim, annotator: str, anchor: str, seed: 
     chains = [replace(c, versions=tuple(parses.tokenized(c.versions))) for c in chains]
     graphs, failed = parses.graphs, parses.failed
     # a version that could not be parsed spoils its chain (its edits' deltas need it), and only that chain
-    unparsed = [(c, next(failed[normalise(v)] for v in c.versions if normalise(v) in failed)) for c in chains
-                if any(normalise(v) in failed for v in c.versions)]
-    chains = [c for c in chains if all(normalise(v) not in failed for v in c.versions)]
+    unparsed = [(c, next(failed[graph_key(v)] for v in c.versions if graph_key(v) in failed)) for c in chains
+                if any(graph_key(v) in failed for v in c.versions)]
+    chains = [c for c in chains if all(graph_key(v) not in failed for v in c.versions)]
     too_large = [(c, reason) for c in chains if (reason := _too_large(c, graphs))]  # so is one beyond a bound
     unparsed += too_large
     chains = [c for c in chains if all(c is not t for t, _ in too_large)]
@@ -106,7 +105,7 @@ def sensitivity(m2_file: Path, metric: USim, annotator: str, anchor: str, seed: 
         raise SemsimError(f"no sentence could be scored: {m2_file}:{unparsed[0][0].sentence.line}: {unparsed[0][1]}")
     deltas = edit_deltas(chains, graphs, parses.signed(metric.sentence_score))
     types = by_type(deltas, n_bootstrap=n_bootstrap, seed=seed)
-    signature = f"{metric.get_signature(parses.representation)}|{parses.signature}"
+    signature = (metric.signature(parses.representation) + parses.signed_by).format()
     if output:
         with open_output(output) as out:
             write_jsonl(({**d.as_dict(), "signature": signature} for d in deltas), out)
@@ -128,11 +127,11 @@ def sensitivity(m2_file: Path, metric: USim, annotator: str, anchor: str, seed: 
 
 def _too_large(chain: Chain, graphs: dict[str, Graph]) -> str | None:
     """Why a chain's versions are too large to align with its anchor (a resource bound), or None."""
-    anchor = normalise(chain.versions[chain.anchor])
+    anchor = graph_key(chain.versions[chain.anchor])
     for version in chain.versions:
-        if anchor and normalise(version):
+        if anchor and graph_key(version):
             try:
-                check_pair(graphs[anchor], graphs[normalise(version)])
+                check_pair(graphs[anchor], graphs[graph_key(version)])
             except LimitError as exc:
                 return str(exc)
     return None

@@ -55,7 +55,8 @@ from ..align.tokens import align_tokens
 from ..errors import InputError, SemsimError
 from ..files import atomic_write
 from ..limits import LimitError
-from ..stats import correlation, signature
+from ..signature import Signature
+from ..stats import correlation
 from ..tokenize import with_tokenizer
 from ..version import __version__
 
@@ -176,8 +177,8 @@ def get_signature(ignore_case: bool = False, tokenize: str = "none") -> str:
     """The signature of the measures' settings, as a score carries its own: ``ignore_case``
     as given to :func:`conservatism`, and ``tokenize``, how the lines were tokenized before
     (:func:`semsim.tokenize.tokenize`; named only when they were)."""
-    return with_tokenizer(signature("conservatism", {"case": "ignored" if ignore_case else "mixed"}, __version__),
-                          tokenize)
+    measures = Signature.of("conservatism", {"case": "ignored" if ignore_case else "mixed"}).add("version", __version__)
+    return with_tokenizer(measures, tokenize).format()
 
 
 @dataclass(frozen=True)

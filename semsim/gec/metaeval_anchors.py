@@ -23,6 +23,7 @@ import numpy as np
 
 from ..align.tokens import levenshtein_similarity
 from ..errors import SemsimError, SettingsError
+from ..signature import Signature
 from .metaeval_tables import Pair
 
 #: The encoder the embedding anchors run on (:data:`semsim.models.PINNED`): the one the UCCA
@@ -66,8 +67,8 @@ class Levenshtein:
     @property
     def signature(self) -> str:
         from ..tokenize import with_tokenizer
-        return with_tokenizer(f"levenshtein|unit:token|norm:max-length|rapidfuzz:{_version('rapidfuzz')}",
-                              self.tokenize)
+        return with_tokenizer(Signature.of("levenshtein", {"unit": "token", "norm": "max-length",
+                                                           "rapidfuzz": _version("rapidfuzz")}), self.tokenize).format()
 
 
 @functools.lru_cache(maxsize=1)
@@ -91,7 +92,9 @@ class ChrF:
 
     @property
     def signature(self) -> str:
-        return f"chrf|ref:source|{_chrf().get_signature()}".replace("|version:", "|sacrebleu:")
+        # sacrebleu's own signature, its version named as the library's
+        sacrebleu = Signature.parse(str(_chrf().get_signature())).renamed("version", "sacrebleu")
+        return (Signature.of("chrf", {"ref": "source"}) + sacrebleu).format()
 
 
 def _quiet_transformers() -> None:
@@ -141,8 +144,8 @@ class MiniLMCosine:
 
     @property
     def signature(self) -> str:
-        return (f"minilm-cosine|model:{_encoder_id(self.model)}|pool:mean|norm:yes"
-                f"|sentence-transformers:{_version('sentence-transformers')}")
+        return Signature.of("minilm-cosine", {"model": _encoder_id(self.model), "pool": "mean", "norm": "yes",
+                                              "sentence-transformers": _version("sentence-transformers")}).format()
 
 
 @functools.lru_cache(maxsize=2)
@@ -178,8 +181,8 @@ class BERTScore:
 
     @property
     def signature(self) -> str:
-        return (f"bertscore|model:{_encoder_id(self.model)}|layers:{self.num_layers}|f1|idf:no|rescale:no"
-                f"|bert-score:{_version('bert-score')}")
+        return (Signature.of("bertscore", {"model": _encoder_id(self.model), "layers": self.num_layers}).add("f1")
+                + Signature.of(None, {"idf": "no", "rescale": "no", "bert-score": _version("bert-score")})).format()
 
 
 #: The anchors: measures from well-kept libraries that a reader already trusts, to read a

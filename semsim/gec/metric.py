@@ -185,8 +185,7 @@ class USimMetric(_Base):
 
     def sentence_scores(self, sources: Sequence[str], hypotheses: Sequence[Sequence[str]]) -> list[list[Score]]:
         """Full :class:`~semsim.Score` objects (counts, signature) per system and sentence."""
-        from ..parsing import parse_texts
-        from ..systems import score_lines
+        from ..scoring import score_texts
         from ..tokenize import warn_untokenized_python
         for k, hyps in enumerate(hypotheses):
             if len(hyps) != len(sources):
@@ -194,24 +193,16 @@ class USimMetric(_Base):
         c = self.config
         warn_untokenized_python([("the sources", sources), *((f"system {k}", h) for k, h in enumerate(hypotheses))],
                                 c.tokenize)
-        parses = parse_texts([*sources, *(h for hyps in hypotheses for h in hyps)], c.parsing, keep_going=False)
-        sources = parses.tokenized(sources)
-        systems = {str(k): parses.tokenized(hyps) for k, hyps in enumerate(hypotheses)}
-        usim = c.usim
-        signature = f"{usim.get_signature(parses.representation)}|{parses.signature}"
-        fallback = Score.fixed(0.0, usim.part_names(), signature)
-        out: dict[str, list[Score]] = {k: [] for k in systems}
-        for r in score_lines(sources, systems, parses.graphs, parses.signed(usim.sentence_score), fallback):
-            out[r.system].append(r.score)
-        return list(out.values())
+        systems = {str(k): hyps for k, hyps in enumerate(hypotheses)}
+        return list(score_texts(c.usim, sources, systems, c.parsing).by_system().values())
 
     def get_signature(self) -> str:
         """The settings of the scores, with the parser and model that produced the graphs (and
         the tokenizer, if one split the text first)."""
-        from ..parsing import parser_signature
+        from ..parsing import parser_fields
         c = self.config
         parser = c.parsing.find()
-        return f"{c.usim.get_signature(parser.representation)}|{parser_signature(parser, c.model, c.tokenize)}"
+        return (c.usim.signature(parser.representation) + parser_fields(parser, c.model, c.tokenize)).format()
 
 
 def config_fields(settings: ParseSettings) -> dict[str, Any]:

@@ -37,8 +37,8 @@ from typing import Any
 
 import numpy as np
 
-from ..cache import normalise
 from ..graph import Graph
+from ..parsing import graph_key
 from ..stats import bootstrap, percentile_interval
 from .m2 import Conflict, Edit, M2Sentence, apply_edits, resolve_overlaps
 
@@ -150,7 +150,7 @@ def edit_deltas(chains: Iterable[Chain], graphs: dict[str, Graph],
     memo: dict[tuple[str, str], float] = {}
 
     def usim(a: str, b: str) -> float:
-        key = (normalise(a), normalise(b))
+        key = (graph_key(a), graph_key(b))
         if key not in memo:
             if not key[0] or not key[1]:
                 memo[key] = 1.0 if key[0] == key[1] else 0.0

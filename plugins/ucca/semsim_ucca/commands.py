@@ -14,6 +14,7 @@ import click
 from semsim.api import ParseSettings
 from semsim.cli import parsing_options
 from semsim.errors import SemsimError
+from semsim.signature import Signature
 
 
 @click.group()
@@ -192,8 +193,9 @@ def evaluate(gold: tuple[str, ...], ids: str | None, conllu: str | None, parsing
         return graph_to_passage(graph.with_(id=str(gold_passage.ID)))
 
     result = score((guessed(t, p), p) for t, p in zip(texts, sentences))
+    signature = Signature.of("ucca.evaluation") + parses.signed_by
     report = {**result.as_dict(), "failed": parses.failures_among(texts),
-              "gold": list(gold), "ids": ids, "signature": f"ucca.evaluation|{parses.signature}"}
+              "gold": list(gold), "ids": ids, "signature": signature.format()}
     if fmt == "json":
         click.echo(json.dumps(report, indent=2))
     else:

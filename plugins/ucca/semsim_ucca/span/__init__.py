@@ -16,6 +16,7 @@ from pathlib import Path
 from typing import Any
 
 from semsim.errors import SemsimError
+from semsim.signature import Signature
 
 NAME = "ucca-span"
 ENV = "SEMSIM_UCCA_SPAN_MODEL"
@@ -74,13 +75,16 @@ def model_identity(model: str | None = None) -> str:
     return sha256_once(path) + (f"+{encoder[1]}" if encoder else "") + f"+{DECODER}"
 
 
-def model_name(model: str | None = None) -> str:
-    """The model's name in signatures: its file name without the suffix,
-    ``|encoder:NAME@HASH12`` for a model that reads a pretrained encoder, and
-    ``|decoder:`` the :data:`DECODER`."""
+def model_name(model: str | None = None) -> Signature:
+    """The model's name in signatures: its file name without the suffix, then the fields
+    ``encoder:NAME@HASH12`` for a model that reads a pretrained encoder, and ``decoder:``
+    the :data:`DECODER`."""
     path = resolve_model(model)
     encoder = _encoder(path)
-    return path.stem + (f"|encoder:{encoder[0]}@{encoder[1][:12]}" if encoder else "") + f"|decoder:{DECODER}"
+    name = Signature.of(path.stem)
+    if encoder:
+        name = name.add("encoder", f"{encoder[0]}@{encoder[1][:12]}")
+    return name.add("decoder", DECODER)
 
 
 def load(model: str | None = None) -> Any:

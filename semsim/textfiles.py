@@ -4,7 +4,7 @@ source, and where the sentences that could not be parsed or aligned stand (file 
 from __future__ import annotations
 
 import os
-from collections.abc import Collection, Sequence
+from collections.abc import Collection, Mapping, Sequence
 from pathlib import Path
 
 from .cache import normalise
@@ -48,14 +48,14 @@ def read_parallel(source: Path, others: Sequence[Path],
     return src, files
 
 
-def unparsed_lines(files: dict[Path, Sequence[str]], failed: dict[str, str]) -> list[InputError]:
+def unparsed_lines(files: Mapping[Path, Sequence[str]], failed: dict[str, str]) -> list[InputError]:
     """Where the sentences that could not be parsed stand: one error per file and line."""
     return [InputError(failed[normalise(text)], path, i)
             for path, lines in files.items() for i, text in enumerate(lines, 1)
             if text.strip() and normalise(text) in failed]
 
 
-def too_large_lines(source: Sequence[str], files: dict[Path, Sequence[str]], graphs: dict[str, Graph],
+def too_large_lines(source: Sequence[str], files: Mapping[Path, Sequence[str]], graphs: dict[str, Graph],
                     skip: Collection[int] = ()) -> list[InputError]:
     """Where a line and its source are too large to align (:func:`semsim.limits.check_pair`):
     one error per file and line, so that the line is left out for every system alike."""

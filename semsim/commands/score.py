@@ -80,8 +80,8 @@ def score(source_path: Path, hyps: tuple[tuple[str | None, Path], ...], refs: tu
     systems = {names[p]: files[p] for p in names}
     paths = {name: p for p, name in names.items()}
     unparsed = unparsed_lines({source_path: source, **files}, parses.failed)
-    unparsed += too_large_lines(source, files, parses.graphs, {e.line for e in unparsed})
-    skip = {e.line for e in unparsed}
+    unparsed += too_large_lines(source, files, parses.graphs, {e.line for e in unparsed if e.line is not None})
+    skip = {e.line for e in unparsed if e.line is not None}
     pairs = {i for i, s in enumerate(source, 1) if s.strip() and any(f[i - 1].strip() for f in files.values())}
     if unparsed and pairs <= skip:  # what is left would be empty-line conventions only
         raise SemsimError(f"no line could be scored: {unparsed[0]}")
@@ -97,7 +97,7 @@ def score(source_path: Path, hyps: tuple[tuple[str | None, Path], ...], refs: tu
                 continue
             by_system[r.system].append(r.score)
             # the texts as parsed, so that the records read without joining files
-            record = {"system": r.system, "line": r.line, "source": src, "output": hyp, "f": r.score.f,
+            record: dict[str, Any] = {"system": r.system, "line": r.line, "source": src, "output": hyp, "f": r.score.f,
                       "precision": r.score.precision, "recall": r.score.recall, "empty": r.empty,
                       "detail": {k: c.as_dict() for k, c in r.score.parts.items()}, "signature": r.score.signature}
             if output:

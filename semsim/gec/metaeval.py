@@ -270,7 +270,9 @@ def _coefficient(name: str, x: np.ndarray, y: np.ndarray) -> float:
     from scipy import stats
     if len(x) < 2:
         return math.nan
-    function = {"pearson": stats.pearsonr, "spearman": stats.spearmanr, "kendall": stats.kendalltau}[name]
+    functions: dict[str, Callable[..., Any]] = {"pearson": stats.pearsonr, "spearman": stats.spearmanr,
+                                                "kendall": stats.kendalltau}
+    function = functions[name]
     with warnings.catch_warnings():
         warnings.simplefilter("ignore")  # scipy warns of a constant input, and returns nan: that is the answer
         return float(function(x, y).statistic)

@@ -55,7 +55,8 @@ def explode(text: str, spans: tuple[tuple[int, int], ...]) -> frozenset[int]:
 def sdp_items(d: dict[str, Any]) -> tuple[frozenset[tuple[Any, ...]], frozenset[tuple[Any, ...]]]:
     """Labelled and unlabelled dependencies of an MRP graph, tops as edges from ``-1``."""
     ident = {n["id"]: anchors(n) for n in d["nodes"]}
-    labelled = {(ident[e["source"]], ident[e["target"]], e.get("label")) for e in d.get("edges", ())}
+    labelled: set[tuple[Any, ...]] = {(ident[e["source"]], ident[e["target"]], e.get("label"))
+                                      for e in d.get("edges", ())}
     labelled |= {(-1, ident[t], None) for t in d.get("tops", ())}
     return frozenset(labelled), frozenset((h, t) for h, t, _ in labelled)
 

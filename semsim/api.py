@@ -102,7 +102,7 @@ class USim(Settings):
     ``leaves`` (0, 1, 2, 3: the weight of each token's edge from its unit; 0, units only, is
     the paper's reading); for ``legacy``: ``single_token_units`` (False = the 2018
     revision); ``preset`` names a set of them. The fields are those of
-    :class:`semsim.metrics.settings.Settings`, generated from the one table
+    :class:`semsim.metrics.settings.Settings`, one per row of the one table
     :data:`~semsim.metrics.settings.SETTINGS` and checked as the object is made; the metric
     is itself the settings object the measures take.
     """

@@ -209,7 +209,7 @@ def parsing_options(f: Callable[..., Any] | None = None, *, parser: bool = True,
         with run_state(cache, "the parse cache"):  # no output of the command may overwrite it
             return f(*args, parsing=settings, **kwargs)
 
-    options = [] if representation else [
+    options: list[Callable[[Callable[..., Any]], Callable[..., Any]]] = [] if representation else [
         click.option("--representation", default=None, help="Representation to parse into (e.g. ucca).")]
     options += [
         click.option("--parser", "parser_name", default=None,
@@ -236,9 +236,10 @@ def parsing_options(f: Callable[..., Any] | None = None, *, parser: bool = True,
                      help="Parse cache file (default: $SEMSIM_CACHE_DIR/parses.sqlite3)."),
         click.option("--no-cache", is_flag=True, help="Parse everything, store nothing."),
     ]
+    decorated: Callable[..., Any] = command
     for opt in reversed(options):
-        command = opt(command)
-    return command
+        decorated = opt(decorated)
+    return decorated
 
 
 def tokenize_option(f: Callable[..., Any]) -> Callable[..., Any]:
@@ -290,9 +291,10 @@ def usim_options(f: Callable[..., Any]) -> Callable[..., Any]:
                                 f"ignores {it} (only --variant {other} uses {it})") from None
         return f(*args, metric=metric, **kwargs)
 
+    decorated: Callable[..., Any] = command
     for setting in reversed(SETTINGS):
-        command = _usim_option(setting)(command)
-    return command
+        decorated = _usim_option(setting)(decorated)
+    return decorated
 
 
 class NamedFile(click.ParamType):

@@ -23,6 +23,7 @@ does not depend on the number of workers or the order in which batches finish.
 from __future__ import annotations
 
 import contextlib
+import functools
 import logging
 import os
 import sys
@@ -213,7 +214,7 @@ class Serial(Executor):
         for k, batch in enumerate(batches):
             if self.cancelled:
                 return
-            yield k, lambda batch=batch: self.run(batch)
+            yield k, functools.partial(self.run, batch)
 
 
 class Processes(Executor):
@@ -356,9 +357,10 @@ class Dask(Executor):
         def refill() -> None:
             limit = 2 * self.threads()
             while len(index) < limit and not self.cancelled:
-                k, batch = next(pending, (None, None))
-                if batch is None:
+                item = next(pending, None)
+                if item is None:
                     return
+                k, batch = item
                 future = self._submit(batch)
                 index[future] = k
                 done.add(future)

@@ -105,7 +105,7 @@ def stdin_bytes() -> bytes:
         from .limits import read_bounded
         data = read_bounded(stream, "standard input")
         with contextlib.suppress(AttributeError):  # a stream without a __dict__: read once is all it can be
-            stream._semsim_data = data  # type: ignore[attr-defined]
+            stream._semsim_data = data  # type: ignore[union-attr]  # our mark on the stream object itself
     return data
 
 

@@ -109,7 +109,7 @@ class Graph:
         edges = []
         for e in self.edges:
             try:
-                labels = tuple(sorted(set(e.labels)))
+                labels: tuple[Any, ...] = tuple(sorted(set(e.labels)))
             except TypeError:  # None, a number, labels of mixed types
                 labels = (None,)
             if not labels:
@@ -329,6 +329,7 @@ def topological_order(children: Sequence[Sequence[int]]) -> tuple[int, ...] | No
     last child it was, in the order they named it."""
     n = len(children)
     seen, entered = bytearray(n), []
+    parents: list[list[int]]
     waiting, parents = [0] * n, [[] for _ in range(n)]
     for u, kids in enumerate(children):
         if not seen[u]:
@@ -360,7 +361,7 @@ def _rebuild(fields: dict[str, Any]) -> Graph:
 def build_graph(
     tokens: Sequence[str | Token],
     units: Sequence[Unit],
-    edges: Sequence[tuple[int, int, str | Sequence[str]] | Edge],
+    edges: Sequence[tuple[int, int, str | Sequence[str]] | tuple[int, int, str | Sequence[str], bool] | Edge],
     **kwargs: Any,
 ) -> Graph:
     """Build a :class:`Graph` from plain values: token strings, ``(parent, child, label)``

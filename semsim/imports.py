@@ -75,7 +75,7 @@ def assignment_solver() -> Callable[..., tuple[Any, Any]]:
             raise ImportError(path)
         module = importlib.util.module_from_spec(spec)
         loader.exec_module(module)
-        return module.linear_sum_assignment  # type: ignore[no-any-return]
+        return module.linear_sum_assignment
     except (ImportError, StopIteration, AttributeError, TypeError, OSError):
         from scipy.optimize import linear_sum_assignment as solve
-        return solve  # type: ignore[no-any-return]
+        return solve

@@ -52,8 +52,9 @@ def find_reader(path: Path, format: str | None = None) -> Reader:
 
 def _sniffs(reader: Reader, path: Path, head: bytes) -> bool:
     """Whether ``reader`` recognises the file; its ``sniff`` failing is its plugin's fault, named."""
+    sniff = reader.sniff
     try:
-        return bool(reader.sniff(path, head))  # type: ignore[misc]
+        return sniff is not None and bool(sniff(path, head))  # (callers ask only readers that sniff)
     except (Exception, SystemExit) as exc:
         from .plugins import plugin_fault
         raise plugin_fault(reader.plugin, f"reader {reader.name!r}'s sniff (reading {shown(path)})", exc) from exc

@@ -160,7 +160,7 @@ def reset_plugin_manager() -> None:
 
 #: What each ``register_*`` hook registers: anything else is the plugin's fault, named at once
 #: (a str registered as a reader would otherwise fail later, somewhere else, as a traceback).
-REGISTERS: dict[str, type] = {"register_readers": Reader, "register_parsers": Parser, "register_writers": Writer,
+REGISTERS: dict[str, type[Any]] = {"register_readers": Reader, "register_parsers": Parser, "register_writers": Writer,
                               "register_metrics": MetricSpec, "register_downloads": Download,
                               "register_paraphrase_judges": ParaphraseJudge, "register_word_encoders": WordEncoder,
                               "register_schemes": Scheme}

@@ -103,7 +103,7 @@ def score_texts(metric: TextMetric, source: Sequence[str], systems: Mapping[str,
     src = parses.tokenized(source)
     tokenized = {name: parses.tokenized(lines) for name, lines in systems.items()}
     skipped = _skipped(src, tokenized, parses, files) if keep_going else []
-    skip = {e.line for e in skipped}
+    skip = {e.line for e in skipped if e.line is not None}
     pairs = {i for i, s in enumerate(src, 1) if s.strip() and any(f[i - 1].strip() for f in tokenized.values())}
     if skipped and pairs <= skip:  # what is left would be empty-line conventions only
         raise SemsimError(f"no line could be scored: {skipped[0]}")
@@ -121,4 +121,5 @@ def _skipped(source: list[str], systems: dict[str, list[str]], parses: Parses,
     at = files or Files("source", {name: name for name in systems})
     by_file = {at.systems[name]: lines for name, lines in systems.items()}
     unparsed = unparsed_lines({at.source: source, **by_file}, parses.failed)
-    return unparsed + too_large_lines(source, by_file, parses.graphs, {e.line for e in unparsed})
+    return unparsed + too_large_lines(source, by_file, parses.graphs,
+                                      {e.line for e in unparsed if e.line is not None})

@@ -69,7 +69,7 @@ class SystemsReport:
     def _rows(self) -> list[Record]:
         """One row per system, as TSV has them: the paired test against the best system in two
         columns (the full set of tests is in the JSON rendering)."""
-        out = []
+        out: list[Record] = []
         for r in self.systems:
             t = self.versus_best(r["system"])
             ci = r.get("macro_ci") or [None, None]
@@ -169,8 +169,9 @@ def compare_systems(by_system: Mapping[str, Sequence[Score]], n_bootstrap: int =
     ``changes`` adds, per system, how much it changed its sources (``changed``: share of
     lines; ``word_change``: mean WordChange), which a faithfulness score must be read beside;
     ``worst``, the least faithful lines to list; ``note``, a line under the ranked table."""
-    systems = [{"system": name, **corpus_score(scores, n_bootstrap=n_bootstrap, seed=seed).as_dict(),
-                **(changes[name] if changes else {})} for name, scores in by_system.items()]
+    systems: list[dict[str, Any]] = [
+        {"system": name, **corpus_score(scores, n_bootstrap=n_bootstrap, seed=seed).as_dict(),
+         **(changes[name] if changes else {})} for name, scores in by_system.items()]
     tests: list[PairedTest] = []
     if paired and len(by_system) > 1:
         tests = paired_tests({k: [s.f for s in v] for k, v in by_system.items()}, paired, trials, seed)
@@ -252,7 +253,7 @@ class SentenceResult:
     empty: bool
 
 
-def score_lines(source: Sequence[str], systems: dict[str, Sequence[str]], graphs: dict[str, Graph],
+def score_lines(source: Sequence[str], systems: Mapping[str, Sequence[str]], graphs: dict[str, Graph],
                   score: Callable[[Graph, Graph], Score], fallback: Score,
                   skip: Collection[int] = (), scored: Mapping[tuple[str, str], Score] | None = None
                   ) -> Iterator[SentenceResult]:

@@ -197,15 +197,15 @@ def _mutate_json(draw: st.DrawFn, obj: Any) -> Any:
         return out
     if isinstance(obj, list) and obj and draw(st.integers(0, 2)):
         i = draw(st.integers(0, len(obj) - 1))
-        out = list(obj)
+        items = list(obj)
         action = draw(st.integers(0, 5))
         if action == 0:
-            out.insert(i, obj[i])
+            items.insert(i, obj[i])
         elif action == 1:
-            del out[i]
+            del items[i]
         else:
-            out[i] = _mutate_json(draw, obj[i])
-        return out
+            items[i] = _mutate_json(draw, obj[i])
+        return items
     return draw(_JSON_VALUES)
 
 

@@ -4,14 +4,18 @@ source, and where the sentences that could not be parsed or aligned stand (file 
 from __future__ import annotations
 
 import os
-from collections.abc import Collection, Sequence
+from collections.abc import Collection, Mapping, Sequence
 from pathlib import Path
+from typing import TypeVar
 
 from .errors import InputError
 from .files import is_stdin, read_text, shown
 from .graph import Graph
 from .limits import LimitError, check_pair
 from .parsing import graph_key
+
+#: a file's name, as the caller has it (a path, or a name for text given in Python)
+_P = TypeVar("_P", bound="str | os.PathLike[str]")
 
 
 def read_lines(path: str | os.PathLike[str]) -> list[str]:
@@ -48,14 +52,15 @@ def read_parallel(source: Path, others: Sequence[Path],
     return src, files
 
 
-def unparsed_lines(files: dict[Path, Sequence[str]], failed: dict[str, str]) -> list[InputError]:
+def unparsed_lines(files: Mapping[_P, Sequence[str]], failed: dict[str, str]) -> list[InputError]:
     """Where the sentences that could not be parsed stand: one error per file and line."""
     return [InputError(failed[graph_key(text)], path, i)
             for path, lines in files.items() for i, text in enumerate(lines, 1)
             if text.strip() and graph_key(text) in failed]
 
 
-def too_large_lines(source: Sequence[str], files: dict[Path, Sequence[str]], graphs: dict[str, Graph],
+def too_large_lines(source: Sequence[str], files: Mapping[_P, Sequence[str]],
+                    graphs: dict[str, Graph],
                     skip: Collection[int] = ()) -> list[InputError]:
     """Where a line and its source are too large to align (:func:`semsim.limits.check_pair`):
     one error per file and line, so that the line is left out for every system alike."""

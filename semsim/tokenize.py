@@ -40,7 +40,7 @@ def _spacy_tokenizer() -> Callable[[str], Iterable[object]]:
         spacy = import_spacy()  # without torch and spaCy's command line: 2.5 s of a start
     except ImportError as exc:  # the tokenize extra (the UCCA parser's installation has it)
         raise SettingsError("--tokenize spacy needs spaCy: pip install 'semsim[tokenize]'", ["tokenize"]) from exc
-    return spacy.blank("en").tokenizer  # type: ignore[no-any-return]
+    return spacy.blank("en").tokenizer
 
 
 def tokenize(lines: Sequence[str], how: str = "none") -> list[str]:

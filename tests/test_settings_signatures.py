@@ -4,7 +4,9 @@ its bootstrap), DistSim's, conservatism's, the systems table's and the gec-metri
 
 from __future__ import annotations
 
+import dataclasses
 import json
+import typing
 from pathlib import Path
 
 import pytest
@@ -12,9 +14,27 @@ from support import run_cli as run
 
 import semsim
 from semsim.errors import SettingsError
+from semsim.gec.metric import USimMetric
+from semsim.metrics.settings import SETTINGS, Settings
 
 EXAMPLES = Path(__file__).resolve().parent.parent / "examples"
 SRC, COR = EXAMPLES / "fig1-source.xml", EXAMPLES / "fig1-correction.xml"
+
+
+@pytest.mark.parametrize(("cls", "before"), [
+    (Settings, 0), (semsim.USim, 0), (USimMetric.Config, len(dataclasses.fields(USimMetric._Parsing)))],
+    ids=["Settings", "USim", "USimMetric.Config"])
+def test_the_dataclasses_fields_are_the_table_rows(cls, before):
+    """Settings and USimMetric.Config write their fields out (type checkers cannot see fields
+    generated from the table); the table stays the source: the same names, in its order, with
+    its defaults and the types of its defaults. USimMetric.Config's parsing fields come first."""
+    fields = dataclasses.fields(cls)
+    hints = typing.get_type_hints(cls)
+    assert len(fields) == before + len(SETTINGS)
+    assert [(f.name, f.default, hints[f.name]) for f in fields[before:]] == [
+        (s.name, s.default, type(s.default)) for s in SETTINGS]
+    made = cls()
+    assert all(type(getattr(made, s.name)) is type(s.default) for s in SETTINGS)  # 0 is not False
 
 
 @pytest.mark.parametrize(("settings", "named"), [

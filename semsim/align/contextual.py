@@ -56,7 +56,7 @@ def _sentences(g: Graph) -> list[range]:
 
 def vectors(g: Graph, encode: Encoder) -> np.ndarray:
     """Unit-length contextual vectors of every token of ``g``, each sentence encoded alone."""
-    parts = []
+    parts: list[np.ndarray] = []
     for r in _sentences(g):
         words = [g.tokens[i].text for i in r]
         try:

@@ -27,6 +27,8 @@ Yields here are content yields (no punctuation tokens). Nodes with an empty yiel
 
 from __future__ import annotations
 
+from collections.abc import Sequence
+
 import numpy as np
 
 from ..graph import Graph
@@ -36,7 +38,7 @@ TIE_BREAKS = ("coverage", "all", "first")
 
 
 def overlap_matrix(g1: Graph, g2: Graph, token_pairs: list[tuple[int, int]],
-                   weights: np.ndarray | None = None) -> np.ndarray:
+                   weights: np.ndarray | Sequence[float] | None = None) -> np.ndarray:
     """``O[v, u] = |A_l ∩ (yield(v) × yield(u))|`` for units v of ``g1`` and u of ``g2``;
     with ``weights`` (one per token pair), the sum of the pairs' weights instead of their count."""
     for rows, cols in ((len(g1.units), len(g2.units)), (len(g1.tokens), len(g2.units)),

@@ -115,7 +115,8 @@ def fail_if_unparsed(unparsed: list[InputError]) -> None:
     skipped.fail(lambda _: f"{len({e.line for e in unparsed})} line(s) not scored (see above)")
 
 
-def warn_if_untokenized(files: Mapping[str | Path, Sequence[str]], how: str, quiet: bool) -> None:
+def warn_if_untokenized(files: Mapping[Path, Sequence[str]] | Mapping[str, Sequence[str]], how: str,
+                        quiet: bool) -> None:
     """One stderr line if a file read as given (``--tokenize none``) looks untokenized, naming
     it and ``--tokenize spacy`` (:func:`semsim.tokenize.warn_untokenized`); none with ``-q``."""
     from ..files import shown

@@ -113,7 +113,7 @@ def _pairs_from_files(specs: tuple[tuple[str, str, str], ...], read_format: str 
     for p in read.values():
         readable_pairs(p)
     names = [first[i].name for i in keep]
-    return (names, {n: [(p[i].g1, p[i].g2) for i in keep] for n, p in read.items()}, list(read.values()),
+    return (names, {n: [p[i].graphs for i in keep] for n, p in read.items()}, list(read.values()),
             {n: [p[i].correction for i in keep] for n, p in read.items()})
 
 
@@ -139,8 +139,8 @@ def _pairs_from_text(source: Path, hyp: Path, parser_specs: tuple[str, ...], par
         rep = parses.representation if parses.representation not in parsed else name
         parsed[rep], signed_by[rep] = parses.graphs, parses.signed_by
         unparsed += unparsed_lines({source: src, **cor}, parses.failed)
-        unparsed += too_large_lines(src, cor, parses.graphs, {e.line for e in unparsed})
-    skip = {e.line for e in unparsed}
+        unparsed += too_large_lines(src, cor, parses.graphs, {e.line for e in unparsed if e.line is not None})
+    skip = {e.line for e in unparsed if e.line is not None}
     lines = [i for i, (a, b) in enumerate(zip(src, cor[hyp])) if a.strip() and b.strip() and i + 1 not in skip]
     if not lines:
         raise SemsimError(f"{source}: no pair of non-empty lines to compare"

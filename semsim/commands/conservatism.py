@@ -9,6 +9,7 @@ more than correctors do.
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from pathlib import Path
 
 import click
@@ -17,6 +18,7 @@ from ..cli import format_option, quiet_option, systems_inputs, tokenize_option
 from ..errors import InputError, SemsimError
 from ..gec import conservatism as measures
 from ..gec.conservatism import SentenceConservatism, SystemSummary
+from ..limits import LimitError
 from ..report import Col, Report, Skipped, Table, num, write
 from .common import system_names, warn_if_untokenized
 from .inputs import check_writable, open_output
@@ -60,10 +62,10 @@ def conservatism(source_path: Path, hyps: tuple[tuple[str | None, Path], ...],
     source, files = read_parallel(source_path, list(names), tokenize)
     warn_if_untokenized({source_path: source, **files}, tokenize, quiet)
     too_long = Skipped("measured")  # pairs too long to align: reported, the others measured
-    results = {names[p]: measures.conservatism(source, files[p], ignore_case,
-                                               lambda line, exc, p=p: too_long.add(InputError(str(exc), p, line),
-                                                                                   f"line {line}"))
-               for p in names}
+
+    def skip(path: Path) -> Callable[[int, LimitError], None]:
+        return lambda line, exc: too_long.add(InputError(str(exc), path, line), f"line {line}")
+    results = {names[p]: measures.conservatism(source, files[p], ignore_case, skip(p)) for p in names}
     summaries = [measures.summarise(rs, name) for name, rs in results.items()]
     with open_output(output) as out:
         write(_report(results, summaries, measures.get_signature(ignore_case, tokenize)), fmt, out)

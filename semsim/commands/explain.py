@@ -91,8 +91,8 @@ def explain(source: str | None, correction: str | None, text_source: Path | None
         outputs.append((json_path, json.dumps(doc, indent=2, ensure_ascii=False) + "\n"))
     if html_path:
         outputs.append((html_path, render_html(doc)))
-    for path, text in outputs:
-        write_atomic(path, text)
+    for path, rendered in outputs:
+        write_atomic(path, rendered)
         _note(f"wrote {path}", quiet)
     if not outputs:
         click.echo(summary(doc))

@@ -87,6 +87,13 @@ class GraphPair:
     g2: Graph | None
     error: str | None = None
 
+    @property
+    def graphs(self) -> tuple[Graph, Graph]:
+        """The two graphs of a pair that could be read (no ``error``)."""
+        if self.g1 is None or self.g2 is None:
+            raise SemsimError(f"internal error: pair {self.name} was not read ({self.error})")
+        return self.g1, self.g2
+
 
 def _graphs_of(path: Path, read_format: str | None) -> list[Graph | InputError] | InputError:
     """A file's graphs, each a graph or the error that stands in its place; or the error that
@@ -120,7 +127,7 @@ def read_pairs(pairs: list[tuple[Path, Path]], read_format: str | None, quiet: b
             raise SemsimError(f"{a} holds {len(ga)} graphs but {b} holds {len(gb)}; graphs are paired by position")
         if len(ga) == 1:
             g1, g2 = ga[0], gb[0]
-            bad = next((g for g in (g1, g2) if isinstance(g, InputError)), None) or _mixed(g1, g2, a, b)
+            bad = g1 if isinstance(g1, InputError) else g2 if isinstance(g2, InputError) else _mixed(g1, g2, a, b)
             if bad is not None and len(pairs) == 1:
                 raise bad
             name = pair_name(a.name, b.name)
@@ -128,7 +135,7 @@ def read_pairs(pairs: list[tuple[Path, Path]], read_format: str | None, quiet: b
                        else GraphPair(name, str(a), str(b), g1, g2))  # type: ignore[arg-type]
             continue
         for i, (g1, g2) in enumerate(zip(ga, gb), 1):
-            bad = next((g for g in (g1, g2) if isinstance(g, InputError)), None) or _mixed(g1, g2, a, b)
+            bad = g1 if isinstance(g1, InputError) else g2 if isinstance(g2, InputError) else _mixed(g1, g2, a, b)
             name = pair_name(getattr(g1, "id", "") or f"{a.name}#{i}", getattr(g2, "id", "") or f"{b.name}#{i}")
             if bad is not None:
                 out.append(GraphPair(name, f"{a}#{i}", f"{b}#{i}", None, None, str(bad)))

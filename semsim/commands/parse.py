@@ -110,7 +110,7 @@ def _writes_one_file(writer: Writer, output: str | None) -> bool:
     neither. For a writer of both kinds, an existing directory or a path ending in ``/`` is a
     directory."""
     fmt = writer.name
-    directory = bool(output) and (output.endswith(("/", os.sep)) or Path(output).is_dir())  # type: ignore[union-attr]
+    directory = output is not None and bool(output) and (output.endswith(("/", os.sep)) or Path(output).is_dir())
     if writer.write_all is None:
         if not output:
             raise SemsimError(f"--format {fmt} writes one file per graph: give a directory with -o")

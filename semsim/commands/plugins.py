@@ -5,7 +5,7 @@ from __future__ import annotations
 import click
 
 from ..cli import format_option, quiet_option
-from ..plugins import plugin_label
+from ..plugins import scheme_plugin
 from ..report import Report, write
 from ..scheme import Scheme
 from ..signature import Signature
@@ -20,8 +20,7 @@ def plugins(fmt: str, quiet: bool) -> None:
     from ..scheme import scheme_fields
     info = plugin_info()
     owners = scheme_owners()
-    signed = {n: Signature.of(None, scheme_fields(s, lambda _, n=n: plugin_label(owners[n]))).format()
-              for n, s in schemes().items()}
+    signed = {n: Signature.of(None, scheme_fields(s, scheme_plugin)).format() for n, s in schemes().items()}
     rs, ws, ps, ms, js = readers(), writers(), parsers(), metrics(), paraphrase_judges()
     document = {"plugins": info,
                 "readers": {n: {"plugin": r.plugin, "suffixes": list(r.suffixes), "description": r.description}

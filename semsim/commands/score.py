@@ -84,7 +84,7 @@ def score(source_path: Path, hyps: tuple[tuple[str | None, Path], ...], refs: tu
                 continue
             by_system[r.system].append(r.score)
             # the texts as parsed, so that the records read without joining files
-            record = {"system": r.system, "line": r.line, "source": src, "output": hyp, "f": r.score.f,
+            record: dict[str, Any] = {"system": r.system, "line": r.line, "source": src, "output": hyp, "f": r.score.f,
                       "precision": r.score.precision, "recall": r.score.recall, "empty": r.empty,
                       "detail": {k: c.as_dict() for k, c in r.score.parts.items()}, "signature": r.score.signature}
             if output:

@@ -80,9 +80,9 @@ def sensitivity(m2_file: Path, metric: USim, annotator: str, anchor: str, seed: 
     warn_if_untokenized({m2_file: [c.versions[-1] for c in chains]}, parsing.tokenize, quiet)
     skipped = [(c.annotator, k) for c in chains for k in c.skipped]
     if skipped and not quiet:
-        a, first = skipped[0]
-        click.echo(f"semsim: {len(skipped)} overlapping edit(s) skipped, e.g. {m2_file}:{first.skipped.line} "
-                   f"overlaps {m2_file}:{first.kept.line} (annotator {a}); the earlier edit is kept", err=True)
+        a, conflict = skipped[0]
+        click.echo(f"semsim: {len(skipped)} overlapping edit(s) skipped, e.g. {m2_file}:{conflict.skipped.line} "
+                   f"overlaps {m2_file}:{conflict.kept.line} (annotator {a}); the earlier edit is kept", err=True)
     try:
         parses = parse_texts(chain_texts(chains), parsing)
     except ParseError as exc:  # every sentence failed (say, each over the length bound): name the first's line

@@ -17,6 +17,7 @@ import json
 import re
 from collections.abc import Mapping
 from importlib.resources import files
+from typing import Any
 
 from .layout import Block, blocks, first_sentences
 from .legend import registered_names, used_labels
@@ -93,7 +94,7 @@ def _why(doc: ExplanationDoc, by_dir: dict[str, dict[Side, list[Miss]]]) -> str:
         matched = [(sum(r["matched"] for r in verdicts[side] if r["compared"]),
                     sum(r["compared"] for r in verdicts[side])) for side in SIDES]
         rows.append(f"<tr><td>{kind} matched</td>" + "".join(f"<td>{m} of {t}</td>" for m, t in matched) + "</tr>")
-        counts = dict.fromkeys(CAUSES, 0)
+        counts: dict[str, int] = dict.fromkeys(CAUSES, 0)
         for cause, what in CAUSES.items():
             cells = []
             for side in SIDES:
@@ -189,7 +190,7 @@ def _unmatched_heading(doc: ExplanationDoc, name: str, side: Side, n: int) -> st
     graded credit, what the compared ones earn of their weight follows, rounded for people."""
     d = doc["directions"][name]
     kind = "units" if doc["detail"] == "legacy" else "edges"
-    rows = [r for r in (d["edges"] if "edges" in d else d["units"])[side] if r["compared"]]
+    rows: list[Mapping[str, Any]] = [r for r in (d["edges"] if "edges" in d else d["units"])[side] if r["compared"]]
     head = f"{name}: {n} of {len(rows)} {side} {kind} unmatched"
     weights, credits = any("weight" in r for r in rows), any("credit" in r for r in rows)
     if not (weights or credits):

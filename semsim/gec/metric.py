@@ -41,7 +41,7 @@ from typing import TYPE_CHECKING, Any
 
 from ..api import USim
 from ..errors import SemsimError, SettingsError
-from ..metrics.settings import SETTINGS, dataclass_fields, given_fields, track_given
+from ..metrics.settings import SETTINGS, given_fields, track_given
 from ..parsing import ParseSettings
 from ..stats import Score
 
@@ -122,18 +122,32 @@ class USimMetric(_Base):
             return ParseSettings(self.parser, self.representation, self.model, cache, self.batch_size, self.jobs,
                                  self.executor, self.batch_timeout, self.tokenize, self.progress, self.trust_model)
 
-    # The parsing fields, then USim's settings generated from their table: flat fields,
-    # because gec-metrics builds a config from a YAML mapping.
-    Config = dataclasses.make_dataclass("Config", dataclass_fields(), bases=(_Parsing,), namespace={
-        "__module__": __name__, "__qualname__": f"{__qualname__}.Config",
-        "__doc__": """How sentences are parsed and which USim is computed, as flat fields of plain
+    @dataclass
+    class Config(_Parsing):
+        """How sentences are parsed and which USim is computed, as flat fields of plain
         values (gec-metrics builds the config from a YAML mapping).
 
         After the parsing fields come :class:`semsim.USim`'s settings, one field per row of
         :data:`semsim.metrics.settings.SETTINGS` with its default, so
         ``Config(parser=..., **dataclasses.asdict(USim(labels="weak")))`` works too;
         ``config.usim`` is the :class:`~semsim.USim` they make.
-        """})
+        """
+
+        # USim's settings, flat (gec-metrics reads a YAML mapping): written out so that type
+        # checkers see them; tests/test_settings_signatures.py keeps them those of SETTINGS
+        variant: str = "paper"
+        direction: str = "both"
+        tie_break: str = "coverage"
+        labels: str = "labeled"
+        remote: bool = True
+        by_sentence: bool = True
+        denominator: str = "yield"
+        tokens: str = "edit"
+        edge_weights: str = "uniform"
+        leaves: int = 0
+        single_token_units: bool = True
+        preset: str = "none"
+
     track_given(Config)
 
     config: Config

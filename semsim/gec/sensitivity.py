@@ -29,6 +29,7 @@ which other sentences or annotators are in the run.
 
 from __future__ import annotations
 
+import functools
 import math
 import zlib
 from collections.abc import Callable, Iterable, Sequence
@@ -169,6 +170,11 @@ def edit_deltas(chains: Iterable[Chain], graphs: dict[str, Graph],
     return out
 
 
+def _resampled_means(x: np.ndarray, idx: np.ndarray) -> np.ndarray:
+    """The mean of each resample (a row of ``idx``) of ``x``."""
+    return x[idx].mean(axis=1)
+
+
 def by_type(deltas: Sequence[EditDelta], n_bootstrap: int = 1000, confidence: float = 0.95,
             seed: int = 0) -> list[TypeSummary]:
     """Δ_t per error type, sorted from the most rewarded to the most penalised (as Table 2).
@@ -189,7 +195,7 @@ def by_type(deltas: Sequence[EditDelta], n_bootstrap: int = 1000, confidence: fl
         if len(x) > 1:
             se = float(x.std(ddof=1) / math.sqrt(len(x)))
             if n_bootstrap > 0:
-                means = bootstrap(lambda idx, x=x: x[idx].mean(axis=1), len(x), n_bootstrap,
+                means = bootstrap(functools.partial(_resampled_means, x), len(x), n_bootstrap,
                                   [seed, zlib.crc32(t.encode("utf-8"))])
                 lo, hi = percentile_interval(means, confidence)
         out.append(TypeSummary(t, len(x), float(x.mean()), se, lo, hi))

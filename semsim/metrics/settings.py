@@ -3,8 +3,8 @@ explanation's settings and the docs' option table are read from.
 
 Each :class:`Setting` says its choices and default, which variant uses it (a setting given
 to the other variant is an error, since the score's signature would not show it), its
-command-line option and its help. :class:`Settings`, a frozen dataclass generated from the
-table, holds one choice of them all, checked once as it is made; every function of USim
+command-line option and its help. :class:`Settings`, a frozen dataclass with a field per row
+of the table, holds one choice of them all, checked once as it is made; every function of USim
 takes that one object (:class:`semsim.USim` is one). The signature itself is written by each
 variant's metric (:func:`semsim.metrics.usim.paper_settings`,
 :func:`semsim.metrics.legacy.legacy_settings`) in the order signatures have always had; a
@@ -18,7 +18,7 @@ import functools
 import weakref
 from collections.abc import Collection, Mapping
 from dataclasses import dataclass, field
-from typing import Any
+from typing import Any, TypeVar
 
 from ..align.tokens import TOKEN_ALIGNMENTS
 from ..align.units import TIE_BREAKS
@@ -160,17 +160,11 @@ def check(values: Mapping[str, Any]) -> None:
                             f"use {it} (only the {other} variant does); leave {it} at the default", ignored)
 
 
-def dataclass_fields() -> list[tuple[str, str, Any]]:
-    """The table's rows as :func:`dataclasses.make_dataclass` takes fields (name, type,
-    default), for :class:`Settings` and for configs that must keep the settings flat
-    (``USimMetric.Config``: gec-metrics reads a YAML mapping)."""
-    return [(s.name, type(s.default).__name__, field(default=s.default)) for s in SETTINGS]
-
-
+_Class = TypeVar("_Class", bound="type[Any]")
 _GIVEN: dict[int, frozenset[str]] = {}  # by id() of a live object of a tracked class
 
 
-def track_given(cls: type) -> type:
+def track_given(cls: _Class) -> _Class:
     """Make ``cls`` (a dataclass of the settings) remember which fields its caller gave
     (:func:`given_fields`), for :func:`expand`: a dataclass cannot otherwise tell
     ``tokens="edit"`` from the default it equals. Kept beside the object, not in it, so that
@@ -184,7 +178,7 @@ def track_given(cls: type) -> type:
         _GIVEN[id(self)] = frozenset(names[:len(args)]) | frozenset(kwargs)
         init(self, *args, **kwargs)
 
-    cls.__init__ = __init__  # type: ignore[misc]
+    cls.__init__ = __init__
     return cls
 
 
@@ -193,7 +187,7 @@ def given_fields(obj: Any) -> frozenset[str] | None:
     return _GIVEN.get(id(obj))
 
 
-def _settle(self: Any) -> None:
+def _settle(self: Settings) -> None:
     """Fill in the preset's settings, then refuse bad values: once, as the object is made,
     so that no function taking it checks again."""
     given = given_fields(self)
@@ -217,14 +211,32 @@ def _settle(self: Any) -> None:
                             f"variant does); leave {it} out", ["preset", *rest]) from None
 
 
-Settings = dataclasses.make_dataclass("Settings", dataclass_fields(), frozen=True, namespace={
-    "__module__": __name__,  # (make_dataclass names its caller's module only from Python 3.12)
-    "__post_init__": _settle,
-    "__doc__": """One choice of every USim setting: a frozen dataclass with a field per row
+@dataclass(frozen=True)
+class Settings:
+    """One choice of every USim setting: a frozen dataclass with a field per row
     of :data:`SETTINGS` (its name, type and default), its preset expanded (:func:`expand`) and
     its values checked (:func:`check`, :class:`~semsim.errors.SettingsError`) as it is made.
-    The functions of USim take it as one argument; :class:`semsim.USim` is one.""",
-})
+    The functions of USim take it as one argument; :class:`semsim.USim` is one."""
+
+    # written out, so that type checkers see the fields; tests/test_settings_signatures.py
+    # keeps them (names, types, defaults, order) those of SETTINGS, whose rows are the source
+    variant: str = "paper"
+    direction: str = "both"
+    tie_break: str = "coverage"
+    labels: str = "labeled"
+    remote: bool = True
+    by_sentence: bool = True
+    denominator: str = "yield"
+    tokens: str = "edit"
+    edge_weights: str = "uniform"
+    leaves: int = 0
+    single_token_units: bool = True
+    preset: str = "none"
+
+    def __post_init__(self) -> None:
+        _settle(self)
+
+
 track_given(Settings)
 
 

@@ -27,10 +27,10 @@ def blocks(text: str) -> Iterator[tuple[int, str]]:
             if start is None:
                 start = n
             lines.append(line.rstrip("\r"))
-        elif lines:
+        elif lines and start is not None:  # (a line is kept only with its start)
             yield start, "\n".join(lines)
             start, lines = None, []
-    if lines:
+    if lines and start is not None:
         yield start, "\n".join(lines)
 
 

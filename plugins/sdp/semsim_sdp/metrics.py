@@ -21,6 +21,7 @@ Counts follow semsim's convention: side 1 is the first graph (precision), side 2
 
 from __future__ import annotations
 
+import functools
 import json
 from typing import Any
 
@@ -54,7 +55,8 @@ def explode(text: str, spans: tuple[tuple[int, int], ...]) -> frozenset[int]:
 def sdp_items(d: dict[str, Any]) -> tuple[frozenset[tuple[Any, ...]], frozenset[tuple[Any, ...]]]:
     """Labelled and unlabelled dependencies of an MRP graph, tops as edges from ``-1``."""
     ident = {n["id"]: anchors(n) for n in d["nodes"]}
-    labelled = {(ident[e["source"]], ident[e["target"]], e.get("label")) for e in d.get("edges", ())}
+    labelled: set[tuple[Any, ...]] = {(ident[e["source"]], ident[e["target"]], e.get("label"))
+                                      for e in d.get("edges", ())}
     labelled |= {(-1, ident[t], None) for t in d.get("tops", ())}
     return frozenset(labelled), frozenset((h, t) for h, t, _ in labelled)
 
@@ -118,14 +120,18 @@ def _version() -> str:
 
 def sdp_graphs(g1: Graph, g2: Graph) -> Score:
     """SDP labelled F1 of two DM (or two PSD) graphs made by this plugin."""
-    items = [g.memo(("semsim_sdp", "sdp"), lambda g=g: sdp_items(_mrp(g, ("dm", "psd")))) for g in (g1, g2)]
+    items = [g.memo(("semsim_sdp", "sdp"), functools.partial(_sdp_items, g)) for g in (g1, g2)]
     return _sdp(items[0], items[1], _version())
+
+
+def _sdp_items(g: Graph) -> tuple[frozenset[tuple[Any, ...]], frozenset[tuple[Any, ...]]]:
+    return sdp_items(_mrp(g, ("dm", "psd")))
 
 
 def edm_graphs(g1: Graph, g2: Graph) -> Score:
     """EDM of two EDS graphs made by this plugin."""
     d1, d2 = _mrp(g1, ("eds",)), _mrp(g2, ("eds",))
     explode_spans = bool(d1.get("input")) and bool(d2.get("input"))
-    a, b = (g.memo(("semsim_sdp", "edm", explode_spans), lambda d=d: edm_items(d, explode_spans))
+    a, b = (g.memo(("semsim_sdp", "edm", explode_spans), functools.partial(edm_items, d, explode_spans))
             for g, d in ((g1, d1), (g2, d2)))
     return _edm(a, b, explode_spans, _version())

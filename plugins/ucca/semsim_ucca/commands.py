@@ -8,6 +8,7 @@ from __future__ import annotations
 import json
 import sys
 from pathlib import Path
+from typing import Any
 
 import click
 
@@ -28,7 +29,7 @@ def _config(settings: tuple[str, ...]):
     from .span.inference.model import Config
     config = Config()
     types = {f.name: type(getattr(config, f.name)) for f in fields(Config)}
-    values = {}
+    values: dict[str, Any] = {}
     for item in settings:
         key, sep, value = item.partition("=")
         key = key.strip().replace("-", "_")

@@ -69,7 +69,7 @@ class _Builder:
                 self.unit_ids.add(node_id)
                 self.units.append((node_id, kind, self.parser.CurrentLineNumber))
         elif name == "attributes" and parent == "node" and self.node is not None:
-            self._node_attributes(attrs)
+            self._node_attributes(self.node, attrs)
         elif name == "edge" and parent == "node" and self.node is not None:
             to = attrs.get("toID")
             if not to:
@@ -81,8 +81,8 @@ class _Builder:
         elif name == "category" and parent == "edge" and self.edge is not None and attrs.get("tag"):
             self.edge[2].append(attrs["tag"])
 
-    def _node_attributes(self, attrs: dict[str, str]) -> None:
-        node_id, kind = self.node
+    def _node_attributes(self, node: tuple[str, str], attrs: dict[str, str]) -> None:
+        node_id, kind = node
         if self.layer == "0":
             try:
                 position = int(node_id.split(".", 1)[1])

@@ -127,8 +127,7 @@ def _patch_restricted_log_softmax() -> None:
             return dy.log_softmax(dy.pick_range(x, 0, len(restrict)))
         return dy.log_softmax(x, restrict)
 
-    proxy.log_softmax = log_softmax
-    proxy._semsim = True
+    proxy.__dict__.update(log_softmax=log_softmax, _semsim=True)
     module.dy = proxy
 
 

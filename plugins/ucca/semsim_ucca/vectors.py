@@ -114,13 +114,13 @@ class MiniLMWords:
         for start in range(0, len(key), WINDOW):
             window = list(key[start:start + WINDOW])
             encoding = bert.tokenizer.encode(window, is_pretokenized=True)
-            ids, words = encoding.ids, encoding.word_ids
+            ids, owners = encoding.ids, encoding.word_ids
             if len(ids) > MAX_PIECES:  # as transformers' truncation: the pieces cut, the closing [SEP] kept
-                ids, words = [*ids[:MAX_PIECES - 1], ids[-1]], [*words[:MAX_PIECES - 1], None]
+                ids, owners = [*ids[:MAX_PIECES - 1], ids[-1]], [*owners[:MAX_PIECES - 1], None]
             states = bert(np.array([ids], dtype=np.int64), np.ones((1, len(ids)), dtype=np.int64))[LAYER][0]
             out = np.zeros((len(window), states.shape[1]))
             count = np.zeros(len(window))
-            for piece, word in enumerate(words):
+            for piece, word in enumerate(owners):
                 if word is not None:
                     out[word] += states[piece]
                     count[word] += 1

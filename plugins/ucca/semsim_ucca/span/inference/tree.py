@@ -206,7 +206,8 @@ def fragment(tree: Tree) -> Tree:
         stack.extend(nodes[n].children)
     span: dict[int, tuple[int, int]] = {}  # node -> (min, max) token, after its fix-up
     for n in reversed(order):  # children before parents
-        items = [((t, t), None) for t in nodes[n].terminals] + [(span[c], c) for c in nodes[n].children]
+        items: list[tuple[tuple[int, int], int | None]] = [((t, t), None) for t in nodes[n].terminals] + [
+            (span[c], c) for c in nodes[n].children]
         items.sort(key=lambda x: x[0])
         runs: list[list[tuple[tuple[int, int], int | None]]] = []
         for item in items:

@@ -92,7 +92,7 @@ def sentences(paths: Sequence[str | os.PathLike[str]], ids: set[str] | None = No
     ``conllu`` (then ``ids`` may name sentences, and each one named must be found) or with
     ``ucca.convert.split2sentences``."""
     from ucca.convert import split2sentences
-    out = []
+    out: list[Any] = []
     unmatched: list[str] = []
     for p in passages(paths, ids):
         if conllu is None:
@@ -125,6 +125,9 @@ def read_conllu(path: Path, rows: list[list[tuple[str, int, str]]] | None = None
     from semsim.files import read_text
     out: list[tuple[str, list[str]]] = []
     seen: dict[str, int] = {}  # sent_id -> its line
+    words: list[str]
+    syntax: list[tuple[str, int, str]]
+    lines: list[int]
     sent_id, words, syntax, lines = None, [], [], []
     for number, line in enumerate([*read_text(path).splitlines(), ""], start=1):
         if line.startswith("# sent_id"):
@@ -223,7 +226,7 @@ def split_official(passage: Any, conllu_dir: Path) -> tuple[list[Any], list[str]
         for k, (upos, head, rel) in enumerate(row):
             at = position[first + k]
             target = position[first + head - 1] if head > 0 else -1  # -1: the root, -2: none given
-            if at is not None and head > -2 and (head == 0 or target is not None):
+            if at is not None and head > -2 and target is not None:  # (head 0 or -1: target -1)
                 syntax[at] = (upos, target, rel)
     by_id = {i: (s, e) for i, s, e in kept}
     for sentence_passage in split:

@@ -99,7 +99,7 @@ class SpanParserNet(nn.Module):
             self.ud_root = nn.Parameter(torch.zeros(c.remote_dim))
         if c.encoder_tune and (tuned is None or len(tuned) != c.encoder_tune):
             raise ValueError(f"encoder_tune={c.encoder_tune} needs that many of the encoder's layers")
-        self.tuned = TunedLayers(tuned) if c.encoder_tune else None
+        self.tuned = TunedLayers(tuned) if c.encoder_tune and tuned is not None else None
         in_dim = (c.word_dim + c.feat_dim * (len(c.fields()) - 1) + vector_dim
                   + (c.char_filters if c.char_dim else 0) + self.encoder_shape[1])
         self.boundary = nn.Parameter(torch.zeros(2, in_dim))  # <s> and </s>

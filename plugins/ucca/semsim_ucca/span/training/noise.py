@@ -202,7 +202,7 @@ def _delete(tree: Tree, gone: set[int]) -> Tree:
     tokens removed (with their remote edges)."""
     if not gone:
         return tree
-    new = {}
+    new: dict[int, int] = {}
     for t in range(len(tree.tokens)):
         if t not in gone:
             new[t] = len(new)

@@ -210,6 +210,8 @@ def _prepared_examples(header: dict[str, Any], rows: list[Any], blob: Path) -> l
         raise ValueError(f"{blob.name}: its bytes are not those written (SHA-256 differs)")
     arrays = load_arrays(data)
     vectors, layers = arrays.get("vectors"), arrays.get("layers")
+    if vectors is None:  # written with every prepared file
+        raise ValueError(f"{blob.name}: no token vectors")
     if len(rows) != header["sentences"] or any(a is not None and a.shape[0] != header["tokens"]
                                                for a in (vectors, layers)):
         return None
@@ -300,9 +302,9 @@ def attach_targets(examples: Sequence[Example], labels: Vocab, remote_labels: Vo
             for c, (cs, ce) in enumerate(ex.units):
                 if cs <= ps and pe <= ce:
                     rt[p, c] = -100
-        for p, c, lab in ex.spans.remotes:
-            if p in pos and c in pos and rt[pos[p], pos[c]] != -100:
-                rt[pos[p], pos[c]] = remote_labels.index(lab, 0)
+        for head, child, lab in ex.spans.remotes:
+            if head in pos and child in pos and rt[pos[head], pos[child]] != -100:
+                rt[pos[head], pos[child]] = remote_labels.index(lab, 0)
         ex.remote_targets = rt
 
 
@@ -442,7 +444,7 @@ def train(settings: Settings, model: str | os.PathLike[str], work_dir: str | os.
     if pretrained:
         frozen = config.encoder_layers + 1 if config.encoder_layers else pretrained.layers - config.encoder_tune
         encoder_shape = (frozen, pretrained.dim)
-    tuned = pretrained.top_layers(config.encoder_tune) if config.encoder_tune else None
+    tuned = pretrained.top_layers(config.encoder_tune) if config.encoder_tune and pretrained else None
     syntax = ud_vocabs(train_ex) if config.ud_weight else None
     noisy_ex = noisy_examples(train_ex, work, settings.seed, pretrained, config, progress) if config.noise else []
     if noisy_ex:
@@ -454,7 +456,7 @@ def train(settings: Settings, model: str | os.PathLike[str], work_dir: str | os.
     net = SpanParserNet(config, {f: len(v) for f, v in vocabs.items()}, vector_dim, len(labels), len(remote_labels),
                         encoder_shape, tuned, (len(syntax[0]), len(syntax[1])) if syntax else None).to(dev_name)
     own = [p for n, p in net.named_parameters() if not n.startswith("tuned.")]
-    groups = [{"params": own}]
+    groups: list[dict[str, Any]] = [{"params": own}]
     if net.tuned is not None:
         net.tuned.requires_grad_(True)
         groups.append({"params": list(net.tuned.parameters()), "lr": settings.lr * config.encoder_lr})
@@ -470,7 +472,7 @@ def train(settings: Settings, model: str | os.PathLike[str], work_dir: str | os.
         info.update(encoder_sha256=pretrained.spec.sha256)
     if noisy_ex:
         info.update(learner_errors_sha256=noise.rates()[1])
-    state = {"epoch": 0, "best": -1.0, "best_epoch": 0, "history": []}
+    state: dict[str, Any] = {"epoch": 0, "best": -1.0, "best_epoch": 0, "history": []}
     checkpoint = work / "checkpoint.pt"
     if resume and checkpoint.is_file():
         saved = _load_checkpoint(checkpoint, dev_name)
@@ -601,6 +603,7 @@ def _loss(net: Any, batch: Sequence[Example], vocabs: dict[str, Vocab], device: 
         us = np.array(ex.units)
         unit_reps = net.span_reps(fw, bw, t(np.full(len(us), k)), t(us[:, 0]), t(us[:, 1]))
         logits = net.remote_logits(unit_reps)
+        assert ex.remote_targets is not None  # set by prepare(), as targets are
         loss = loss + F.cross_entropy(logits.reshape(-1, logits.shape[-1]), t(ex.remote_targets.reshape(-1)),
                                       ignore_index=-100, reduction="sum")
     return loss / len(batch)

@@ -177,13 +177,12 @@ def _glues(node: ast.AST) -> str | None:
 SIGNATURE_WORDS = re.compile(r"signature|\bsig\b|signed")
 
 
-def signature_sites(tree: ast.AST, source: str) -> list[int]:
+def signature_sites(tree: ast.AST) -> list[int]:
     """Line numbers of the places that glue or split signature strings: a place that joins,
     splits or glues ``|``-separated strings (:func:`_glues`) where the statement or the function
     speaks of a signature (``signature``, ``sig``, ``signed``) or the glued text is a signature's
     ``|name:`` field; not inside a hash's input (``sha256(...)``, ``.update(...)``: a key, not a
     signature), nor in a class named ``Signature`` (the one place meant to render one)."""
-    lines = source.splitlines()
     sites: set[int] = set()
 
     def visit(node: ast.AST, function: str, statement: ast.AST | None, in_hash: bool, in_signature: bool) -> None:
@@ -197,7 +196,7 @@ def signature_sites(tree: ast.AST, source: str) -> list[int]:
             in_hash = True
         glued = _glues(node)
         if glued is not None and not in_hash and not in_signature and statement is not None:
-            text = "\n".join(lines[statement.lineno - 1:statement.end_lineno])
+            text = ast.unparse(statement)  # its code, not its comments
             if SIGNATURE_WORDS.search(function) or SIGNATURE_WORDS.search(text) or re.search(r"\|[a-z_-]+:", glued):
                 sites.add(node.lineno)
         for child in ast.iter_child_nodes(node):
@@ -278,7 +277,7 @@ def issue48(root: Path, route: str, mypy: str | None, run: bool) -> None:
         tree = ast.parse(source)
         name = package_module(root, path)
         rel = path.relative_to(root).as_posix()
-        signatures += [f"{rel}:{line}" for line in signature_sites(tree, source)]
+        signatures += [f"{rel}:{line}" for line in signature_sites(tree)]
         for where, fn in _functions(tree, name):
             if scores_text(fn) and fn.name != route:
                 copies.append(where)

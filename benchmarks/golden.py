@@ -302,8 +302,7 @@ print("semsim-gecmetrics-eval:", out.getvalue())
 """
 
 API_METAEVAL = """
-from semsim.gec.metaeval import read_judgments, meta_evaluate
-import inspect
+from semsim.gec.metaeval import read_judgments
 js = read_judgments("data/ratings.tsv")
 print([repr(j) for j in js])
 """

@@ -13,6 +13,10 @@ Outside CI such tests are skipped when their resource is missing, saying so; in 
 (``CI=true``) a missing resource is a failure, so nothing is skipped silently there.
 
 ``slow``: the test took a second or more on a 2-core machine; ``-m "not slow"`` leaves it out.
+The marker is held by :class:`SlowDrift`: at the end of a run, a section lists the unmarked
+tests that took longer than a second (set-up, call and tear-down together: a slow module
+fixture counts against the first test that needs it). It fails the run only when
+``SEMSIM_STRICT_SLOW=1`` asks, since wall time on a loaded machine is no verdict.
 """
 
 from __future__ import annotations
@@ -21,6 +25,7 @@ import importlib.util
 import os
 import shutil
 from pathlib import Path
+from typing import Any
 
 import pytest
 
@@ -51,6 +56,51 @@ def _missing(marker: str) -> str | None:
     if marker == "needs_evaluate" and importlib.util.find_spec("evaluate") is None:
         return "needs Hugging Face evaluate: pip install -e '.[hf]' (see docs/evaluate.md)"
     return None
+
+
+pytest_plugins = ("pytester",)  # tests/test_slow_drift.py runs pytest on a tiny suite
+
+
+class SlowDrift:
+    """Report the tests not marked ``slow`` that took longer than ``limit`` seconds (set-up, call
+    and tear-down summed per test), in a terminal-summary section; with ``strict``, such a test
+    fails the run (exit status 1) even when every test passed.
+
+    Registered by :func:`pytest_configure` in the process that writes the summary (with
+    pytest-xdist, the controller, which receives every worker's reports); ``SEMSIM_SLOW_SECONDS``
+    sets the limit (default 1), ``SEMSIM_STRICT_SLOW=1`` makes it strict."""
+
+    def __init__(self, limit: float = 1.0, strict: bool = False) -> None:
+        self.limit, self.strict = limit, strict
+        self.durations: dict[str, float] = {}
+
+    def pytest_runtest_logreport(self, report: pytest.TestReport) -> None:
+        if "slow" not in report.keywords:
+            self.durations[report.nodeid] = self.durations.get(report.nodeid, 0.0) + report.duration
+
+    def drifted(self) -> list[tuple[float, str]]:
+        return sorted(((d, n) for n, d in self.durations.items() if d > self.limit), reverse=True)
+
+    def pytest_sessionfinish(self, session: pytest.Session) -> None:
+        if self.strict and self.drifted() and session.exitstatus == pytest.ExitCode.OK:
+            session.exitstatus = pytest.ExitCode.TESTS_FAILED
+
+    def pytest_terminal_summary(self, terminalreporter: Any) -> None:
+        drifted = self.drifted()
+        if not drifted:
+            return
+        verdict = "failing the run (SEMSIM_STRICT_SLOW=1)" if self.strict else "set SEMSIM_STRICT_SLOW=1 to fail"
+        terminalreporter.section(f"unmarked tests slower than {self.limit:g} s", sep="-")
+        terminalreporter.write_line(f"{len(drifted)} test(s) not marked slow took longer than {self.limit:g} s "
+                                    f"(mark them @pytest.mark.slow, or make them faster; {verdict}):")
+        for seconds, nodeid in drifted:
+            terminalreporter.write_line(f"{seconds:8.2f}s {nodeid}")
+
+
+def pytest_configure(config: pytest.Config) -> None:
+    if not hasattr(config, "workerinput"):  # an xdist worker's reports reach the controller
+        config.pluginmanager.register(SlowDrift(float(os.environ.get("SEMSIM_SLOW_SECONDS", "1")),
+                                                os.environ.get("SEMSIM_STRICT_SLOW", "") == "1"), "semsim-slow-drift")
 
 
 def pytest_runtest_setup(item: pytest.Item) -> None:

@@ -186,6 +186,7 @@ def test_measure_settings_of_the_wrong_type_are_one_line(toy_env, tmp_path, spec
     assert says in line, line
 
 
+@pytest.mark.slow  # a property test (hypothesis: a hundred examples)
 def test_table_scores_are_plain_numbers_or_refused():
     """Hypothesis: whatever text a score cell holds, it is read as float() reads it when it
     is a plain ASCII number, and refused in one InputError otherwise (never another error)."""

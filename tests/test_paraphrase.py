@@ -137,6 +137,8 @@ def test_two_judges_are_never_chosen_between_silently(isolated_plugins, monkeypa
 
 
 # -- the UCCA plugin's English judge (MiniLM, pinned by content hash) ------------------------------------
+# each test that asks the judge is `slow`: the first to ask loads MiniLM (6-7 s alone), and
+# marking one alone would hand the load to the next
 @pytest.fixture(scope="module")
 def minilm():
     from semsim_ucca import paraphrase
@@ -148,6 +150,7 @@ def ask(minilm, source: str, start: int, stop: int, replacement: str) -> Verdict
     return verdict
 
 
+@pytest.mark.slow
 def test_the_english_judge_knows_a_rephrasing_from_an_unrelated_word(minilm):
     assert ask(minilm, SOURCE, 4, 6, "be able").paraphrase  # know how / be able
     assert ask(minilm, SOURCE, 0, 1, "A").paraphrase
@@ -155,6 +158,7 @@ def test_the_english_judge_knows_a_rephrasing_from_an_unrelated_word(minilm):
     assert not ask(minilm, "he saw the idea .", 3, 4, "iron").paraphrase
 
 
+@pytest.mark.slow
 def test_with_the_english_judge_an_unrelated_replacement_is_unaligned_and_a_misspelling_aligned(minilm):
     judge = minilm.load()
     pairs, judged = judged_token_pairs(flat("he saw the idea"), flat("he saw the iron"), how="paraphrase",
@@ -165,6 +169,7 @@ def test_with_the_english_judge_an_unrelated_replacement_is_unaligned_and_a_miss
     assert pairs == [(0, 0), (1, 1), (2, 2), (3, 3)] and judged == []  # misspellings: aligned by spelling
 
 
+@pytest.mark.slow
 @pytest.mark.parametrize("source,start,stop,replacement,rule", [
     ("the cars would decrease .", 2, 3, "not", "a negation"),
     ("he spends about five hours here .", 3, 4, "eight", "a number"),
@@ -177,6 +182,7 @@ def test_the_english_judge_refuses_by_rule_what_encoders_are_blind_to(minilm, so
     assert not verdict.paraphrase and verdict.similarity is None and rule in verdict.reason
 
 
+@pytest.mark.slow
 def test_the_english_judge_answers_the_same_alone_or_in_a_batch_cold_or_cached(minilm):
     queries = [Query(tuple(SOURCE.split()), 4, 6, ("be", "able")), Query(tuple(SOURCE.split()), 13, 15, ("on",))]
     judge = minilm.load()
@@ -186,6 +192,7 @@ def test_the_english_judge_answers_the_same_alone_or_in_a_batch_cold_or_cached(m
     assert minilm.identity().startswith("minilm-l6@53aa51172d14,w3,t0.90")
 
 
+@pytest.mark.slow  # the shipped parser and the English judge, each loaded
 def test_the_papers_example_from_text_the_reference_above_the_corrector():
     """§4.5: the reference rephrases (know how to / be able to), the corrector loses the
     object; only the paraphrase alignment ranks them as the paper does."""

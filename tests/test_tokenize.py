@@ -27,7 +27,10 @@ TOKENIZED_HYP = ["He gave an apple , John said .", "The cat ( a tabby ) sat down
 
 @pytest.fixture
 def spacy():
-    """spaCy (the ``tokenize`` extra; scripts/setup.sh installs it, so its absence fails)."""
+    """spaCy (the ``tokenize`` extra; scripts/setup.sh installs it, so its absence fails).
+
+    Every test using it is marked ``slow``: importing spaCy and loading its tokenizer take
+    seconds, paid by whichever of them runs first (marking one would hand it to the next)."""
     import spacy
     return spacy
 
@@ -46,6 +49,7 @@ def test_none_returns_the_very_same_lines():
     assert TOKENIZERS == ("none", "spacy")
 
 
+@pytest.mark.slow
 def test_spacy_splits_punctuation_and_keeps_blank_lines(spacy):
     assert tokenize(RAW_SOURCE, "spacy") == TOKENIZED_SOURCE
     assert tokenize(['He said, "all right."', "  ", "I don't know."], "spacy") == [
@@ -54,6 +58,7 @@ def test_spacy_splits_punctuation_and_keeps_blank_lines(spacy):
     assert tokenize(TOKENIZED_HYP, "spacy") == TOKENIZED_HYP  # tokenized text stays as it is
 
 
+@pytest.mark.slow
 def test_signature_names_spacy_and_its_version(spacy):
     assert tokenizer_signature("spacy") == "tok:spacy-" + ".".join(spacy.__version__.split(".")[:2])
 
@@ -92,6 +97,7 @@ def test_default_is_byte_identical_to_tokenize_none(toy_env):
     assert "tok:" not in outputs[0][0] and b"tok:" not in outputs[0][2] and outputs[0][1] == ""
 
 
+@pytest.mark.slow
 def test_tokenize_spacy_splits_and_signs(toy_env, spacy):
     src, hyp = write(toy_env / "src.txt", RAW_SOURCE), write(toy_env / "hyp.txt", RAW_HYP)
     out = toy_env / "sent.jsonl"
@@ -114,6 +120,7 @@ def test_tokenize_spacy_splits_and_signs(toy_env, spacy):
     assert [x["signature"] for x in records] == [f"{x['signature']}|{sig}" for x in plain]
 
 
+@pytest.mark.slow
 def test_parse_shows_the_tokenized_text(toy_env, spacy):
     src = write(toy_env / "src.txt", ["He said, all right."])
     r = run("parse", src, "--parser", "toy-parser", "--tokenize", "spacy", "-q")
@@ -145,6 +152,7 @@ def test_untokenized_input_is_noted_once_naming_the_file_and_the_option(toy_env)
     assert r.exit_code == 0 and r.stderr == ""
 
 
+@pytest.mark.slow
 def test_conservatism_compare_and_sensitivity_sign_the_tokenizer(toy_env, spacy):
     sig = tokenizer_signature("spacy")
     src, hyp = write(toy_env / "src.txt", RAW_SOURCE), write(toy_env / "hyp.txt", RAW_HYP)
@@ -167,6 +175,7 @@ def test_conservatism_compare_and_sensitivity_sign_the_tokenizer(toy_env, spacy)
 
 
 # -- Python ---------------------------------------------------------------------------------------
+@pytest.mark.slow
 def test_usim_metric_tokenize_spacy_equals_pretokenized_text(toy_env, spacy):
     from semsim.gec.metric import USimMetric
     raw = USimMetric(USimMetric.Config(parser="toy-parser", tokenize="spacy"))
@@ -184,6 +193,7 @@ def test_usim_metric_tokenize_spacy_equals_pretokenized_text(toy_env, spacy):
         USimMetric.Config(tokenize="nltk")
 
 
+@pytest.mark.slow
 def test_api_parse_takes_tokenize(toy_env, spacy):
     import semsim.api
     parses = semsim.api.parse(RAW_SOURCE, parser="toy-parser", tokenize="spacy")
@@ -192,6 +202,7 @@ def test_api_parse_takes_tokenize(toy_env, spacy):
     assert graph is not None and [t.text for t in graph.tokens] == TOKENIZED_SOURCE[0].split()
 
 
+@pytest.mark.slow
 def test_text_scores_take_tokenize_and_warn_once_on_untokenized_text(toy_env, spacy):
     """Issue #46: the README's Python example took raw text silently (0.973 raw vs 0.853
     tokenized on one sentence); now ``tokenize="spacy"`` scores it as tokenized text, and
@@ -223,6 +234,7 @@ def test_api_parse_warns_naming_the_option(toy_env):
         semsim.api.parse(RAW_SOURCE, parser="toy-parser")
 
 
+@pytest.mark.slow  # semsim.hf imports USimMetric, and so gec-metrics and torch (seconds)
 def test_hf_settings_include_tokenize():
     from semsim.hf import resolve_settings, setting_names
     assert "tokenize" in setting_names()

@@ -143,6 +143,7 @@ def test_official_ewt_split_has_the_published_sizes(shared, capfd):
 
 
 # -- characters -----------------------------------------------------------------------------------
+@pytest.mark.slow  # imports torch (the training network)
 def test_character_features_tell_unknown_words_apart():
     """``gva`` and ``iede`` are both ``<unk>`` to the word embedding; the character CNN
     gives each its own vector, and similar spellings closer vectors than unrelated ones."""
@@ -164,7 +165,9 @@ def test_character_features_tell_unknown_words_apart():
 # -- a pretrained encoder -------------------------------------------------------------------------
 @pytest.fixture(scope="module")
 def tiny_bert(tmp_path_factory):
-    """A 2-layer, 16-wide BERT with a word-piece vocabulary of a few words and letters."""
+    """A 2-layer, 16-wide BERT with a word-piece vocabulary of a few words and letters. Built
+    with transformers (importing torch: seconds), so every test using it is marked ``slow``:
+    whichever came first would pay for all of them."""
     import torch  # the parser extra installs both: a missing one is a failure, not a skip
     import transformers
     d = tmp_path_factory.mktemp("bert")
@@ -181,6 +184,7 @@ def tiny_bert(tmp_path_factory):
     return d
 
 
+@pytest.mark.slow  # tiny_bert is built with transformers (torch): whichever test comes first pays
 def test_encoder_gives_every_layer_of_every_word_in_windows(tiny_bert, monkeypatch):
     from semsim_ucca.span.inference import encoder
     enc = encoder.load(str(tiny_bert))
@@ -226,6 +230,7 @@ def _same_to_rounding(lean, hf, sentences):
     assert differing <= 0.01 * total
 
 
+@pytest.mark.slow  # transformers (torch) for the reference numbers, and tiny_bert
 @pytest.mark.parametrize("depth", [None, 1])
 def test_the_lean_bert_gives_transformers_numbers(tiny_bert, monkeypatch, depth):
     """A parse runs a BERT on ONNX Runtime, without importing transformers or torch
@@ -249,6 +254,7 @@ def test_the_lean_bert_gives_the_shipped_encoders_numbers(monkeypatch):
     _same_to_rounding(lean, hf, [*WORDS, learner, ["a"] * 600])
 
 
+@pytest.mark.slow  # transformers (torch), and tiny_bert
 def test_an_encoder_that_is_no_bert_runs_on_transformers(tiny_bert, tmp_path):
     import json
     import shutil
@@ -506,6 +512,7 @@ SPECIAL = [["He", "did", "n't", "go", "to", "the", "U.S.", "."], ["I", "'m", "go
            ["It", "'s", "5", "p.m.", "in", "N.Y.", "--", "ca", "n't", "wait", "!"], ["won't"], ["e.g.", "a"]]
 
 
+@pytest.mark.slow  # loads spaCy's English model twice
 @pytest.mark.parametrize("entities", [False, True])
 def test_spacy_without_its_tokenizer_gives_the_same_features(entities):
     """The parser's pipeline reads no tokenizer (its special cases were half the load): on words
@@ -584,6 +591,7 @@ def _random_net(tiny_bert, tune: int):
     return net, vocabs, batch
 
 
+@pytest.mark.slow  # torch (the network to compare with), and tiny_bert
 @pytest.mark.parametrize("tune", [0, 1])
 def test_a_parse_runs_the_trained_network_s_numbers_without_torch(tiny_bert, tune):
     """span/inference/runtime.py, what a parse runs, gives span/training/network.py's numbers (the network
@@ -644,6 +652,7 @@ def test_a_model_file_whose_weights_do_not_fit_its_network_is_refused_in_one_lin
     assert json.loads(meta["semsim"])["format"] == "semsim-ucca-span/1"
 
 
+@pytest.mark.slow  # tiny_bert (built with transformers and torch)
 def test_a_sentence_s_encoder_states_do_not_depend_on_its_batch(tiny_bert, monkeypatch):
     """On ONNX Runtime a word's states are the same bytes whether its sentence is encoded
     alone, in a batch, or in smaller batches under the attention budget (torch's were not:

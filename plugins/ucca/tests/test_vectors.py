@@ -8,6 +8,9 @@ import pytest
 
 from semsim_ucca import paraphrase, vectors
 
+# every test here loads MiniLM (seconds, paid by whichever runs first), one imports torch too
+pytestmark = pytest.mark.slow
+
 
 def test_one_vector_per_word_whatever_was_encoded_before():
     encode = vectors.MiniLMWords()

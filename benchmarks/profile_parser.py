@@ -10,7 +10,8 @@ Two parts, both on one thread as semsim runs a parse (``semsim/threads.py``):
 * **steady state**: the real route (:func:`semsim.parsing.parse_texts`, no cache) over a
   corpus (default: the JFLEG dev sources), with each stage's functions timed where they are
   called: spaCy's features, the encoder, the network (BiLSTM and span labels), the CKY
-  decoder, remote edges, tree to MRP, MRP to graph and the graph's JSON round trip.
+  decoder, remote edges and tree to graph (each graph built once: issue #48 removed the
+  MRP, its conversion and the JSON round trip that followed).
 """
 
 from __future__ import annotations
@@ -74,7 +75,7 @@ def timed(stages: dict[str, float], name: str, owner: object, attr: str) -> None
 
 
 def steady(model: str | None, texts: list[str]) -> tuple[dict[str, float], float]:
-    from semsim import executors, parsing, threads
+    from semsim import parsing, threads
     from semsim_ucca import span
     from semsim_ucca.span.inference import encoder, features, parser, tree
     from semsim_ucca.span.inference import model as net
@@ -90,10 +91,7 @@ def steady(model: str | None, texts: list[str]) -> tuple[dict[str, float], float
     timed(stages, "CKY decoder", net, "cky")
     timed(stages, "remote edges", parser.SpanParser, "_remotes")
     timed(stages, "spans to tree", parser, "spans_to_tree")
-    timed(stages, "tree to MRP", tree, "tree_to_mrp")
-    timed(stages, "MRP to graph", executors, "to_graph")
-    timed(stages, "graph to JSON", executors, "graph_to_dict")
-    timed(stages, "JSON to graph (store)", parsing, "graph_from_dict")
+    timed(stages, "tree to graph", tree, "tree_to_graph")
     t0 = time.perf_counter()
     parsing.parse_texts(texts, parsing.ParseSettings(model=model, cache=False, progress=False))
     return stages, time.perf_counter() - t0

@@ -5,6 +5,11 @@ Dask cluster (:class:`Dask`: ``--executor dask`` starts one on this machine,
 unit of work, wherever it runs; :func:`semsim.parsing.parse_sentences` only dedupes, looks
 up the cache, hands batches to an executor and stores what comes back.
 
+A batch comes back as graphs (:data:`Parsed`). In this process they are the parser's own
+objects, built once; a batch parsed in another process (a worker, a Dask task) crosses back
+as graph JSON (:mod:`semsim.graph_json`, :data:`Shipped`), the one form graphs travel in
+between processes, and is read back into graphs once, here (:func:`received`).
+
 Dask (its ``distributed`` scheduler), not Ray: a pure-Python install of a few MB (Ray's
 wheel is about 80 MB, with its own object store and raylet processes); ``Client.submit``
 and ``as_completed`` are the :mod:`concurrent.futures` API the ``--jobs`` path already uses;
@@ -30,7 +35,7 @@ import sys
 import threading
 import time
 from collections.abc import Callable, Iterator, Sequence
-from concurrent.futures import CancelledError, ProcessPoolExecutor, as_completed
+from concurrent.futures import CancelledError, Future, ProcessPoolExecutor, as_completed
 from dataclasses import dataclass
 from multiprocessing import get_context
 from typing import Any
@@ -38,12 +43,16 @@ from typing import Any
 from . import threads
 from .cache import model_key
 from .errors import ParseError, PluginError, SemsimError, SettingsError
-from .graph_json import graph_to_dict
+from .graph import Graph
+from .graph_json import graph_from_dict, graph_to_dict
 from .plugins import parsers, to_graph
 
 #: What a parsed batch is: per sentence, the parser's serialised native parse (or None) and
-#: the graph as JSON (:mod:`semsim.graph_json`), which is what crosses process boundaries.
-Parsed = list[tuple[str | None, dict[str, Any]]]
+#: the graph.
+Parsed = list[tuple[str | None, Graph]]
+#: A parsed batch as it crosses a process boundary: each graph as graph JSON
+#: (:func:`semsim.graph_json.graph_to_dict`), the one form graphs travel in between processes.
+Shipped = list[tuple[str | None, dict[str, Any]]]
 
 #: What ``--executor`` takes (besides ``local``), for messages.
 EXECUTORS = "local, dask (a cluster on this machine) or dask://HOST:PORT (a running scheduler)"
@@ -113,7 +122,11 @@ def _worker_start() -> None:
 
 
 def parse_batch(parser_name: str, model: str | None, texts: list[str]) -> Parsed:
-    """Parse one batch, in whichever process runs it (the unit of work of every executor)."""
+    """Parse one batch, in whichever process runs it (the unit of work of every executor).
+
+    A parser returns :class:`~semsim.graph.Graph` objects, kept as they are (the plugin's
+    adapter built each once, with everything it put in), or native objects (MRP, a UCCA
+    passage: what parsers returned before graphs), converted here by the ``to_graph`` hook."""
     threads.limit()  # wherever it runs, a parse never spins more threads than it was given
     parser = parsers()[parser_name]
     natives = parser.parse(texts, model)
@@ -122,11 +135,33 @@ def parse_batch(parser_name: str, model: str | None, texts: list[str]) -> Parsed
     out = []
     for text, native in zip(texts, natives):
         try:
-            graph = to_graph(native)
+            graph = to_graph(native)  # a Graph is itself
         except SemsimError as exc:  # a parse that is no valid graph is that sentence's failure
             raise ParseError(f"parser {parser_name!r} gave {text!r} a graph semsim cannot use: {exc}", [text]) from None
-        out.append((parser.serialize(native) if parser.serialize else None, graph_to_dict(graph)))
+        out.append((parser.serialize(native) if parser.serialize else None, graph))
     return out
+
+
+def shipped(parsed: Parsed) -> Shipped:
+    """A parsed batch ready to cross a process boundary: its graphs as graph JSON."""
+    return [(native, graph_to_dict(graph)) for native, graph in parsed]
+
+
+def received(batch: Shipped) -> Parsed:
+    """A batch that crossed a process boundary (:func:`shipped`), as graphs again: each read
+    back once, field for field."""
+    return [(native, graph_from_dict(graph)) for native, graph in batch]
+
+
+def _received_from(future: Future[Shipped]) -> Parsed:
+    """A finished worker's batch, read back in this process (deferred: the caller may never ask)."""
+    return received(future.result())
+
+
+def parse_shipped(parser_name: str, model: str | None, texts: list[str]) -> Shipped:
+    """:func:`parse_batch` in a worker process, its graphs as graph JSON for the way back
+    (not pickled as objects: one documented form between processes, the cache's)."""
+    return shipped(parse_batch(parser_name, model, texts))
 
 
 #: (parser, model, the driver's model key) this worker process has checked its own against:
@@ -136,7 +171,7 @@ _verified: set[tuple[str, str | None, str]] = set()
 
 
 def parse_on_worker(parser_name: str, model: str | None, driver_key: str, texts: list[str],
-                    timeout: float | None) -> Parsed:
+                    timeout: float | None) -> Shipped:
     """One batch, parsed on a Dask worker (the task every batch runs).
 
     The worker checks, once per parser and model, that its parser and model are the
@@ -162,7 +197,7 @@ def parse_on_worker(parser_name: str, model: str | None, driver_key: str, texts:
                                   f"machine's ({theirs} != {driver_key}): give every worker the same files "
                                   "(docs/scale.md)")
             _verified.add((parser_name, model, driver_key))
-        return parse_batch(parser_name, model, texts)
+        return parse_shipped(parser_name, model, texts)
     finally:
         if watchdog is not None:
             watchdog.cancel()
@@ -243,11 +278,11 @@ class Processes(Executor):
                 process.terminate()
 
     def imap(self, batches: Sequence[list[str]]) -> Iterator[tuple[int, Callable[[], Parsed]]]:
-        futures = {self.pool.submit(parse_batch, self.parser_name, self.model, b): k for k, b in enumerate(batches)}
+        futures = {self.pool.submit(parse_shipped, self.parser_name, self.model, b): k for k, b in enumerate(batches)}
         self._workers += list((getattr(self.pool, "_processes", None) or {}).values())
         for future in as_completed(futures):
             if not future.cancelled():
-                yield futures[future], future.result
+                yield futures[future], functools.partial(_received_from, future)
 
     def run(self, texts: list[str]) -> Parsed:
         # the retries run here, once the pool has finished: its workers' models are freed first
@@ -333,9 +368,9 @@ class Dask(Executor):
 
     def _outcome(self, texts: Sequence[str], future: Any) -> Callable[[], Parsed]:
         """A call that returns the batch's result or raises what semsim makes of its failure."""
-        def result() -> Any:
+        def result() -> Parsed:
             try:
-                return future.result()
+                return received(future.result())
             except self._distributed.KilledWorker:
                 what = f"the batch starting {texts[0]!r}" if len(texts) > 1 else repr(texts[0])
                 timeout = f" or ran past --batch-timeout {self.timeout:g}s" if self.timeout else ""

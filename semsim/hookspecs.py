@@ -50,17 +50,19 @@ def register_readers(register: Callable[[Reader], None]) -> None:
 
 @hookspec
 def register_parsers(register: Callable[[Parser], None]) -> None:
-    """Register parsers from text to native graphs:
+    """Register parsers from text to graphs:
     ``register(Parser(name, representation, parse, description, model_identity, serialize, model_name, default))``.
 
-    ``parse(texts, model)`` takes a batch of sentences and returns one native graph per
-    text, in order, converted with :func:`to_graph`; ``model`` is what the user passed
+    ``parse(texts, model)`` takes a batch of sentences and returns one graph per text, in
+    order: a :class:`~semsim.graph.Graph` (preferred: the graph the plugin's adapter built,
+    kept as it is, built once) or, as before, a native graph that :func:`to_graph` converts;
+    ``model`` is what the user passed
     (``--model``), or None for the parser's default. ``model_identity(model)`` returns a
     content hash of the model (part of the parse cache's key; without it the cache is keyed
     by the ``--model`` string alone) and raises :class:`~semsim.errors.SemsimError` saying
     what to do when the model is missing or unusable (a parser without a model file
-    returns a constant naming its rules' version); ``serialize(native)`` returns a text form
-    of a parse kept in the cache beside the graph, for people and tools that inspect the
+    returns a constant naming its rules' version); ``serialize(parsed)`` returns a text form
+    of a parse (what ``parse`` returned) kept in the cache beside the graph, for people and tools that inspect the
     cache (semsim never reads it back: a hit serves the graph); ``model_name(model)`` names the model for people:
     scores computed from text carry ``parser:NAME|model:MODEL_NAME@HASH12`` in their
     signature. ``default=True`` makes the parser the one used for its representation when

@@ -30,7 +30,6 @@ from .cache import ParseCache, model_key, normalise
 from .errors import InputError, ParseError, PluginError, SemsimError, SettingsError
 from .executors import Executor, Parsed, executor_spec, open_executor
 from .graph import Graph
-from .graph_json import graph_from_dict
 from .limits import check_settings
 from .models import trusting
 from .plugins import parsers
@@ -400,7 +399,7 @@ class _Run:
         return lambda batch: _guarded(self.parser.name, batch, pool.run, batch)
 
     def store(self, batch: list[str], results: Parsed) -> None:
-        parsed = [(text, native, graph_from_dict(g)) for text, (native, g) in zip(batch, results)]
+        parsed = [(text, native, g) for text, (native, g) in zip(batch, results)]
         if self.cache is not None:
             self.cache.put_many(self.parser.representation, self.parser.name, self.model_id, parsed)
         new = {text: g for text, _, g in parsed}

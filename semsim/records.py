@@ -31,13 +31,17 @@ class Reader:
 
 @dataclass(frozen=True)
 class Parser:
-    """Text to native graphs, in batches.
+    """Text to graphs, in batches.
 
-    ``parse(texts, model)`` returns one native graph per text (``model``: a path or name the
-    parser understands, or None for its default, e.g. from an environment variable).
+    ``parse(texts, model)`` returns one graph per text (``model``: a path or name the parser
+    understands, or None for its default, e.g. from an environment variable): a
+    :class:`~semsim.graph.Graph`, built once by the plugin's adapter and kept as it is (the
+    preferred form), or a native object (MRP, a UCCA passage) that the ``to_graph`` hook
+    converts, as parsers returned before graphs (still taken: a parser may mix the two).
     ``model_identity(model)`` names the model's content (a hash) for the parse cache and
     raises :class:`~semsim.errors.SemsimError` with advice when the model is missing.
-    ``serialize(native)`` gives a text form of a parse to keep in the cache beside its graph,
+    ``serialize(parsed)`` gives a text form of what ``parse`` returned (a graph or a native
+    object) to keep in the cache beside its graph,
     for people and tools that inspect the cache (optional; semsim never reads it back).
     A parser without a model file gives a ``model_identity`` naming its rules' version.
     ``model_name(model)`` names the model for people, in score signatures (optional): a

@@ -2,9 +2,10 @@
 
 from __future__ import annotations
 
+from collections.abc import Collection, Iterable, Sequence
 from typing import Any
 
-from semsim.graph import Graph
+from semsim.graph import Edge, Graph, Token, Unit
 from semsim.scheme import Scheme
 
 #: UCCA's foundational layer, as ``ucca.evaluation`` compares it: P~S, H~C, N~L, F~R are
@@ -40,33 +41,42 @@ def sentence_ends(g: Graph) -> tuple[int, ...]:
     scene, or follows one and starts none. Paragraph ends and the last token are added.
     (``docs/legacy.md`` step 1.)
     """
-    n = len(g.tokens)
+    return sentence_ends_of(g.tokens, g.units, g.edges, g.root, g.yields)
+
+
+def sentence_ends_of(tokens: Sequence[Token], units: Sequence[Unit], edges: Iterable[Edge], root: int,
+                     yields: Sequence[Collection[int]]) -> tuple[int, ...]:
+    """:func:`sentence_ends` from a graph's parts and its units' yields, for a converter that
+    knows them before it builds the graph (the span parser's trees): the graph is then built
+    once, sentence ends and all, rather than built and copied."""
+    n = len(tokens)
     if not n:
         return ()
-    parent = [-1] * len(g.units)  # the primary parent of foundational kind ("fparent")
-    for e in g.edges:
-        if not e.remote and g.units[e.parent].kind == "FN" and parent[e.child] < 0:
+    edges = tuple(edges)
+    parent = [-1] * len(units)  # the primary parent of foundational kind ("fparent")
+    for e in edges:
+        if not e.remote and units[e.parent].kind == "FN" and parent[e.child] < 0:
             parent[e.child] = e.parent
-    scene = [False] * len(g.units)
-    for e in g.edges:
-        if g.units[e.parent].kind == "FN" and ("P" in e.labels or "S" in e.labels):
+    scene = [False] * len(units)
+    for e in edges:
+        if units[e.parent].kind == "FN" and ("P" in e.labels or "S" in e.labels):
             scene[e.parent] = True
     starts, ends = set(), set()
-    for u, unit in enumerate(g.units):
-        if unit.kind != "FN" or not scene[u] or not g.yields[u]:
+    for u, unit in enumerate(units):
+        if unit.kind != "FN" or not scene[u] or not yields[u]:
             continue
         a = parent[u]
-        while a not in (-1, g.root) and not scene[a]:
+        while a not in (-1, root) and not scene[a]:
             a = parent[a]
-        if a in (-1, g.root):
-            starts.add(min(g.yields[u]) + 1)
-            ends.add(max(g.yields[u]) + 1)
+        if a in (-1, root):
+            starts.add(min(yields[u]) + 1)
+            ends.add(max(yields[u]) + 1)
     marks = set()
-    for i, t in enumerate(g.tokens):
+    for i, t in enumerate(tokens):
         x = i + 1
         if t.text and t.text[-1] in _SENTENCE_FINAL and (x in ends or (x - 1 in ends and x not in starts)):
             marks.add(x)
-    marks.update(i for i, t in enumerate(g.tokens) if t.para_pos == 1 and i > 0)  # position before, 1-based
+    marks.update(i for i, t in enumerate(tokens) if t.para_pos == 1 and i > 0)  # position before, 1-based
     marks.add(n)
     return tuple(sorted(marks))
 

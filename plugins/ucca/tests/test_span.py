@@ -75,6 +75,87 @@ def test_discontinuous_unit_and_remote_survive_spans():
     assert label == "A" and back.nodes[child].terminals == [0]
 
 
+def _mrp_route(tree, graph_id):
+    """The graph the span parser returned before issue #48: the tree's MRP, converted by the
+    plugin's ``to_graph`` and read back from graph JSON, as every parse was."""
+    from semsim.formats.mrp import MrpGraph
+    from semsim.graph_json import graph_from_dict, graph_to_dict
+    from semsim_ucca.mrp import mrp_ucca_to_graph
+    from semsim_ucca.span.inference.tree import tree_to_mrp
+    return graph_from_dict(graph_to_dict(mrp_ucca_to_graph(MrpGraph("ucca", graph_id, tree_to_mrp(tree, graph_id)))))
+
+
+def _random_trees(n: int, seed: int = 7):
+    """Trees as the parser makes them (nested labelled spans, chains, fragments of
+    discontinuous units, remote edges, some repeated), over words and punctuation, with the
+    odd labels a model could give (``U`` over words, ``+``-joined and empty categories)."""
+    import random
+
+    from semsim_ucca.span.inference.tree import spans_to_tree
+    rng = random.Random(seed)
+    words = ["John", "gave", "up", ".", ",", "--", "a.b", "3", "!", "it", "?", "'s", "(", "x"]
+    labels = ["H", "A", "P", "S", "U", "C", "E", "D+T", "A/C", "P~", "", "F", "U+E", "L", "H~"]
+    for _ in range(n):
+        size = rng.randint(1, 14)
+        tokens = [rng.choice(words) for _ in range(size)]
+        spans = {(0, size): rng.choice(["ROOT", "ROOT/H", "H"])}
+
+        def split(i: int, j: int, spans: dict[tuple[int, int], str] = spans) -> None:
+            cut = i
+            while cut < j:
+                k = rng.randint(cut + 1, j)
+                if (k - cut < j - i) and rng.random() < 0.8:
+                    spans[(cut, k)] = rng.choice(labels)
+                    if k - cut > 1:
+                        split(cut, k, spans)
+                cut = k
+        split(0, size)
+        inner = [s for s in spans if s != (0, size)]
+        remotes = [(rng.choice(list(spans)), rng.choice(inner), rng.choice(["A", "A+D", "C"]))
+                   for _ in range(rng.randint(0, 3))] if inner else []
+        remotes += remotes[:1]  # a remote edge given twice
+        yield spans_to_tree(tokens, spans, remotes)
+
+
+def test_tree_to_graph_is_the_mrp_route(corpus):
+    """Issue #48: the parser builds each graph once, from its tree, and it is the graph the
+    MRP route (build, write MRP, convert, JSON round trip) gave, field for field (scheme,
+    punctuation, kinds, ids, sentence ends and meta included): on the fixtures' gold trees,
+    on a thousand random ones, and on a tree that leaves a token unanchored (which takes the
+    MRP route). Its serialised MRP, kept in the cache for people, is the one it was."""
+    from semsim.graph_json import graph_to_dict
+    from semsim_ucca.span import serialize
+    from semsim_ucca.span.inference.tree import Node, Tree, tree_from_passage, tree_to_graph, tree_to_mrp
+    gold = [tree_from_passage(p) for p in passages(corpus / "train")]
+    unanchored = Tree(["a", "b", "."], [Node("ROOT", [1]), Node("A", [], [0]), Node("U", [], [2])])
+    trees = [*gold, *_random_trees(1000), unanchored]
+    kinds = set()
+    for k, tree in enumerate(trees):
+        graph = tree_to_graph(tree, f"s{k}")
+        assert graph_to_dict(graph) == graph_to_dict(_mrp_route(tree, f"s{k}")), (k, tree)
+        kinds.update(u.kind for u in graph.units)
+        if tree in gold:
+            assert json.loads(serialize(graph)) == tree_to_mrp(tree, f"s{k}")
+    assert kinds == {"FN", "PNCT"} and len(tree_to_graph(unanchored).tokens) == 2
+
+
+def test_a_parse_builds_each_graph_once(monkeypatch, tmp_path):
+    """Issue #48: parsed in this process, each sentence's graph is constructed once (by
+    :func:`tree_to_graph`), neither copied nor read back from JSON; with a cache too (which
+    stores graph JSON and builds nothing); a cache hit reads each graph back once."""
+    from semsim.graph import Graph
+    from semsim.parsing import ParseSettings, parse_texts
+    built, copied = [], []
+    init, with_ = Graph.__post_init__, Graph.with_
+    monkeypatch.setattr(Graph, "__post_init__", lambda self: (built.append(self.id), init(self))[1])
+    monkeypatch.setattr(Graph, "with_", lambda self, **kw: (copied.append(self.id), with_(self, **kw))[1])
+    for cache in (False, tmp_path / "parses.sqlite3", tmp_path / "parses.sqlite3"):
+        built.clear()
+        parses = parse_texts(FIGURE1, ParseSettings(model=str(shipped()), cache=cache))
+        assert len(parses.graphs) == len(built) == 2 and not copied, (cache, built, copied)
+    assert all(g.scheme.name == "ucca" and g.units[0].kind == "FN" for g in parses.graphs.values())
+
+
 def test_cky_finds_the_best_tree_and_forces_the_root():
     from semsim_ucca.span.inference.model import all_spans, cky
     n = 3

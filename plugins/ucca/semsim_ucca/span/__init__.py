@@ -13,10 +13,13 @@ import json
 import os
 from collections.abc import Sequence
 from pathlib import Path
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from semsim.errors import SemsimError
 from semsim.signature import Signature
+
+if TYPE_CHECKING:
+    from semsim.graph import Graph
 
 NAME = "ucca-span"
 ENV = "SEMSIM_UCCA_SPAN_MODEL"
@@ -98,21 +101,23 @@ def load(model: str | None = None) -> Any:
     return _loaded[key]
 
 
-def parse(texts: Sequence[str], model: str | None = None) -> list[Any]:
-    """MRP graphs (framework ``ucca``) of whitespace-tokenised sentences."""
+def parse(texts: Sequence[str], model: str | None = None) -> list[Graph]:
+    """UCCA graphs of whitespace-tokenised sentences, each built once from its tree
+    (:func:`.tree.tree_to_graph`; ids ``s0``, ``s1``... by position in the batch)."""
     from semsim.errors import ParseError
-    from semsim.formats.mrp import MrpGraph
     from semsim.limits import sentence_too_long
 
-    from .inference.tree import tree_to_mrp
+    from .inference.tree import tree_to_graph
     sentences = [t.split() for t in texts]
     too_long = [(t, why) for t, s in zip(texts, sentences) if (why := sentence_too_long(len(s), "the span parser"))]
     if too_long:  # every span is scored: memory grows with the square of the length
         raise ParseError(too_long[0][1], [t for t, _ in too_long])
     trees = load(model).parse(sentences)
-    return [MrpGraph("ucca", f"s{i}", tree_to_mrp(tree, f"s{i}")) for i, tree in enumerate(trees)]
+    return [tree_to_graph(tree, f"s{i}") for i, tree in enumerate(trees)]
 
 
-def serialize(graph: Any) -> str:
-    """The parse as one line of MRP JSON (what the cache keeps beside the graph)."""
-    return json.dumps(graph.data, ensure_ascii=False, sort_keys=True)
+def serialize(graph: Graph) -> str:
+    """The parse as one line of MRP JSON (what the cache keeps beside the graph, for people:
+    semsim reads the graph)."""
+    from semsim.formats.mrp import graph_to_mrp
+    return json.dumps(graph_to_mrp(graph, "ucca"), ensure_ascii=False, sort_keys=True)

@@ -15,15 +15,18 @@ The span parser predicts a labelled bracketing, so a UCCA graph is turned into o
 * **remote** edges are kept as (parent span, child span, label).
 
 :func:`tree_from_passage` reads a ``ucca.core.Passage``; :func:`tree_to_passage` writes one
-(for UCCA XML and ``ucca.evaluation``); :func:`tree_to_mrp` writes an MRP graph, the
-parser's native output.
+(for UCCA XML and ``ucca.evaluation``); :func:`tree_to_graph` builds the semsim graph the
+parser returns, and :func:`tree_to_mrp` writes an MRP graph.
 """
 
 from __future__ import annotations
 
 from collections.abc import Iterable, Sequence
 from dataclasses import dataclass, field
-from typing import Any
+from typing import TYPE_CHECKING, Any
+
+if TYPE_CHECKING:
+    from semsim.graph import Graph
 
 ROOT = "ROOT"
 CONT = "~"  # suffix of a later fragment of a discontinuous unit
@@ -167,9 +170,56 @@ def _is_punct(text: str) -> bool:
     return bool(text) and all(unicodedata.category(ch).startswith(("P", "S")) for ch in text)
 
 
+def tree_to_graph(tree: Tree, graph_id: str = "") -> Graph:
+    """The tree as the UCCA graph semsim scores, built once (what the parser returns).
+
+    It is, field for field, the graph that the tree's MRP (:func:`tree_to_mrp`) converts to
+    through the plugin's ``to_graph`` (:func:`semsim_ucca.mrp.mrp_ucca_to_graph`), which the
+    parser returned until issue #48 and which ``test_tree_to_graph_is_the_mrp_route`` holds it
+    to: unit ``i`` is node ``i`` (id ``"i"``), of kind ``PNCT`` when it has tokens, a ``U``
+    edge enters it and its tokens hold no letter or digit, else ``FN``; a token is punctuation
+    when a ``PNCT`` unit holds it; edges of one parent, child and remoteness are one edge with
+    their labels (``+`` splits a label); the scheme is UCCA's, with its sentence ends. Built
+    directly, it skips a graph built only to be written as MRP and the MRP's conversion. A
+    tree whose nodes leave a token unanchored (no parse does) takes the MRP route, which
+    drops such tokens."""
+    from semsim.graph import Edge, Graph, Token, Unit
+
+    from ...scheme import UCCA, sentence_ends_of
+    graph_id = graph_id or tree.id
+    n = len(tree.tokens)
+    if not n or {t for node in tree.nodes for t in node.terminals} != set(range(n)):
+        from semsim.formats.mrp import MrpGraph
+
+        from ...mrp import mrp_ucca_to_graph
+        return mrp_ucca_to_graph(MrpGraph("ucca", graph_id, tree_to_mrp(tree, graph_id)))
+    grouped: dict[tuple[int, int, bool], set[str]] = {}
+    for p, node in enumerate(tree.nodes):
+        for c in node.children:
+            grouped.setdefault((p, c, False), set()).update(tree.nodes[c].label.split("+"))
+    for p, c, label in tree.remotes:
+        grouped.setdefault((p, c, True), set()).update(label.split("+"))
+    # MRP has no empty edge label: its reader names one "_"
+    edges = sorted((Edge(p, c, tuple(sorted({x or "_" for x in labels})), remote)
+                    for (p, c, remote), labels in grouped.items()),
+                   key=lambda e: (e.parent, e.child, e.labels, e.remote))
+    into_by_u = {e.child for e in edges if "U" in e.labels}
+    punct_units = {u for u in into_by_u if tree.nodes[u].terminals and not any(
+        ch.isalnum() for t in tree.nodes[u].terminals for ch in tree.tokens[t])}
+    parents = {e.parent for e in edges}
+    units = tuple(Unit(str(u), "PNCT" if u in punct_units else "FN", tuple(sorted(node.terminals)),
+                       implicit=not node.terminals and u not in parents) for u, node in enumerate(tree.nodes))
+    punct = {t for u in punct_units for t in tree.nodes[u].terminals}
+    tokens = tuple(Token(text, punct=i in punct) for i, text in enumerate(tree.tokens))
+    ends = sentence_ends_of(tokens, units, edges, 0, tree.yields())
+    return Graph(tokens, units, tuple(edges), scheme=UCCA, id=graph_id, sentence_ends=ends,
+                 meta={"framework": "ucca", "input": " ".join(tree.tokens), "source": ""})
+
+
 def tree_to_mrp(tree: Tree, graph_id: str = "") -> dict[str, Any]:
     """The tree as an MRP 2019 UCCA graph (tokens joined by single spaces are the input),
-    written by the core's :func:`semsim.formats.mrp.graph_to_mrp`."""
+    written by the core's :func:`semsim.formats.mrp.graph_to_mrp` (the route the parser's
+    graphs took before :func:`tree_to_graph`, which it falls back on)."""
     from semsim.formats.mrp import graph_to_mrp
     from semsim.graph import Edge, Graph, Token, Unit
 

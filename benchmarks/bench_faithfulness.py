@@ -4,7 +4,7 @@
         [--model M] [--cache PATH] [--data PAIRS.jsonl] [--jfleg DIR] [--bootstrap 1000]
 
 Pairs (source, JFLEG reference) against (source, that reference with one meaning-changing
-edit), per edit kind (:mod:`semsim.gec.faithfulness`), generated here from JFLEG dev with
+edit), per edit kind (:mod:`semsim.app.gec.faithfulness`), generated here from JFLEG dev with
 ``--seed`` and ``--limit`` (``--skip N`` leaves out the pairs of the first N lines, e.g. the
 lines a setting was chosen on) or read from ``scripts/make_faithfulness_data.py``'s output
 (``--data``). Both sides are scored in the same run by USim (paper and legacy variants,
@@ -26,12 +26,12 @@ from dataclasses import dataclass
 from pathlib import Path
 
 from semsim import Graph, USim
-from semsim.align.tokens import paper_token_pairs
-from semsim.cache import normalise
-from semsim.gec import faithfulness as fa
-from semsim.metrics.usim import leaf_counts
-from semsim.parsing import ParseSettings, parse_texts
-from semsim.plugins import paraphrase_judges, word_encoders
+from semsim.app.cache import normalise
+from semsim.app.gec import faithfulness as fa
+from semsim.app.parsing import ParseSettings, parse_texts
+from semsim.app.plugins import paraphrase_judges, word_encoders
+from semsim.kernel.align.tokens import paper_token_pairs
+from semsim.kernel.metrics.usim import leaf_counts
 
 ROOT = Path(__file__).resolve().parents[1]
 #: the measures compared: USim's variants, the §4.4 remedies and the leaf edges alone and

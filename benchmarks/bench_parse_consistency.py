@@ -10,7 +10,7 @@ asks the parser and the measure directly, on pairs whose meaning is known:
   lines against each of their four references, and TMU-GFM dev's changed outputs that its
   raters gave a meaning score of 3.5 or more (of 4; untokenized, so spaCy tokenizes them);
 * **changed**: the same sources against a reference with one meaning-changing edit of the
-  faithfulness benchmark (:mod:`semsim.gec.faithfulness`: a phrase deleted, a negation, an
+  faithfulness benchmark (:mod:`semsim.app.gec.faithfulness`: a phrase deleted, a negation, an
   unrelated content word, a truncation, swapped arguments, a changed number or entity).
 
 For each measure it prints the mean score of each group, the **AUC** (the probability that a
@@ -33,9 +33,9 @@ import numpy as np
 from scipy.stats import rankdata
 
 from semsim import USim
-from semsim.gec import faithfulness as fa
-from semsim.gec.metaeval import changed, read_judgments
-from semsim.parsing import Parses, ParseSettings, parse_texts
+from semsim.app.gec import faithfulness as fa
+from semsim.app.gec.metaeval import changed, read_judgments
+from semsim.app.parsing import Parses, ParseSettings, parse_texts
 
 ROOT = Path(__file__).resolve().parents[1]
 #: structure alone (unit edges; the leaves left out), then the measures users report

@@ -91,8 +91,8 @@ def main(root: Path) -> None:
                 params.append((n_params(fn), where))
                 if is_format_dispatch(fn):
                     dispatchers.append(where)
-            if parses_text(fn) and name not in ("semsim.pipeline", "semsim.parsing", "semsim.cache",
-                                                 "semsim.commands.cache", "benchmarks.code_shape"):
+            if parses_text(fn) and name not in ("semsim.pipeline", "semsim.app.parsing", "semsim.app.cache",
+                                                 "semsim.app.commands.cache", "benchmarks.code_shape"):
                 routes.append(where)
     print(f"lines of code: kernel {lines['kernel']}, application {lines['application']}")
     params.sort(reverse=True)

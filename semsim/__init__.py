@@ -13,11 +13,11 @@ The functions here are the public API::
 from __future__ import annotations
 
 from .api import USim, dag_f, distsim, read, read_all, usim
-from .errors import GraphError, InputError, PluginError, SemsimError
-from .graph import Edge, Graph, Token, Unit, build_graph
-from .scheme import Scheme
-from .stats import CorpusScore, Counts, Score, corpus_score
-from .version import __version__
+from .kernel.errors import GraphError, InputError, PluginError, SemsimError
+from .kernel.graph import Edge, Graph, Token, Unit, build_graph
+from .kernel.scheme import Scheme
+from .kernel.stats import CorpusScore, Counts, Score, corpus_score
+from .kernel.version import __version__
 
 __all__ = [
     "CorpusScore", "Counts", "Edge", "Graph", "GraphError", "InputError", "PluginError", "Scheme", "Score",

@@ -13,7 +13,7 @@ from pathlib import Path
 import numpy as np
 import pytest
 
-from semsim.gec import faithfulness as fa
+from semsim.app.gec import faithfulness as fa
 
 ROOT = Path(__file__).resolve().parent.parent
 
@@ -114,7 +114,7 @@ def test_make_pairs_is_seeded_and_needs_a_tagger_for_tagged_kinds():
 
 @pytest.mark.slow
 def test_pairs_do_not_depend_on_the_hash_seed():
-    code = ("from semsim.gec import faithfulness as fa\n"
+    code = ("from semsim.app.gec import faithfulness as fa\n"
             "src = ['a b c d e f g h .'] * 3\n"
             "print([p.edited for p in fa.make_pairs(src, [src], kinds=['truncate'], seed=7)])\n")
     outs = {subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, check=True,

@@ -21,12 +21,12 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
-from .errors import SemsimError
-from .files import cache_dir
-from .graph import Graph
-from .graph_json import GRAPH_FORMAT, graph_from_dict, graph_to_dict
+from ..kernel.errors import SemsimError
+from ..kernel.files import cache_dir
+from ..kernel.graph import Graph
+from ..kernel.graph_json import GRAPH_FORMAT, graph_from_dict, graph_to_dict
+from ..kernel.records import Parser
 from .plugins import plugin_code_version
-from .records import Parser
 
 SCHEMA = 1
 #: the columns of the ``parses`` table this code reads and writes

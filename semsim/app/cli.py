@@ -1,6 +1,6 @@
 """The command line: the ``semsim`` group and the options several commands share.
 
-Each command lives in its own module under :mod:`semsim.commands`, imported only when it
+Each command lives in its own module under :mod:`semsim.app.commands`, imported only when it
 is run (or listed by ``--help``). Every error a user can cause (missing file, malformed
 input, mismatched batches) ends as one line on stderr and exit status 1; inputs are all
 read before anything is written, and ``-o FILE`` is written through ``FILE.partial``,
@@ -22,15 +22,15 @@ from typing import Any, NoReturn
 import click
 from click.core import ParameterSource
 
-from .api import USim
-from .errors import SemsimError, SettingsError
-from .limits import MAX_BOOTSTRAP
-from .metrics.settings import BY_NAME, SETTINGS, Setting, flag
+from ..api import USim
+from ..kernel.errors import SemsimError, SettingsError
+from ..kernel.limits import MAX_BOOTSTRAP
+from ..kernel.metrics.settings import BY_NAME, SETTINGS, Setting, flag
+from ..kernel.version import __version__
 from .report import FORMATS
-from .tokenize import TOKENIZERS
-from .version import __version__
+from .tokenization import TOKENIZERS
 
-#: Every command: ``semsim NAME`` is ``semsim.commands.NAME:NAME`` (:func:`command_location`: a
+#: Every command: ``semsim NAME`` is ``semsim.app.commands.NAME:NAME`` (:func:`command_location`: a
 #: hyphen is dropped from the module's name and is ``_`` in the function's), imported when it is
 #: run (or listed by --help), so that plotting, HTML or parser code costs nothing to the others.
 COMMANDS = ("cache", "compare", "conservatism", "dagf", "distsim", "explain", "meta-eval", "models", "parse",
@@ -39,8 +39,8 @@ COMMANDS = ("cache", "compare", "conservatism", "dagf", "distsim", "explain", "m
 
 def command_location(name: str) -> tuple[str, str]:
     """The module and function of command ``name``: ``meta-eval`` is
-    ``semsim.commands.metaeval:meta_eval``."""
-    return f"semsim.commands.{name.replace('-', '')}", name.replace("-", "_")
+    ``semsim.app.commands.metaeval:meta_eval``."""
+    return f"semsim.app.commands.{name.replace('-', '')}", name.replace("-", "_")
 
 
 class _Group(click.Group):
@@ -128,7 +128,7 @@ def cli(allow_pickle: bool, verbose: bool) -> None:
 def format_option(choices: Sequence[str] = FORMATS, default: str = "text",
                   help: str | None = None) -> Callable[[Callable[..., Any]], Callable[..., Any]]:
     """``--format``, handed to the command as ``fmt``: which of ``choices`` (the renderings
-    :func:`semsim.report.write` gives the command's report) it writes. One option for every
+    :func:`semsim.app.report.write` gives the command's report) it writes. One option for every
     command, so that the name, the default shown and the keyword agree."""
     return click.option("--format", "fmt", type=click.Choice(list(choices)), default=default, show_default=True,
                         help=help)
@@ -169,7 +169,7 @@ def finite(_ctx: click.Context, param: click.Parameter, value: float | None) -> 
     return value
 
 
-#: what each option of :func:`parsing_options` sets in :class:`~semsim.parsing.ParseSettings`
+#: what each option of :func:`parsing_options` sets in :class:`~semsim.app.parsing.ParseSettings`
 _PARSING = ("representation", "parser_name", "model", "tokenize", "jobs", "executor", "batch_timeout", "batch_size",
             "cache_path", "no_cache", "trust_model")
 
@@ -177,7 +177,7 @@ _PARSING = ("representation", "parser_name", "model", "tokenize", "jobs", "execu
 def parsing_options(f: Callable[..., Any] | None = None, *, parser: bool = True, representation: str | None = None,
                     tokenize: bool = True) -> Any:
     """How the commands that parse text parse it, handed to the command as one ``parsing``: a
-    :class:`~semsim.parsing.ParseSettings` (``--representation`` unless the command fixes
+    :class:`~semsim.app.parsing.ParseSettings` (``--representation`` unless the command fixes
     ``representation``; ``--parser`` and ``--model`` unless ``parser=False``; ``--tokenize``
     unless ``tokenize=False``; where batches run: ``--jobs``, ``--executor``,
     ``--batch-timeout``, docs/scale.md; ``--batch-size``; the parse cache, ``--cache`` and
@@ -243,14 +243,14 @@ def parsing_options(f: Callable[..., Any] | None = None, *, parser: bool = True,
 
 def tokenize_option(f: Callable[..., Any]) -> Callable[..., Any]:
     """``--tokenize``: how the commands that read text split its lines into tokens
-    (:mod:`semsim.tokenize`); ``none`` keeps today's whitespace tokens, byte for byte."""
+    (:mod:`semsim.app.tokenization`); ``none`` keeps today's whitespace tokens, byte for byte."""
     return click.option("--tokenize", "tokenize", type=click.Choice(TOKENIZERS), default="none", show_default=True,
                         help="Tokenize each line first: none (whitespace tokens, as given) or spacy (spaCy's "
                              "rule-based English tokenizer, for untokenized text such as LLM outputs).")(f)
 
 
 def _usim_option(setting: Setting) -> Callable[[Callable[..., Any]], Callable[..., Any]]:
-    """The click option of one row of :data:`semsim.metrics.settings.SETTINGS`."""
+    """The click option of one row of :data:`semsim.kernel.metrics.settings.SETTINGS`."""
     shown = setting.shown(setting.default)
     if setting.cli_words:
         return click.option(setting.option, setting.name, type=click.Choice(list(setting.cli_words)),

@@ -1,7 +1,7 @@
 """Model archives downloaded on request into the per-user model directory.
 
 Plugins declare the archives they know with the ``register_downloads`` hook
-(:class:`~semsim.records.Download`); ``semsim models download NAME`` fetches one (http,
+(:class:`~semsim.kernel.records.Download`); ``semsim models download NAME`` fetches one (http,
 https or file URLs) with a progress bar, resumes an interrupted http download from its
 ``.part`` file, verifies the SHA-256, unpacks into a temporary directory and renames it
 into place, so a model directory is either complete or absent. Nothing is downloaded at
@@ -21,9 +21,9 @@ import urllib.request
 import zipfile
 from pathlib import Path
 
-from .errors import SemsimError
-from .models import MARKER, content_hashes, installed, models_dir, sha256_file
-from .records import Download
+from ..kernel.errors import SemsimError
+from ..kernel.models import MARKER, content_hashes, installed, models_dir, sha256_file
+from ..kernel.records import Download
 
 
 def known() -> dict[str, Download]:
@@ -34,7 +34,7 @@ def known() -> dict[str, Download]:
 
 def _fetch(url: str, part: Path, progress: bool) -> None:
     """Download ``url`` into ``part``, resuming from its current size when the server allows."""
-    from .progress import bar as progress_bar
+    from ..kernel.progress import bar as progress_bar
     have = part.stat().st_size if part.exists() else 0
     request = urllib.request.Request(url, headers={"Range": f"bytes={have}-"} if have else {})
     try:
@@ -106,7 +106,7 @@ def download(spec: Download, url: str | None = None, sha256: str | None = None,
     try:
         _unpack(part, tmp, Path(urllib.parse.urlparse(url).path).name or spec.name)
         # the unpacked files' hashes: a model whose format runs code is loaded without
-        # --trust-model only while its files are still these (semsim.models.check_trusted)
+        # --trust-model only while its files are still these (semsim.kernel.models.check_trusted)
         (tmp / MARKER).write_text(json.dumps({"name": spec.name, "url": url, "sha256": actual,
                                               "verified": expected is not None, "subpath": spec.subpath,
                                               "files": content_hashes(tmp)}, indent=2), encoding="utf-8")

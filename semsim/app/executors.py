@@ -2,7 +2,7 @@
 process (:class:`Serial`), in local worker processes (``--jobs``, :class:`Processes`), or on a
 Dask cluster (:class:`Dask`: ``--executor dask`` starts one on this machine,
 ``dask://HOST:PORT`` uses a running one; docs/scale.md). Each runs :func:`parse_batch`, the
-unit of work, wherever it runs; :func:`semsim.parsing.parse_sentences` only dedupes, looks
+unit of work, wherever it runs; :func:`semsim.app.parsing.parse_sentences` only dedupes, looks
 up the cache, hands batches to an executor and stores what comes back.
 
 Dask (its ``distributed`` scheduler), not Ray: a pure-Python install of a few MB (Ray's
@@ -34,14 +34,14 @@ from dataclasses import dataclass
 from multiprocessing import get_context
 from typing import Any
 
-from . import threads
+from ..kernel import threads
+from ..kernel.errors import ParseError, PluginError, SemsimError, SettingsError
+from ..kernel.graph_json import graph_to_dict
 from .cache import model_key
-from .errors import ParseError, PluginError, SemsimError, SettingsError
-from .graph_json import graph_to_dict
 from .plugins import parsers, to_graph
 
 #: What a parsed batch is: per sentence, the parser's serialised native parse (or None) and
-#: the graph as JSON (:mod:`semsim.graph_json`), which is what crosses process boundaries.
+#: the graph as JSON (:mod:`semsim.kernel.graph_json`), which is what crosses process boundaries.
 Parsed = list[tuple[str | None, dict[str, Any]]]
 
 #: What ``--executor`` takes (besides ``local``), for messages.
@@ -218,7 +218,7 @@ class Serial(Executor):
 
 class Processes(Executor):
     """Batches in ``jobs`` local worker processes (spawned: a fork would share torch's thread
-    pools and locks), each limited to its share of threads (:mod:`semsim.threads`); a failed
+    pools and locks), each limited to its share of threads (:mod:`semsim.kernel.threads`); a failed
     batch's retries run in this process."""
 
     def __init__(self, parser_name: str, model: str | None, key: str, jobs: int) -> None:

@@ -6,7 +6,7 @@ as the USim options build a :class:`~semsim.USim`); what comes back is :class:`P
 graphs, the sentences that failed and why, and the signature a score from these graphs
 carries. The route owns what every caller used to write out for itself: finding the parser,
 tokenizing, opening and closing the parse cache, handing batches to an executor
-(:mod:`semsim.executors`) and signing.
+(:mod:`semsim.app.executors`) and signing.
 
 Each distinct sentence is parsed once; each batch is stored as soon as it is parsed, so an
 interrupted run loses at most the batch in flight. Results are keyed by text, so they do not
@@ -25,17 +25,17 @@ from dataclasses import dataclass, field, replace
 from pathlib import Path
 from typing import Any
 
-from . import threads
+from ..kernel import threads
+from ..kernel.errors import InputError, ParseError, PluginError, SemsimError, SettingsError
+from ..kernel.graph import Graph
+from ..kernel.graph_json import graph_from_dict
+from ..kernel.limits import check_settings
+from ..kernel.models import trusting
+from ..kernel.records import Parser
+from ..kernel.stats import Score
 from .cache import ParseCache, model_key, normalise
-from .errors import InputError, ParseError, PluginError, SemsimError, SettingsError
 from .executors import Executor, Parsed, executor_spec, open_executor
-from .graph import Graph
-from .graph_json import graph_from_dict
-from .limits import check_settings
-from .models import trusting
 from .plugins import parsers
-from .records import Parser
-from .stats import Score
 
 
 @dataclass(frozen=True)
@@ -52,14 +52,14 @@ class ParseSettings:
     jobs: int = 1
     executor: str = "local"  # "dask" (a local cluster of ``jobs`` workers) or "dask://HOST:PORT"
     batch_timeout: float | None = None  # Dask only: seconds per batch before its worker is restarted
-    tokenize: str = "none"  # "spacy": split untokenized text (LLM outputs) first (semsim.tokenize)
+    tokenize: str = "none"  # "spacy": split untokenized text (LLM outputs) first (semsim.app.tokenization)
     progress: bool = False
     #: load a model whose format runs code (TUPA, amrlib) though semsim did not download it
-    #: (semsim.models.check_trusted); ``$SEMSIM_TRUST_MODELS=1`` says the same for every run
+    #: (semsim.kernel.models.check_trusted); ``$SEMSIM_TRUST_MODELS=1`` says the same for every run
     trust_model: bool = False
 
     def __post_init__(self) -> None:
-        from .tokenize import check
+        from .tokenization import check
         for name in ("parser", "representation", "model"):  # a name or a path, as the options give
             value = getattr(self, name)
             if value is not None and (not isinstance(value, (str, os.PathLike)) or (name != "model"
@@ -122,7 +122,7 @@ class Parses:
         texts = list(texts)
         new = [t for t in dict.fromkeys(texts) if t not in self.tokens]
         if new:
-            from .tokenize import tokenize
+            from .tokenization import tokenize
             self.tokens.update(zip(new, tokenize(new, self.tokenize)))
         return [self.tokens[t] for t in texts]
 
@@ -148,7 +148,7 @@ def parse_texts(texts: Iterable[str], settings: ParseSettings | None = None, *, 
     through the parse cache; the one route from text to graphs.
 
     A sentence the parser fails on is recorded in :attr:`Parses.failed` and the others are
-    kept; with ``keep_going=False`` the first failure raises :class:`~semsim.errors.ParseError`
+    kept; with ``keep_going=False`` the first failure raises :class:`~semsim.kernel.errors.ParseError`
     instead, once the rest of its batch is stored. Errors about the run itself (a missing
     model) always raise.
 
@@ -170,7 +170,7 @@ def _parse_texts(texts: Iterable[str], settings: ParseSettings, keep_going: bool
     texts = checked_texts(texts)
     parser = settings.find()
     given = list(dict.fromkeys(texts))
-    from .tokenize import tokenize
+    from .tokenization import tokenize
     tokens = dict(zip(given, tokenize(given, settings.tokenize)))
     failed: dict[str, str] | None = {} if keep_going else None
     # made once the parser and model are known to load (the signature names the model's content)
@@ -191,10 +191,10 @@ def _parse_texts(texts: Iterable[str], settings: ParseSettings, keep_going: bool
 
 
 def checked_texts(texts: Iterable[str]) -> list[str]:
-    """``texts`` as a list, each a string semsim takes (:func:`semsim.files.text_problem`:
+    """``texts`` as a list, each a string semsim takes (:func:`semsim.kernel.files.text_problem`:
     no lone surrogate, no NUL or escape character); else one :class:`InputError` naming the
     first bad one by position. One string is refused too: its characters are no sentences."""
-    from .files import text_problem
+    from ..kernel.files import text_problem
     if isinstance(texts, (str, bytes)):
         raise InputError(f"texts: expected a sequence of sentences, not one {type(texts).__name__} (wrap it in a list)")
     texts = list(texts)
@@ -259,8 +259,8 @@ def text_representation(installed: Iterable[Parser]) -> str:
 def parser_signature(parser: Parser, model: str | None, tokenize: str = "none") -> str:
     """``parser:NAME|model:MODEL@HASH``: what a score computed from text depends on beyond the
     metric's settings (the hash is the model's content, shortened to 12 hex digits), and
-    ``|tok:...`` when a tokenizer split the text first (:func:`semsim.tokenize.with_tokenizer`)."""
-    from .tokenize import with_tokenizer
+    ``|tok:...`` when a tokenizer split the text first (:func:`semsim.app.tokenization.with_tokenizer`)."""
+    from .tokenization import with_tokenizer
     identity = parser.model_identity(model) if parser.model_identity else ""
     name = parser.model_name(model) if parser.model_name else (Path(model).name if model else "default")
     name, bar, extra = name.partition("|")  # fields the model depends on beyond its own file
@@ -283,7 +283,7 @@ def parse_sentences(texts: Sequence[str], parser: Parser, settings: ParseSetting
     """Graphs for every distinct (normalised) non-empty text, parsing only cache misses: the
     engine under :func:`parse_texts`, for texts already tokenized and a parser already found.
 
-    ``settings.executor`` (:func:`semsim.executors.executor_spec`) says where batches are
+    ``settings.executor`` (:func:`semsim.app.executors.executor_spec`) says where batches are
     parsed: ``local`` here, or in ``jobs`` worker processes; ``dask`` on a Dask cluster
     started on this machine with ``jobs`` workers; ``dask://HOST:PORT`` on a running one. On
     Dask, a batch whose worker dies, or which runs past ``batch_timeout`` seconds, is tried
@@ -293,7 +293,7 @@ def parse_sentences(texts: Sequence[str], parser: Parser, settings: ParseSetting
     A batch the parser fails on is parsed again sentence by sentence, so that a failure is
     pinned to its sentence and costs no other. With ``failed`` given, each sentence that
     cannot be parsed is recorded there (normalised text → one-line reason) and the run goes
-    on; without it, the first one raises :class:`~semsim.errors.ParseError` once the rest
+    on; without it, the first one raises :class:`~semsim.kernel.errors.ParseError` once the rest
     of its batch is stored (in one process, before the next batch is parsed; with workers,
     once every batch has come back, failed batches retried in batch order, longest
     sentences first). ``on_stored`` is called with the cache's hits, then with each batch's
@@ -323,7 +323,7 @@ def _parse_sentences(texts: Sequence[str], parser: Parser, settings: ParseSettin
     todo = sorted((t for t in unique if t not in graphs), key=lambda t: -len(t.split()))
     size = settings.batch_size
     batches = [todo[i:i + size] for i in range(0, len(todo), size)]
-    from .progress import bar
+    from ..kernel.progress import bar
     run = _Run(parser, model_id, cache, graphs, failed,
                bar(total=len(todo), desc=f"parsing with {parser.name}", unit="sent",
                    quiet=not settings.progress or not todo), on_stored)

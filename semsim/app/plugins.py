@@ -14,13 +14,13 @@ Environment variables:
     If set (non-empty), every hook call and result is printed to stderr.
 ``SEMSIM_VERBOSE``
     If set (non-empty; ``semsim -v`` sets it), plugins show what their libraries report
-    while loading models and parsing (see :func:`semsim.progress.verbose`); worker processes inherit it.
+    while loading models and parsing (see :func:`semsim.kernel.progress.verbose`); worker processes inherit it.
 ``SEMSIM_DEBUG``
     If set (non-empty), an error is printed with its traceback (the plugin's own, when a
     plugin failed) before semsim's one line.
 
 A plugin that raises or exits in a hook, or registers or returns what the hook does not
-take, is one :class:`~semsim.errors.PluginError` naming the plugin and the hook
+take, is one :class:`~semsim.kernel.errors.PluginError` naming the plugin and the hook
 (:func:`plugin_fault`); what a ``register_*`` hook registers is type-checked as it registers it.
 """
 
@@ -34,10 +34,10 @@ from typing import Any
 
 import pluggy
 
-from . import hookspecs
-from .errors import PluginError, SemsimError
-from .records import Download, MetricSpec, ParaphraseJudge, Parser, Reader, WordEncoder, Writer
-from .scheme import Scheme
+from ..kernel import hookspecs
+from ..kernel.errors import PluginError, SemsimError
+from ..kernel.records import Download, MetricSpec, ParaphraseJudge, Parser, Reader, WordEncoder, Writer
+from ..kernel.scheme import Scheme
 
 GROUP = "semsim"
 BUILTIN = ("mrp",)  # plugins that ship with the core and are always registered
@@ -64,7 +64,7 @@ def get_plugin_manager() -> pluggy.PluginManager:
     if _pm is None:
         pm = pluggy.PluginManager(GROUP)
         pm.add_hookspecs(hookspecs)
-        from .formats import mrp  # built-in formats register like any plugin
+        from ..kernel.formats import mrp  # built-in formats register like any plugin
         pm.register(mrp, name=BUILTIN[0])
         load, disabled = _names("SEMSIM_LOAD_PLUGINS"), _names("SEMSIM_DISABLE_PLUGINS") or set()
         for ep in sorted(entry_points(group=GROUP), key=lambda e: e.name):
@@ -237,17 +237,17 @@ def add_plugin_commands(cli: Any) -> None:
 
 
 def metrics() -> dict[str, MetricSpec]:
-    """Every registered :class:`~semsim.records.MetricSpec` by name."""
+    """Every registered :class:`~semsim.kernel.records.MetricSpec` by name."""
     return _unique(_collect("register_metrics"), "metric")
 
 
 def downloads() -> dict[str, Download]:
-    """Every registered :class:`~semsim.records.Download` by name."""
+    """Every registered :class:`~semsim.kernel.records.Download` by name."""
     return _unique(_collect("register_downloads"), "model")
 
 
 def paraphrase_judges() -> dict[str, ParaphraseJudge]:
-    """Every registered :class:`~semsim.records.ParaphraseJudge` by name."""
+    """Every registered :class:`~semsim.kernel.records.ParaphraseJudge` by name."""
     return _unique(_collect("register_paraphrase_judges"), "paraphrase judge")
 
 
@@ -259,7 +259,7 @@ def paraphrase_judge() -> ParaphraseJudge:
 
 
 def word_encoders() -> dict[str, WordEncoder]:
-    """Every registered :class:`~semsim.records.WordEncoder` by name."""
+    """Every registered :class:`~semsim.kernel.records.WordEncoder` by name."""
     return _unique(_collect("register_word_encoders"), "word encoder")
 
 
@@ -270,7 +270,7 @@ def word_encoder() -> WordEncoder:
 
 
 def schemes() -> dict[str, Scheme]:
-    """Every registered :class:`~semsim.scheme.Scheme` by name (one name registered twice
+    """Every registered :class:`~semsim.kernel.scheme.Scheme` by name (one name registered twice
     alike is one scheme; differently, an error)."""
     out: dict[str, Scheme] = {}
     for scheme in _collect("register_schemes"):
@@ -281,7 +281,7 @@ def schemes() -> dict[str, Scheme]:
 
 def scheme_plugin(name: str) -> str | None:
     """The plugin that made graphs of the scheme ``name``, as scores' signatures name it
-    (``plugin:...``, :func:`semsim.scheme.scheme_fields`): the one that registered the scheme
+    (``plugin:...``, :func:`semsim.kernel.scheme.scheme_fields`): the one that registered the scheme
     (``register_schemes``), as ``DISTRIBUTION-VERSION`` (``semsim-ucca-0.2.0``); an inline
     plugin (``SEMSIM_PLUGINS``) by its file or module name, the scheme's hash beside it
     telling its versions apart. None for a scheme no plugin registered."""
@@ -335,7 +335,7 @@ def _unique(items: list[Any], what: str) -> dict[str, Any]:
 
 def to_graph(obj: Any) -> Any:
     """Convert a native object through the first plugin that knows it."""
-    from .graph import Graph
+    from ..kernel.graph import Graph
     if isinstance(obj, Graph):
         return obj
     try:

@@ -2,8 +2,8 @@
 
 ``read(path)`` picks the reader by explicit format name, else by suffix, asking each
 candidate's ``sniff`` when several share a suffix. The result writers (JSON Lines, TSV)
-are :mod:`semsim.report`'s, importable from here too. (File primitives: :mod:`semsim.files`; graphs
-as JSON: :mod:`semsim.graph_json`; the CLI's input pairs: :mod:`semsim.commands.inputs`.)
+are :mod:`semsim.app.report`'s, importable from here too. (File primitives: :mod:`semsim.kernel.files`; graphs
+as JSON: :mod:`semsim.kernel.graph_json`; the CLI's input pairs: :mod:`semsim.app.commands.inputs`.)
 """
 
 from __future__ import annotations
@@ -12,11 +12,11 @@ import os
 from collections.abc import Iterator
 from pathlib import Path
 
-from .errors import GraphError, InputError, SemsimError
-from .files import input_bytes, is_stream, shown, text_head
-from .graph import Graph
+from ..kernel.errors import GraphError, InputError, SemsimError
+from ..kernel.files import input_bytes, is_stream, shown, text_head
+from ..kernel.graph import Graph
+from ..kernel.records import Reader
 from .plugins import readers, to_graph
-from .records import Reader
 from .report import write_jsonl as write_jsonl  # the result writers, kept importable from here
 from .report import write_tsv as write_tsv
 

@@ -25,7 +25,7 @@ from typing import IO, Any
 
 import click
 
-from .errors import SemsimError
+from ..kernel.errors import SemsimError
 
 #: The formats of record-writing commands (``usim``, ``compare``...); tables add ``markdown``.
 FORMATS = ("text", "json", "jsonl", "tsv")

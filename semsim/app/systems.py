@@ -2,7 +2,7 @@
 
 What a GEC (or MT, simplification) paper reports when it compares systems: per system the
 mean sentence score with a bootstrap confidence interval and the micro score, and for every
-two systems whether their difference is significant (:mod:`semsim.significance`). The
+two systems whether their difference is significant (:mod:`semsim.kernel.significance`). The
 renderings are plain text, Markdown (for a paper's appendix or a README), TSV and JSON.
 """
 
@@ -13,12 +13,12 @@ from collections.abc import Callable, Collection, Iterable, Iterator, Mapping, S
 from dataclasses import dataclass, field
 from typing import TYPE_CHECKING, Any
 
+from ..kernel.graph import Graph
+from ..kernel.limits import LimitError, check_pair
+from ..kernel.significance import PairedTest, paired_tests
+from ..kernel.stats import Score, corpus_score
 from .cache import normalise
-from .graph import Graph
-from .limits import LimitError, check_pair
 from .report import Col, Record, Report, Table, num, render
-from .significance import PairedTest, paired_tests
-from .stats import Score, corpus_score
 
 if TYPE_CHECKING:
     from .parsing import Parses
@@ -180,7 +180,7 @@ def compare_systems(by_system: Mapping[str, Sequence[Score]], n_bootstrap: int =
 def how_much_changed(source: Sequence[str], systems: Mapping[str, Sequence[str]],
                      skip: Collection[int] = ()) -> dict[str, dict[str, float]]:
     """Per system, over the lines not in ``skip`` (1-based): the share of lines it changed
-    (any token differs) and its mean WordChange (:mod:`semsim.gec.conservatism`, §2 of
+    (any token differs) and its mean WordChange (:mod:`semsim.app.gec.conservatism`, §2 of
     Choshen & Abend 2018: words altered, deleted or added, punctuation aside)."""
     from .gec.conservatism import word_change
     keep = [i for i in range(len(source)) if i + 1 not in skip]
@@ -202,7 +202,7 @@ def how_much_changed(source: Sequence[str], systems: Mapping[str, Sequence[str]]
 
 class ScoresWhileParsing:
     """Line pairs scored while the rest of a run is still being parsed: ``on_parsed`` for
-    :func:`semsim.parsing.parse_texts`, then :attr:`scored` for :func:`score_lines`.
+    :func:`semsim.app.parsing.parse_texts`, then :attr:`scored` for :func:`score_lines`.
 
     With batches parsed in worker processes (``--jobs``, Dask), the command's own process
     only stores what comes back, and it sat idle for most of the parse; after the parse,

@@ -2,13 +2,13 @@
 ``test`` extra).
 
 semsim's promise on bad input is that every reader either returns graphs or refuses with
-a :class:`~semsim.errors.SemsimError` naming the file and line; never another exception
+a :class:`~semsim.kernel.errors.SemsimError` naming the file and line; never another exception
 and never a crash. :func:`check_reader` states that as a property; the strategies feed it
 arbitrary bytes (:func:`any_bytes`) and mutations of valid files (:func:`mutated`,
 :func:`json_mutated`), so that a plugin's tests can fuzz its reader in three lines::
 
     from hypothesis import given
-    from semsim.testing import check_reader, fuzz_settings, mutated
+    from semsim.app.testing import check_reader, fuzz_settings, mutated
 
     @fuzz_settings()
     @given(data=mutated([VALID_FILE.read_bytes()]))
@@ -24,7 +24,7 @@ runs long, random ones).
 **The conformance kit.** :func:`conformance_tests` gives a plugin's test module, in one line,
 the tests of what every plugin must hold (docs/plugins.md, "The conformance kit")::
 
-    from semsim.testing import conformance_tests
+    from semsim.app.testing import conformance_tests
 
     TestConformance = conformance_tests("deps", examples=["a.conllu", "b.conllu"],
                                         sentences=["He gave an apple to John ."])
@@ -78,10 +78,10 @@ from typing import Any, TypeVar
 from hypothesis import HealthCheck, settings
 from hypothesis import strategies as st
 
-from .errors import SemsimError
-from .graph import Graph
-from .graph_json import graph_to_dict
-from .io import iter_graphs
+from ..kernel.errors import SemsimError
+from ..kernel.graph import Graph
+from ..kernel.graph_json import graph_to_dict
+from .reading import iter_graphs
 
 T = TypeVar("T")
 
@@ -269,7 +269,7 @@ class _ForkServer:
     """This process's end of the fork server (:func:`_serve` in a fresh interpreter)."""
 
     def __init__(self) -> None:
-        self.process = subprocess.Popen([sys.executable, "-c", "from semsim.testing import _serve; _serve()"],
+        self.process = subprocess.Popen([sys.executable, "-c", "from semsim.app.testing import _serve; _serve()"],
                                         stdin=subprocess.PIPE, stdout=subprocess.PIPE)
         self.lock = threading.Lock()  # one request at a time on the pipes
         self.owner = os.getpid()
@@ -299,7 +299,7 @@ class _ForkServer:
                 status = struct.unpack("<i", _receive(self.process.stdout))[0]
                 return status, _receive(self.process.stdout)
             except (EOFError, BrokenPipeError):
-                raise AssertionError(f"semsim.testing's fork server ended (exit status {self.process.wait()}); "
+                raise AssertionError(f"semsim.app.testing's fork server ended (exit status {self.process.wait()}); "
                                      "its error is on stderr") from None
 
 
@@ -592,8 +592,8 @@ def conformance_tests(plugin: str, examples: Sequence[str | os.PathLike[str]], s
         def test_signature_names_the_plugin(self, path: Path) -> None:
             import semsim
 
+            from ..kernel.scheme import scheme_digest
             from .plugins import plugin_label, schemes
-            from .scheme import scheme_digest
             for g in {g.scheme.name: g for g in _graphs(path)}.values():  # one graph of each scheme
                 registered = schemes().get(g.scheme.name)
                 assert registered == g.scheme, (
@@ -649,7 +649,7 @@ def conformance_tests(plugin: str, examples: Sequence[str | os.PathLike[str]], s
     def _through_mrp(graphs: Sequence[Graph], tmp_path: Path) -> list[Graph]:
         import semsim
 
-        from .formats.mrp import graph_to_mrp
+        from ..kernel.formats.mrp import graph_to_mrp
         out = tmp_path / "graphs.mrp"
         out.write_text("".join(json.dumps(graph_to_mrp(g, verbatim=True), ensure_ascii=False) + "\n" for g in graphs),
                        encoding="utf-8")

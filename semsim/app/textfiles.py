@@ -7,16 +7,16 @@ import os
 from collections.abc import Collection, Sequence
 from pathlib import Path
 
+from ..kernel.errors import InputError
+from ..kernel.files import is_stdin, read_text, shown
+from ..kernel.graph import Graph
+from ..kernel.limits import LimitError, check_pair
 from .cache import normalise
-from .errors import InputError
-from .files import is_stdin, read_text, shown
-from .graph import Graph
-from .limits import LimitError, check_pair
 
 
 def read_lines(path: str | os.PathLike[str]) -> list[str]:
     """Sentences of a text file, one per line (empty lines kept, they are scored specially;
-    encodings and line ends as :func:`~semsim.files.read_text` accepts them, which leaves only LF)."""
+    encodings and line ends as :func:`~semsim.kernel.files.read_text` accepts them, which leaves only LF)."""
     lines = read_text(path).split("\n")
     if lines and lines[-1] == "":
         lines.pop()
@@ -26,10 +26,10 @@ def read_lines(path: str | os.PathLike[str]) -> list[str]:
 def read_parallel(source: Path, others: Sequence[Path],
                   tokenize: str = "none") -> tuple[list[str], dict[Path, list[str]]]:
     """The source's lines and every other file's (line-parallel to it), each line tokenized
-    as ``tokenize`` says (:func:`semsim.tokenize.tokenize`; ``none``: as read). An empty
+    as ``tokenize`` says (:func:`semsim.app.tokenization.tokenize`; ``none``: as read). An empty
     source, or a file with more or fewer lines than the source, is an error naming the first
     line that has no counterpart."""
-    from .tokenize import tokenize as tokenized
+    from .tokenization import tokenize as tokenized
     if sum(is_stdin(p) for p in [source, *others]) > 1:
         raise InputError("only one input can be '-' (standard input)")
     src = tokenized(read_lines(source), tokenize)
@@ -57,7 +57,7 @@ def unparsed_lines(files: dict[Path, Sequence[str]], failed: dict[str, str]) -> 
 
 def too_large_lines(source: Sequence[str], files: dict[Path, Sequence[str]], graphs: dict[str, Graph],
                     skip: Collection[int] = ()) -> list[InputError]:
-    """Where a line and its source are too large to align (:func:`semsim.limits.check_pair`):
+    """Where a line and its source are too large to align (:func:`semsim.kernel.limits.check_pair`):
     one error per file and line, so that the line is left out for every system alike."""
     out = []
     for path, lines in files.items():

@@ -17,15 +17,15 @@ from collections.abc import Callable, Iterable, Sequence
 
 import click
 
-from .errors import SettingsError
-from .imports import import_spacy
+from ..kernel.errors import SettingsError
+from ..kernel.imports import import_spacy
 
 #: The tokenizers a user may choose; ``none`` (whitespace tokens) is the default.
 TOKENIZERS = ("none", "spacy")
 
 
 def check(how: str) -> str:
-    """``how`` if it names a tokenizer, else a one-line :class:`~semsim.errors.SettingsError`."""
+    """``how`` if it names a tokenizer, else a one-line :class:`~semsim.kernel.errors.SettingsError`."""
     if how not in TOKENIZERS:
         raise SettingsError(f"unknown tokenizer {how!r}: choose one of {', '.join(TOKENIZERS)}", ["tokenize"])
     return how

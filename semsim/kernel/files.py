@@ -127,7 +127,7 @@ def is_stream(path: str | os.PathLike[str]) -> bool:
 
 def input_bytes(path: str | os.PathLike[str]) -> bytes:
     """All of a stream (:func:`is_stream`), read once per process within the input bound
-    (:func:`semsim.limits.read_bounded`: ``/dev/zero`` stops there), so that finding its reader
+    (:func:`semsim.kernel.limits.read_bounded`: ``/dev/zero`` stops there), so that finding its reader
     and reading it see the same bytes."""
     if is_stdin(path):
         return stdin_bytes()
@@ -145,7 +145,7 @@ def read_bytes(path: str | os.PathLike[str]) -> bytes:
 
 
 def _whole(path: str | os.PathLike[str]) -> bytes:
-    """The file opened and read once, refused past :func:`semsim.limits.max_input_bytes`."""
+    """The file opened and read once, refused past :func:`semsim.kernel.limits.max_input_bytes`."""
     from .limits import LimitError, read_bounded
     where = shown(path)
     try:

@@ -226,8 +226,8 @@ class Graph:
         """Per unit, the token indices it dominates through primary edges (punctuation included).
 
         Their total size grows with depth × tokens (a chain of 10,000 units, each adding a
-        token, holds 50 million): beyond :func:`semsim.limits.max_yields` the graph is refused
-        with a :class:`~semsim.limits.LimitError` as soon as the bound is passed, so memory
+        token, holds 50 million): beyond :func:`semsim.kernel.limits.max_yields` the graph is refused
+        with a :class:`~semsim.kernel.limits.LimitError` as soon as the bound is passed, so memory
         stays bounded whatever the input."""
         out: list[frozenset[int]] = [frozenset()] * len(self.units)
         total, limit = 0, max_yields()

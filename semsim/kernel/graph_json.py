@@ -1,4 +1,4 @@
-"""Graphs as JSON: a self-contained form of a :class:`~semsim.graph.Graph`, scheme included,
+"""Graphs as JSON: a self-contained form of a :class:`~semsim.kernel.graph.Graph`, scheme included,
 which the parse cache stores and worker processes send back. ``GRAPH_FORMAT`` is in every
 cache key: a change of form (or of what a scheme carries) never serves stale entries.
 """

@@ -7,10 +7,10 @@ hooks below; it is found through the ``semsim`` entry-point group::
     ucca = "semsim_ucca"
 
 Registration hooks receive a ``register`` callback, as in ``llm``, so a plugin body is a
-few lines; what they register are the records of :mod:`semsim.records`. The conversion
+few lines; what they register are the records of :mod:`semsim.kernel.records`. The conversion
 hook is ``firstresult``, as in ``pytest``: the first plugin that recognises an object
 converts it. This module and the records are part of the kernel: a plugin imports them, never
-the plugin manager (:mod:`semsim.plugins`).
+the plugin manager (:mod:`semsim.app.plugins`).
 """
 
 from __future__ import annotations
@@ -36,9 +36,9 @@ hookimpl = pluggy.HookimplMarker("semsim")
 def register_readers(register: Callable[[Reader], None]) -> None:
     """Register file readers: ``register(Reader(name, suffixes, read, sniff, description))``.
 
-    ``read(path)`` yields graphs, semsim graphs (:class:`~semsim.graph.Graph`) or native
+    ``read(path)`` yields graphs, semsim graphs (:class:`~semsim.kernel.graph.Graph`) or native
     objects that :func:`to_graph` converts (a file may hold several). For a graph it cannot read it
-    yields an :class:`~semsim.errors.InputError` naming the file and line, in that graph's
+    yields an :class:`~semsim.kernel.errors.InputError` naming the file and line, in that graph's
     place, and goes on, so one bad graph costs only its own pair (the CLI scores the others
     and prints one line naming the file and line); it raises the error when the file as a
     whole is unusable. It never lets another exception escape, nor returns a graph for
@@ -57,7 +57,7 @@ def register_parsers(register: Callable[[Parser], None]) -> None:
     text, in order, converted with :func:`to_graph`; ``model`` is what the user passed
     (``--model``), or None for the parser's default. ``model_identity(model)`` returns a
     content hash of the model (part of the parse cache's key; without it the cache is keyed
-    by the ``--model`` string alone) and raises :class:`~semsim.errors.SemsimError` saying
+    by the ``--model`` string alone) and raises :class:`~semsim.kernel.errors.SemsimError` saying
     what to do when the model is missing or unusable (a parser without a model file
     returns a constant naming its rules' version); ``serialize(native)`` returns a text form
     of a parse kept in the cache beside the graph, for people and tools that inspect the
@@ -114,7 +114,7 @@ def register_metrics(register: Callable[[MetricSpec], None]) -> None:
     """Register further measures on two graphs of one representation, reported beside USim:
     ``register(MetricSpec(name, representation, score, description))``.
 
-    ``score(g1, g2)`` returns a :class:`~semsim.stats.Score` (counts per part and a
+    ``score(g1, g2)`` returns a :class:`~semsim.kernel.stats.Score` (counts per part and a
     signature) for graphs whose scheme is named ``representation``; ``semsim compare``
     reports it next to USim for that representation (the AMR plugin registers Smatch so).
     """
@@ -126,7 +126,7 @@ def register_paraphrase_judges(register: Callable[[ParaphraseJudge], None]) -> N
     ``register(ParaphraseJudge(name, load, identity, language, description))``.
 
     The judge decides whether the words a correction wrote between two aligned words say
-    what the source's words there said (:mod:`semsim.align.paraphrase`); it serves every
+    what the source's words there said (:mod:`semsim.kernel.align.paraphrase`); it serves every
     representation whose tokens are words of its ``language``. The UCCA plugin registers
     one on the MiniLM sentence encoder it pins.
     """
@@ -138,7 +138,7 @@ def register_word_encoders(register: Callable[[WordEncoder], None]) -> None:
     ``register(WordEncoder(name, load, identity, language, description))``.
 
     The vectors grade each aligned pair of words by how alike the two are in their sentences
-    (:mod:`semsim.align.contextual`); they serve every representation whose tokens are words
+    (:mod:`semsim.kernel.align.contextual`); they serve every representation whose tokens are words
     of the ``language``. The UCCA plugin registers one on the MiniLM encoder it pins.
     """
 
@@ -147,7 +147,7 @@ def register_word_encoders(register: Callable[[WordEncoder], None]) -> None:
 def register_schemes(register: Callable[[Scheme], None]) -> None:
     """Register the schemes of the graphs this plugin builds: ``register(scheme)``.
 
-    A graph carries its :class:`~semsim.scheme.Scheme`; the plugin that registered a scheme is
+    A graph carries its :class:`~semsim.kernel.scheme.Scheme`; the plugin that registered a scheme is
     the one every score of its graphs names in its signature (``scheme:NAME@HASH|plugin:...``),
     and what keeps only the scheme's name (an explanation document, ``semsim explain --json``,
     MRP from other tools) finds the rest here: the explanation page names the labels of its

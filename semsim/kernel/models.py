@@ -3,7 +3,7 @@
 A parser's model identity (the parse cache's key, the hash in every signature) is the
 SHA-256 of its files; hashing hundreds of MB on every batch would dominate a parse, so
 :func:`sha256_once` hashes once per file version (path, size, modification time) and
-process. Fetching models is the application's (:mod:`semsim.downloads`); this module is
+process. Fetching models is the application's (:mod:`semsim.app.downloads`); this module is
 what a plugin's parser stands on.
 
 Pretrained models that semsim names without a path (:data:`PINNED`) come inside PyPI

@@ -1,7 +1,7 @@
-"""What a plugin registers: the records its hooks hand to ``register`` (:mod:`semsim.hookspecs`).
+"""What a plugin registers: the records its hooks hand to ``register`` (:mod:`semsim.kernel.hookspecs`).
 
 They are plain frozen data in the kernel, so that a plugin can build them without importing
-the plugin manager, and the application (:mod:`semsim.plugins`) can collect them without
+the plugin manager, and the application (:mod:`semsim.app.plugins`) can collect them without
 knowing any plugin. Each record names the representation it serves in one field,
 ``representation`` (``ucca``, ``amr``, ``dm``...: the name of the graphs' scheme).
 """
@@ -35,7 +35,7 @@ class Parser:
     ``parse(texts, model)`` returns one native graph per text (``model``: a path or name the
     parser understands, or None for its default, e.g. from an environment variable).
     ``model_identity(model)`` names the model's content (a hash) for the parse cache and
-    raises :class:`~semsim.errors.SemsimError` with advice when the model is missing.
+    raises :class:`~semsim.kernel.errors.SemsimError` with advice when the model is missing.
     ``serialize(native)`` gives a text form of a parse to keep in the cache beside its graph,
     for people and tools that inspect the cache (optional; semsim never reads it back).
     A parser without a model file gives a ``model_identity`` naming its rules' version.
@@ -93,12 +93,12 @@ class MetricSpec:
 @dataclass(frozen=True)
 class ParaphraseJudge:
     """Says whether the words a correction wrote in place of a source's say the same, for
-    ``--tokens paraphrase`` (:mod:`semsim.align.paraphrase`, which also defines the queries
+    ``--tokens paraphrase`` (:mod:`semsim.kernel.align.paraphrase`, which also defines the queries
     and verdicts). Unlike the other records it serves a ``language``, not a representation:
     the tokens of any graph are words of one.
 
     ``load()`` returns the judge itself, a callable from a list of
-    :class:`~semsim.align.paraphrase.Query` to one :class:`~semsim.align.paraphrase.Verdict`
+    :class:`~semsim.kernel.align.paraphrase.Query` to one :class:`~semsim.kernel.align.paraphrase.Verdict`
     each, loading its model on the first call only; it must give the same verdicts whatever
     the batch, the process or the thread count. ``identity()`` names the judge for score
     signatures: its model by content hash and its settings (``minilm-l6@53aa51172d14,w3,t0.90``).
@@ -114,7 +114,7 @@ class ParaphraseJudge:
 
 @dataclass(frozen=True)
 class WordEncoder:
-    """Contextual word vectors for ``--tokens contextual`` (:mod:`semsim.align.contextual`):
+    """Contextual word vectors for ``--tokens contextual`` (:mod:`semsim.kernel.align.contextual`):
     how alike two words are *in their sentences*, which a form-based relation cannot say
     (``striving``/``struggling``, ``indemnification``/``operations``). Like
     :class:`ParaphraseJudge`, it serves a ``language``, not a representation.
@@ -136,7 +136,7 @@ class WordEncoder:
 
 @dataclass(frozen=True)
 class Download:
-    """A model archive ``semsim models download NAME`` can fetch (:mod:`semsim.downloads`).
+    """A model archive ``semsim models download NAME`` can fetch (:mod:`semsim.app.downloads`).
     ``sha256`` None: no published checksum (trust on first use)."""
 
     name: str

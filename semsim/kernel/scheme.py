@@ -103,7 +103,7 @@ def scheme_digest(scheme: Scheme) -> str:
 
 
 #: Who made graphs of a scheme, by the scheme's name: ``NAME-VERSION`` of the plugin that
-#: registered it, or None (the plugin manager's :func:`semsim.plugins.scheme_plugin`, which the
+#: registered it, or None (the plugin manager's :func:`semsim.app.plugins.scheme_plugin`, which the
 #: application hands to the metrics: the kernel knows no plugin).
 MadeBy = Callable[[str], "str | None"]
 

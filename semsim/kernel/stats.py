@@ -198,7 +198,8 @@ def corpus_score(scores: Iterable[Score], n_bootstrap: int = 0, confidence: floa
     bad = next((s for s in scores if not isinstance(s, Score)), None)
     if bad is not None or isinstance(n_bootstrap, bool) or not isinstance(n_bootstrap, (int, np.integer)):
         got = f"a {type(bad).__name__} among the scores" if bad is not None else f"n_bootstrap={n_bootstrap!r}"
-        raise InputError(f"semsim.stats.corpus_score(scores, n_bootstrap=...) aggregates sentence Scores, got {got}; "
+        raise InputError(f"semsim.kernel.stats.corpus_score(scores, n_bootstrap=...) aggregates sentence Scores, "
+                         f"got {got}; "
                          "to score graphs use semsim.USim().corpus_score(sources, corrections)")
     names = list(scores[0].parts)
     headline = scores[0].headline or tuple(names)

@@ -26,7 +26,7 @@ FIGURE1 = ["He gva an apple for john", "He gave John an apple"]
 
 
 def semsim(*args, env=None):
-    return subprocess.run([sys.executable, "-m", "semsim.cli", *map(str, args)], capture_output=True, text=True,
+    return subprocess.run([sys.executable, "-m", "semsim.app.cli", *map(str, args)], capture_output=True, text=True,
                           env={**os.environ, **(env or {})})
 
 
@@ -208,7 +208,7 @@ def test_prepared_data_reload_as_made_and_an_old_pickle_is_never_opened(corpus, 
 def test_a_checkpoint_that_loads_only_by_running_code_is_one_line_and_never_run(corpus, tmp_path):
     import torch
 
-    from semsim.errors import SemsimError
+    from semsim.kernel.errors import SemsimError
     from semsim_ucca.span.model import Config
     from semsim_ucca.span.train import Corpus, Settings, train
     config = Config(lstm_dim=8, mlp_dim=8, remote_dim=4, word_dim=4, feat_dim=2, lstm_layers=1)
@@ -227,7 +227,7 @@ def test_a_checkpoint_that_loads_only_by_running_code_is_one_line_and_never_run(
 
 @pytest.mark.slow
 def test_model_file_carries_its_metadata_and_reloads(tiny_model):
-    from semsim.models import sha256_file
+    from semsim.kernel.models import sha256_file
     from semsim_ucca import span
     from semsim_ucca.span.parser import SpanParser
     parser = SpanParser.load(tiny_model)
@@ -295,7 +295,7 @@ def test_sentence_over_the_length_bound_is_refused_before_the_model_loads(monkey
     """Every span is scored, so memory grows with the square of the length: a sentence over
     SEMSIM_MAX_SENTENCE_TOKENS is a ParseError naming it (the pipeline reports its line and
     parses the rest), whatever the model."""
-    from semsim.errors import ParseError
+    from semsim.kernel.errors import ParseError
     from semsim_ucca import span
     monkeypatch.setenv("SEMSIM_MAX_SENTENCE_TOKENS", "3")
     with pytest.raises(ParseError, match=r"sentence too long for the span parser: 4 tokens, over the limit of 3 "
@@ -330,7 +330,7 @@ def test_shipped_model_is_the_default_and_signed(tmp_path):
     r = semsim("score", "--source", src, "--hyp", hyp, "-q", "--no-cache", "-o", tmp_path / "o.jsonl", "--format",
                "json")
     assert r.returncode == 0, r.stderr
-    from semsim.models import sha256_file
+    from semsim.kernel.models import sha256_file
     from semsim_ucca import span
     from semsim_ucca.span.encoder import DEFAULT, PINNED
     record = json.loads((tmp_path / "o.jsonl").read_text().splitlines()[0])
@@ -409,7 +409,7 @@ DAMAGES = {
 def test_a_damaged_checkpoint_is_one_line_and_restart_is_the_way_out(corpus, tmp_path):
     import torch
 
-    from semsim.errors import SemsimError
+    from semsim.kernel.errors import SemsimError
     from semsim_ucca.span.train import train
     settings = _tiny_settings(corpus)
     model = tmp_path / "m.safetensors"
@@ -432,7 +432,7 @@ def test_a_damaged_checkpoint_is_one_line_and_restart_is_the_way_out(corpus, tmp
 
 @pytest.mark.slow
 def test_damaged_prepared_data_is_one_line_and_restart_prepares_it_again(corpus, tmp_path):
-    from semsim.errors import SemsimError
+    from semsim.kernel.errors import SemsimError
     from semsim_ucca.span import train as span_train
     dev = span_train.Corpus((str(corpus / "dev"),))
     span_train.prepare(dev, tmp_path, progress=False, keep_gold=True)

@@ -31,7 +31,7 @@ def tiny_model(tiny_tupa_model):
 
 
 def semsim(*args, env=None):
-    return subprocess.run([sys.executable, "-m", "semsim.cli", *map(str, args)], capture_output=True, text=True,
+    return subprocess.run([sys.executable, "-m", "semsim.app.cli", *map(str, args)], capture_output=True, text=True,
                           env={**os.environ, **(env or {})})
 
 

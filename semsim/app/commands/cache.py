@@ -47,6 +47,6 @@ def cache_clear(cache_path: str | None, parser: str | None, quiet: bool) -> None
 
 def _model(key: str) -> str:
     """A model key for people: the model's identity shortened to 12 characters (a content
-    hash), then the plugin's code and the graph form whole (``semsim.cache.model_key``)."""
+    hash), then the plugin's code and the graph form whole (``semsim.app.cache.model_key``)."""
     identity, _, rest = key.partition("|")
     return f"{identity[:12]} ({rest.replace('|', ', ')})" if rest else identity[:12]

@@ -10,10 +10,10 @@ from collections.abc import Callable, Iterable, Iterator, Mapping, Sequence
 from pathlib import Path
 from typing import Any
 
-from ..errors import GraphError, InputError, SemsimError
-from ..limits import LimitError
+from ...kernel.errors import GraphError, InputError, SemsimError
+from ...kernel.limits import LimitError
+from ...kernel.stats import Score, corpus_score
 from ..report import Col, Record, Report, Skipped, Table, num, write
-from ..stats import Score, corpus_score
 from .inputs import GraphPair, check_writable, fail_if_unread, open_output, read_pairs, readable_pairs
 
 _NOT_IN_TABLES = ("name", "source", "correction", "detail", "signature")
@@ -52,7 +52,7 @@ def score_pairs(pairs: list[tuple[Path, Path]], score: Callable[[Any, Any], Scor
     """Score every readable pair and write a record per pair (and a corpus record), or with
     ``score_only`` just the number; then report what could not be read or scored (exit 1).
     ``inputs``: the command's arguments, refused as the output as every file of ``pairs`` is."""
-    from ..progress import bar
+    from ...kernel.progress import bar
     check_writable(output, inputs=[*inputs, *(p for pair in pairs for p in pair)])
     read = read_pairs(pairs, read_format, quiet)
     graphs = readable_pairs(read)
@@ -117,9 +117,9 @@ def fail_if_unparsed(unparsed: list[InputError]) -> None:
 
 def warn_if_untokenized(files: Mapping[str | Path, Sequence[str]], how: str, quiet: bool) -> None:
     """One stderr line if a file read as given (``--tokenize none``) looks untokenized, naming
-    it and ``--tokenize spacy`` (:func:`semsim.tokenize.warn_untokenized`); none with ``-q``."""
-    from ..files import shown
-    from ..tokenize import warn_untokenized
+    it and ``--tokenize spacy`` (:func:`semsim.app.tokenization.warn_untokenized`); none with ``-q``."""
+    from ...kernel.files import shown
+    from ..tokenization import warn_untokenized
     if not quiet:
         warn_untokenized([(shown(p), lines) for p, lines in files.items()], how)
 
@@ -129,7 +129,7 @@ def system_names(hyps: Sequence[tuple[str | None, Path]], refs: Sequence[tuple[s
     its file name (``ref:`` before a reference's), or its path where file names clash. A file
     given twice as ``--hyp`` (or as ``--ref``), or two systems of one name, is an error: they
     would silently become one row."""
-    from ..files import same_file, shown
+    from ...kernel.files import same_file, shown
     for option, given in (("--hyp", hyps), ("--ref", refs)):
         for i, (_, p) in enumerate(given):
             if any(same_file(p, q) for _, q in given[:i]):
@@ -157,7 +157,7 @@ def system_names(hyps: Sequence[tuple[str | None, Path]], refs: Sequence[tuple[s
 def usim_flag(name: str, value: Any) -> str:
     """The command-line option of a USim setting, quoted for a shell (``--direction 's->r'``,
     ``--no-remote``)."""
-    from ..metrics.settings import BY_NAME, flag
+    from ...kernel.metrics.settings import BY_NAME, flag
     setting = BY_NAME[name]
     if not setting.cli_words:
         return flag(name, value)
@@ -168,9 +168,9 @@ def rerun_options(metric: Any, parsing: Any) -> list[str]:
     """The options under which another command (``semsim explain --source --hyp --line``)
     computes this run's numbers: every USim setting of ``metric`` (a :class:`~semsim.USim`)
     not at its default, a preset standing for its own settings; the parser, model,
-    representation and tokenizer of ``parsing`` (a :class:`~semsim.parsing.ParseSettings`);
+    representation and tokenizer of ``parsing`` (a :class:`~semsim.app.parsing.ParseSettings`);
     and the parse cache, so that it finds this run's parses rather than parsing again."""
-    from ..metrics.settings import PRESETS, SETTINGS
+    from ...kernel.metrics.settings import PRESETS, SETTINGS
     preset = PRESETS.get(metric.preset, {})
     values = {s.name: getattr(metric, s.name) for s in SETTINGS}
     out = [usim_flag(s.name, values[s.name]) for s in SETTINGS
@@ -191,5 +191,5 @@ def rerun_options(metric: Any, parsing: Any) -> list[str]:
 def is_preset(metric: Any, name: str) -> bool:
     """Whether ``metric`` (a :class:`~semsim.USim`) computes preset ``name``'s scores, named or
     given setting by setting."""
-    from ..metrics.settings import PRESETS
+    from ...kernel.metrics.settings import PRESETS
     return metric.variant == "paper" and all(getattr(metric, k) == v for k, v in PRESETS[name].items())

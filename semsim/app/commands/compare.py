@@ -19,15 +19,15 @@ from typing import Any
 
 import click
 
-from ..api import USim
+from ...api import USim
+from ...kernel.errors import InputError, SemsimError
+from ...kernel.graph import Graph
+from ...kernel.limits import MAX_BOOTSTRAP
+from ...kernel.stats import Score, corpus_score
 from ..cache import normalise
 from ..cli import format_option, parsing_options, quiet_option, usim_options
-from ..errors import InputError, SemsimError
-from ..graph import Graph
-from ..limits import MAX_BOOTSTRAP
 from ..parsing import ParseSettings
 from ..report import Col, Record, Report, Skipped, Table, num, write
-from ..stats import Score, corpus_score
 from .common import fail_if_unparsed, warn_if_untokenized
 from .inputs import check_writable, fail_if_unread, open_output, pair_inputs, read_pairs, readable_pairs
 
@@ -44,7 +44,7 @@ def columns_for(rep: str, pairs: list[tuple[Graph, Graph]], usim: USim,
                 failed: dict[int, str] | None = None, where: Sequence[str] | None = None) -> list[Column]:
     """USim and the plugin metrics of ``rep``'s scheme over the pairs.
 
-    A pair a metric cannot score (too large: :class:`~semsim.limits.LimitError`; or a graph
+    A pair a metric cannot score (too large: :class:`~semsim.kernel.limits.LimitError`; or a graph
     the metric's own parser rejects) raises, or with ``failed`` is recorded there (pair
     index → reason, led by the pair's file and line from ``where``) and scored by no later
     metric; its place in the columns holds a placeholder to drop (:func:`drop_failed`)."""

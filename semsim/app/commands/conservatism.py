@@ -1,7 +1,7 @@
 """``semsim conservatism``: how much systems (and references) change their sources.
 
 The three measures of Choshen & Abend (2018, §2), per system: WordChange, word-order
-Spearman ρ, and sentence splits/concatenations (:mod:`semsim.gec.conservatism`), as a
+Spearman ρ, and sentence splits/concatenations (:mod:`semsim.app.gec.conservatism`), as a
 table, per-sentence records, and optionally a plot like the paper's Figure 1. References
 (``--ref``) are measured exactly like systems: §2's point is that references change far
 more than correctors do.
@@ -13,8 +13,8 @@ from pathlib import Path
 
 import click
 
+from ...kernel.errors import InputError, SemsimError
 from ..cli import format_option, quiet_option, systems_inputs, tokenize_option
-from ..errors import InputError, SemsimError
 from ..gec import conservatism as measures
 from ..gec.conservatism import SentenceConservatism, SystemSummary
 from ..report import Col, Report, Skipped, Table, num, write

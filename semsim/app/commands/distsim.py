@@ -4,11 +4,11 @@ from __future__ import annotations
 
 import click
 
+from ...kernel.errors import GraphError
+from ...kernel.limits import LimitError
+from ...kernel.version import __version__
 from ..cli import format_option, quiet_option
-from ..errors import GraphError
-from ..limits import LimitError
 from ..report import Report, Skipped, num, write
-from ..version import __version__
 from .common import report_unscored, skip_pair
 from .inputs import pair_inputs, read_pairs, readable_pairs
 
@@ -29,7 +29,7 @@ def distsim(source: str, correction: str, by_sentence: bool, labels: tuple[str, 
     semsim distsim examples/fig1-source.xml examples/fig1-correction.xml
     semsim distsim sources/ corrections/ --by-sentence --label A --label P --format json
     """
-    from ..api import distsim as _distsim
+    from ...api import distsim as _distsim
     read = read_pairs(pair_inputs(source, correction), read_format, quiet)
     graphs, unscored = [], Skipped()
     for p in readable_pairs(read):  # a pair too large (or deep) to count costs only itself

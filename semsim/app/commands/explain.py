@@ -15,12 +15,12 @@ from pathlib import Path
 
 import click
 
-from ..api import USim
+from ...api import USim
+from ...kernel.errors import GraphError, InputError, SemsimError
+from ...kernel.files import atomic_write
+from ...kernel.graph import Graph
+from ...kernel.limits import LimitError
 from ..cli import parsing_options, quiet_option, usim_options
-from ..errors import GraphError, InputError, SemsimError
-from ..files import atomic_write
-from ..graph import Graph
-from ..limits import LimitError
 from ..parsing import ParseSettings
 from .inputs import GraphPair, check_writable, pair_inputs, read_pairs
 
@@ -130,7 +130,7 @@ def _from_graphs(source: str, correction: str, json_path: str | None, html_path:
 
 def _from_text(source: Path, hyp: Path, line: int, parsing: ParseSettings, quiet: bool) -> _Pair:
     """Line ``line`` of two line-parallel text files, parsed through the one route from text
-    (:func:`semsim.parsing.parse_texts`), and what signs its explanation."""
+    (:func:`semsim.app.parsing.parse_texts`), and what signs its explanation."""
     from ..parsing import parse_texts
     from ..textfiles import read_parallel
     from .common import warn_if_untokenized

@@ -13,10 +13,10 @@ from dataclasses import dataclass, replace
 from pathlib import Path
 from typing import IO
 
-from ..errors import InputError, SemsimError
-from ..files import atomic_write, is_stdin, one_line, same_file, shown
-from ..graph import Graph
-from ..io import iter_graphs
+from ...kernel.errors import InputError, SemsimError
+from ...kernel.files import atomic_write, is_stdin, one_line, same_file, shown
+from ...kernel.graph import Graph
+from ..reading import iter_graphs
 from ..report import Skipped
 
 
@@ -102,7 +102,7 @@ def read_pairs(pairs: list[tuple[Path, Path]], read_format: str | None, quiet: b
     graph by graph, by position; their graph counts must agree. A graph (or file) that cannot
     be read spoils only its own pairs, which carry the error; a single pair that cannot be
     read is an error at once."""
-    from ..progress import bar
+    from ...kernel.progress import bar
     cache: dict[Path, list[Graph | InputError] | InputError] = {}
     out = []
     for a, b in bar(pairs, desc="reading", unit="pair", quiet=quiet or len(pairs) < 2):
@@ -199,8 +199,8 @@ def run_state(path: str | os.PathLike[str], what: str) -> Iterator[None]:
 def _state_of_the_run() -> list[tuple[Path, str, bool]]:
     """(path, what it is, whether it is a directory whose files count too): the default parse
     cache and the models directory always, and what :func:`run_state` added."""
-    from ..files import cache_dir
-    from ..models import models_dir
+    from ...kernel.files import cache_dir
+    from ...kernel.models import models_dir
     caches = [(cache_dir() / "parses.sqlite3", "the default parse cache")]
     caches += [(p, what) for p, what in _STATE.get() if what.endswith("cache")]
     out = [(Path(f"{p}{suffix}"), what, False) for p, what in caches for suffix in _SQLITE_FILES]

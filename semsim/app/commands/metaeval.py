@@ -4,7 +4,7 @@ Reads a table of sources, outputs and human scores (TMU-GFM, ASSET or a plain TS
 the outputs that changed their source, scores the pairs with semsim measures of any USim
 settings and with the anchors (token Levenshtein, chrF, MiniLM cosine, BERTScore), and
 prints Pearson, Spearman and Kendall correlations with bootstrap intervals over sources
-(:mod:`semsim.gec.metaeval`); ``--per-sentence`` writes every pair with each measure's rank
+(:mod:`semsim.app.gec.metaeval`); ``--per-sentence`` writes every pair with each measure's rank
 error, and the commands that explain it with ``semsim explain``.
 """
 
@@ -20,10 +20,10 @@ from typing import Any
 
 import click
 
+from ...kernel.errors import SemsimError, SettingsError
+from ...kernel.limits import MAX_BOOTSTRAP
 from ..cli import format_option, parsing_options, quiet_option
-from ..errors import SemsimError, SettingsError
 from ..gec.metaeval import ANCHOR_MODULES, ANCHORS, RENDERINGS, TABLE_FORMATS, MetaEvaluation
-from ..limits import MAX_BOOTSTRAP
 from ..parsing import ParseSettings
 from ..report import write_jsonl
 from .common import warn_if_untokenized
@@ -67,7 +67,7 @@ def measure_spec(spec: str) -> tuple[str, Mapping[str, Any] | None]:
 def _setting(key: str, value: str) -> tuple[str, Any]:
     """A setting's field name and value, read through the settings table where it has the
     setting (so ``tie-break``, ``align=passage`` and ``leaves=2`` read as the options do)."""
-    from ..metrics.settings import SETTINGS
+    from ...kernel.metrics.settings import SETTINGS
     key = key.replace("-", "_")
     setting = next((s for s in SETTINGS if key in (s.name, s.option[2:].replace("-", "_"))), None)
     if setting is not None and value in setting.words:
@@ -215,7 +215,7 @@ def explain_commands(source: str, output: str, stem: str, usim: Mapping[str, Map
 def _option(key: str, value: Any) -> str:
     """The ``semsim explain`` option of a USim setting, quoted for a shell (``--direction 's->r'``);
     a setting the table lacks is guessed as ``--its-name VALUE``, as the table's options are named."""
-    from ..metrics.settings import BY_NAME, flag
+    from ...kernel.metrics.settings import BY_NAME, flag
     setting = BY_NAME.get(key)
     if setting is None:
         return f"--{key.replace('_', '-')} {shlex.quote(str(value))}"

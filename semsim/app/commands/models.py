@@ -4,8 +4,8 @@ from __future__ import annotations
 
 import click
 
+from ...kernel.errors import SemsimError
 from ..cli import format_option, quiet_option
-from ..errors import SemsimError
 from ..report import Report, write
 
 
@@ -24,8 +24,8 @@ def models_list(fmt: str, quiet: bool) -> None:
     semsim models list
     semsim models list --format json | jq '.models[] | select(.installed) | .name'
     """
+    from ...kernel.models import installed, model_path, models_dir
     from ..downloads import known as known_downloads
-    from ..models import installed, model_path, models_dir
     known = known_downloads()
 
     def document(_: object) -> dict[str, object]:
@@ -50,9 +50,9 @@ def models_list(fmt: str, quiet: bool) -> None:
 @quiet_option
 def models_download(name: str, url: str | None, sha256: str | None, quiet: bool) -> None:
     """Download, verify and unpack model NAME."""
+    from ...kernel.models import model_path
     from ..downloads import download
     from ..downloads import known as known_downloads
-    from ..models import model_path
     known = known_downloads()
     if name not in known:
         raise SemsimError(f"unknown model {name!r} (known: {', '.join(sorted(known)) or 'none'})")
@@ -65,7 +65,7 @@ def models_download(name: str, url: str | None, sha256: str | None, quiet: bool)
 @quiet_option
 def models_path(name: str, quiet: bool) -> None:
     """Print what to pass as --model for an installed model."""
-    from ..models import model_path
+    from ...kernel.models import model_path
     click.echo(model_path(name))
 
 

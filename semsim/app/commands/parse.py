@@ -8,13 +8,13 @@ from typing import TYPE_CHECKING
 
 import click
 
+from ...kernel.errors import InputError, SemsimError
+from ...kernel.graph import Graph, concat
 from ..cli import parsing_options, quiet_option
-from ..errors import InputError, SemsimError
-from ..graph import Graph, concat
 from ..parsing import ParseSettings
 
 if TYPE_CHECKING:
-    from ..records import Writer
+    from ...kernel.records import Writer
 
 
 @click.command()
@@ -41,11 +41,11 @@ def parse(inputs: tuple[Path, ...], fmt: str, output: str | None, passage: bool,
     semsim parse essays.txt -o essays.mrp
     semsim parse --format xml --passage essay1.txt essay2.txt -o parsed/
     """
+    from ...kernel.files import shown
     from ..cache import normalise
-    from ..files import shown
-    from ..io import write_jsonl
     from ..parsing import parse_texts
     from ..plugins import writers
+    from ..reading import write_jsonl
     from ..textfiles import read_lines, unparsed_lines
     from .common import fail_if_unparsed, warn_if_untokenized
     from .inputs import check_writable, open_output
@@ -84,7 +84,7 @@ def parse(inputs: tuple[Path, ...], fmt: str, output: str | None, passage: bool,
         return out
 
     if writer is None:
-        from ..formats.mrp import graph_to_mrp
+        from ...kernel.formats.mrp import graph_to_mrp
         with open_output(output) as out:
             for _, g in named():
                 write_jsonl([graph_to_mrp(g, parser.representation, verbatim=True)], out)

@@ -4,10 +4,10 @@ from __future__ import annotations
 
 import click
 
+from ...kernel.scheme import Scheme
 from ..cli import format_option, quiet_option
 from ..plugins import plugin_label
 from ..report import Report, write
-from ..scheme import Scheme
 
 
 @click.command()
@@ -15,8 +15,8 @@ from ..scheme import Scheme
 @quiet_option
 def plugins(fmt: str, quiet: bool) -> None:
     """List loaded plugins, their hooks, readers, writers, parsers, metrics, paraphrase judges and schemes."""
+    from ...kernel.scheme import scheme_fields
     from ..plugins import metrics, paraphrase_judges, parsers, plugin_info, readers, scheme_owners, schemes, writers
-    from ..scheme import scheme_fields
     info = plugin_info()
     owners = scheme_owners()
     signed = {n: scheme_fields(s, lambda _, n=n: plugin_label(owners[n])) for n, s in schemes().items()}

@@ -2,7 +2,7 @@
 
 Every sentence's gold edits are applied one at a time in a seeded random order; each edit
 scores the change in USim against a "source" drawn from the resulting sentences, and the
-changes are averaged per error type (:mod:`semsim.gec.sensitivity` gives the reading).
+changes are averaged per error type (:mod:`semsim.app.gec.sensitivity` gives the reading).
 All the intermediate sentences are parsed once each, through the parse cache.
 """
 
@@ -14,14 +14,14 @@ from typing import Any
 
 import click
 
-from ..api import USim
+from ...api import USim
+from ...kernel.errors import InputError, ParseError, SemsimError
+from ...kernel.graph import Graph
+from ...kernel.limits import MAX_BOOTSTRAP, LimitError, check_pair
 from ..cache import normalise
 from ..cli import format_option, parsing_options, quiet_option, usim_options
-from ..errors import InputError, ParseError, SemsimError
 from ..gec.m2 import read_m2
 from ..gec.sensitivity import ANCHORS, Chain, TypeSummary, build_chains, by_type, chain_texts, edit_deltas
-from ..graph import Graph
-from ..limits import MAX_BOOTSTRAP, LimitError, check_pair
 from ..parsing import ParseSettings
 from ..report import Col, Record, Report, Skipped, Table, num, write, write_jsonl
 from .inputs import check_writable, open_output

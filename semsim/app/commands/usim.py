@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import click
 
-from ..api import USim
+from ...api import USim
 from ..cli import output_options, usim_options
 from .common import score_pairs
 from .inputs import pair_inputs

@@ -1,7 +1,7 @@
 """What USim did with one source/correction pair, as plain JSON-able data.
 
-Every number here comes from the metric's own functions (:mod:`semsim.metrics.usim`,
-:mod:`semsim.metrics.legacy`): the token alignment, the node alignment per direction and
+Every number here comes from the metric's own functions (:mod:`semsim.kernel.metrics.usim`,
+:mod:`semsim.kernel.metrics.legacy`): the token alignment, the node alignment per direction and
 the per-edge match flags are the very values the score is counted from, so an explanation
 cannot drift from the score. :func:`explain` also checks that the flags it reports add up
 to the counts of :meth:`semsim.USim.sentence_score`, and raises if they ever do not.
@@ -18,13 +18,13 @@ from typing import Any, cast
 
 import numpy as np
 
-from ..align.paraphrase import Gap, Verdict
-from ..align.tokens import judged_token_pairs, related, synchronised_spans
-from ..api import USim
-from ..errors import SemsimError
-from ..graph import Graph
-from ..metrics import legacy, settings, usim
-from ..stats import Counts, Score
+from ...api import USim
+from ...kernel.align.paraphrase import Gap, Verdict
+from ...kernel.align.tokens import judged_token_pairs, related, synchronised_spans
+from ...kernel.errors import SemsimError
+from ...kernel.graph import Graph
+from ...kernel.metrics import legacy, settings, usim
+from ...kernel.stats import Counts, Score
 from .schema import (
     SIDES,
     CountsDoc,
@@ -52,7 +52,7 @@ Masks = tuple[tuple[tuple[int, int], ...], tuple[int, ...]]
 def explain(g1: Graph, g2: Graph, metric: USim | None = None) -> ExplanationDoc:
     """The explanation of ``metric`` (default: paper USim, default settings) on the source
     ``g1`` and its correction ``g2``."""
-    from ..version import __version__
+    from ...kernel.version import __version__
     metric = metric or USim()
     score = metric.sentence_score(g1, g2)
     head: HeadDoc = {

@@ -2,7 +2,7 @@
 
 A representation's categories are often one letter (UCCA's A, P, S, D, E, C, ...), which a
 reader who does not know the scheme cannot read. The names come from the scheme
-(:attr:`semsim.scheme.Scheme.label_names`); the document keeps only the scheme's name, so they
+(:attr:`semsim.kernel.scheme.Scheme.label_names`); the document keeps only the scheme's name, so they
 are found through the schemes the plugins register, and the JSON stays as it was.
 """
 

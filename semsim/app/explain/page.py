@@ -226,11 +226,11 @@ def _unmatched(doc: ExplanationDoc, by_dir: dict[str, dict[Side, list[Miss]]], m
 
 
 def _resource(name: str) -> str:
-    return files("semsim.explain").joinpath(name).read_text(encoding="utf-8")
+    return files("semsim.app.explain").joinpath(name).read_text(encoding="utf-8")
 
 
 def render_html(doc: ExplanationDoc, label_names: Mapping[str, str] | None = None) -> str:
-    """The page for an explanation document (from :func:`semsim.explain.explain`); its label
+    """The page for an explanation document (from :func:`semsim.app.explain.explain`); its label
     legend names labels with ``label_names``, by default those of the scheme the installed
     plugins register under the document's scheme name."""
     g1, g2 = doc["graphs"]["source"], doc["graphs"]["correction"]

@@ -196,4 +196,4 @@ class DetailDoc(_DetailOptional):
 
 
 class ExplanationDoc(HeadDoc, DetailDoc):
-    """The whole document, as :func:`semsim.explain.explain` returns it and ``--json`` writes it."""
+    """The whole document, as :func:`semsim.app.explain.explain` returns it and ``--json`` writes it."""

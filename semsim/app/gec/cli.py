@@ -17,14 +17,14 @@ import argparse
 import sys
 from typing import Any
 
-from ..errors import InputError, SemsimError
+from ...kernel.errors import InputError, SemsimError
 from .metric import register
 
 
 def _lines(path: str) -> list[str]:
     """A file's lines as gec-metrics reads them (``read().rstrip().split("\\n")``), through
     semsim's reader: a missing, binary or non-UTF-8 file is one error naming it (and the line)."""
-    from ..files import read_text
+    from ...kernel.files import read_text
     text = read_text(path).rstrip()
     if not text:
         # gec-metrics would read one empty line and USim score it 1.0 against an empty source
@@ -59,7 +59,7 @@ def _check_config(path: str, metric: str) -> None:
 
     import yaml
 
-    from ..files import read_text
+    from ...kernel.files import read_text
     from .metric import USimMetric
     try:
         config: Any = yaml.safe_load(read_text(path))

@@ -51,13 +51,13 @@ from typing import Any
 
 import numpy as np
 
-from ..align.tokens import align_tokens
-from ..errors import InputError, SemsimError
-from ..files import atomic_write
-from ..limits import LimitError
-from ..stats import signature
-from ..tokenize import with_tokenizer
-from ..version import __version__
+from ...kernel.align.tokens import align_tokens
+from ...kernel.errors import InputError, SemsimError
+from ...kernel.files import atomic_write
+from ...kernel.limits import LimitError
+from ...kernel.stats import signature
+from ...kernel.version import __version__
+from ..tokenization import with_tokenizer
 
 #: Thresholds at which :class:`SystemSummary` reports the ρ CDF (Figure 1, bottom).
 RHO_THRESHOLDS = (0.0, 0.5, 0.8, 0.9, 0.95, 0.99)

@@ -42,8 +42,8 @@ from typing import Any
 import numpy as np
 from rapidfuzz.distance import Levenshtein
 
-from ..adapt import is_punct
-from ..stats import percentile_interval
+from ...kernel.adapt import is_punct
+from ...kernel.stats import percentile_interval
 
 #: The edit kinds, in the order of the table. The position of a kind here is part of its
 #: records' random seed, so new kinds go at the end.

@@ -30,8 +30,8 @@ import os
 from collections.abc import Iterable, Sequence
 from dataclasses import dataclass
 
-from ..errors import InputError
-from ..files import read_text, shown
+from ...kernel.errors import InputError
+from ...kernel.files import read_text, shown
 
 #: The correction field's marker for "no correction text" (also used by noop edits).
 NONE = "-NONE-"

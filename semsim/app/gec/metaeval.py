@@ -35,10 +35,10 @@ from typing import Any
 
 import numpy as np
 
-from ..errors import InputError, SemsimError, SettingsError
-from ..files import read_text, shown
+from ...kernel.errors import InputError, SemsimError, SettingsError
+from ...kernel.files import read_text, shown
+from ...kernel.stats import percentile_interval
 from ..report import Col, Record, Report, Table, num, render
-from ..stats import percentile_interval
 
 #: The table formats :func:`read_judgments` reads; ``auto`` tells them apart by header and suffix.
 TABLE_FORMATS = ("auto", "tmu-gfm", "asset", "tsv")
@@ -400,14 +400,14 @@ class Levenshtein:
     def __call__(self, pairs: Sequence[Pair]) -> list[float]:
         from rapidfuzz.distance import Levenshtein as Distance
 
-        from ..tokenize import tokenize
+        from ..tokenization import tokenize
         sources = tokenize([s for s, _ in pairs], self.tokenize)
         outputs = tokenize([o for _, o in pairs], self.tokenize)
         return [float(Distance.normalized_similarity(s.split(), o.split())) for s, o in zip(sources, outputs)]
 
     @property
     def signature(self) -> str:
-        from ..tokenize import with_tokenizer
+        from ..tokenization import with_tokenizer
         return with_tokenizer(f"levenshtein|unit:token|norm:max-length|rapidfuzz:{_version('rapidfuzz')}",
                               self.tokenize)
 
@@ -441,21 +441,21 @@ def _quiet_transformers() -> None:
     os.environ.setdefault("HF_HUB_OFFLINE", "1")  # a local directory never needs the hub
     from transformers.utils import logging as hf_logging
 
-    from ..progress import verbose
+    from ...kernel.progress import verbose
     if not verbose():
         hf_logging.set_verbosity_error()
         hf_logging.disable_progress_bar()
 
 
 def _encoder_id(name: str) -> str:
-    from ..models import PINNED
+    from ...kernel.models import PINNED
     return f"{name}@{PINNED[name].sha256[:12]}"
 
 
 @functools.lru_cache(maxsize=2)
 def _sentence_transformer(name: str, device: str) -> Any:
     _needs("sentence_transformers", "minilm-cosine", "sentence-transformers")
-    from ..models import pinned_path
+    from ...kernel.models import pinned_path
     directory = pinned_path(name, "encoder")
     _quiet_transformers()
     from sentence_transformers import SentenceTransformer
@@ -490,7 +490,7 @@ class MiniLMCosine:
 @functools.lru_cache(maxsize=2)
 def _bert_scorer(name: str, num_layers: int, device: str, batch_size: int) -> Any:
     _needs("bert_score", "bertscore", "bert-score")
-    from ..models import pinned_path
+    from ...kernel.models import pinned_path
     directory = pinned_path(name, "encoder")
     _quiet_transformers()
     from bert_score import BERTScorer
@@ -665,7 +665,7 @@ def meta_evaluate(judgments: Sequence[Judgment], measures: Mapping[str, Measure]
     any, is reported with it. ``on_measure(name)`` is called before each measure runs (a
     command's progress note). A measure that returns the wrong number of scores, or one
     that is no finite number, is a :class:`SemsimError` naming it."""
-    from ..stats import check_bootstrap
+    from ...kernel.stats import check_bootstrap
     check_bootstrap(n_bootstrap, confidence)  # the command line's bounds, before any measure runs
     judgments = list(judgments)
     if not judgments:

@@ -10,7 +10,7 @@ values), with ``score_sentence(sources, hypotheses) -> list[float]`` and
 :func:`register` adds it to gec-metrics' registry as ``usim``::
 
     import gec_metrics
-    from semsim.gec.metric import register
+    from semsim.app.gec.metric import register
     register()
     cls = gec_metrics.get_metric("usim")
     scorer = cls(cls.Config(parser="tupa", model="path/to/model", labels="weak"))
@@ -39,11 +39,11 @@ from collections.abc import Sequence
 from dataclasses import dataclass
 from typing import TYPE_CHECKING, Any
 
-from ..api import USim
-from ..errors import SemsimError, SettingsError
-from ..metrics.settings import SETTINGS, dataclass_fields, given_fields, track_given
+from ...api import USim
+from ...kernel.errors import SemsimError, SettingsError
+from ...kernel.metrics.settings import SETTINGS, dataclass_fields, given_fields, track_given
+from ...kernel.stats import Score
 from ..parsing import ParseSettings
-from ..stats import Score
 
 
 class _StandaloneBase:
@@ -187,7 +187,7 @@ class USimMetric(_Base):
         """Full :class:`~semsim.Score` objects (counts, signature) per system and sentence."""
         from ..parsing import parse_texts
         from ..systems import score_lines
-        from ..tokenize import warn_untokenized_python
+        from ..tokenization import warn_untokenized_python
         for k, hyps in enumerate(hypotheses):
             if len(hyps) != len(sources):
                 raise SemsimError(f"system {k} has {len(hyps)} sentences but there are {len(sources)} sources")

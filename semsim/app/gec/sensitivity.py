@@ -37,9 +37,9 @@ from typing import Any
 
 import numpy as np
 
+from ...kernel.graph import Graph
+from ...kernel.stats import percentile_interval
 from ..cache import normalise
-from ..graph import Graph
-from ..stats import percentile_interval
 from .m2 import Conflict, Edit, M2Sentence, apply_edits, resolve_overlaps
 
 ANCHORS = ("random", "original")

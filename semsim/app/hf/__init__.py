@@ -1,22 +1,22 @@
 """USim as a Hugging Face ``evaluate`` module, shipped inside semsim (issue #21)::
 
     import evaluate
-    import semsim.hf
-    usim = evaluate.load(semsim.hf.module_path())               # or config_name="legacy", labels="weak", ...
+    import semsim.app.hf
+    usim = evaluate.load(semsim.app.hf.module_path())               # or config_name="legacy", labels="weak", ...
     usim.compute(sources=["He gva an apple ."], predictions=["He gave an apple ."], parser="tupa")
     # {"scores": [0.93], "usim": 0.93, "signature": "usim|variant:paper|...|parser:tupa|model:..."}
 
 Why a path and not a Hub name: ``evaluate.load`` given an absolute path to a directory
-holding a script of the same name (``.../semsim/hf/usim/usim.py``) copies that script into
+holding a script of the same name (``.../semsim/app/hf/usim/usim.py``) copies that script into
 its modules cache and imports it, and never looks at the Hub: there is nothing to download,
 and the module is always the one of the installed semsim. The script itself is a thin shell
-(features, metadata); the settings and the scoring are here and in :mod:`semsim.gec.metric`,
+(features, metadata); the settings and the scoring are here and in :mod:`semsim.app.gec.metric`,
 so that the copy evaluate keeps cannot run stale code after semsim is upgraded.
 
 Settings, lowest precedence first: the ``config_name`` preset (:data:`CONFIG_NAMES`), keyword
 arguments of ``evaluate.load``, keyword arguments of ``compute``. Every setting is a field of
-:class:`semsim.gec.metric.USimMetric.Config` (the parser, its model, the USim variant and
-options); any other name is a :class:`~semsim.errors.SettingsError`.
+:class:`semsim.app.gec.metric.USimMetric.Config` (the parser, its model, the USim variant and
+options); any other name is a :class:`~semsim.kernel.errors.SettingsError`.
 
 This module imports neither ``evaluate`` nor the metric until asked to: ``module_path()``
 is cheap and works where the ``hf`` extra is not installed.
@@ -30,8 +30,8 @@ from collections.abc import Mapping, Sequence
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
-from ..errors import SemsimError, SettingsError
-from ..metrics.settings import PRESETS as _PRESETS
+from ...kernel.errors import SemsimError, SettingsError
+from ...kernel.metrics.settings import PRESETS as _PRESETS
 
 if TYPE_CHECKING:
     from ..gec.metric import USimMetric
@@ -92,7 +92,7 @@ def resolve_settings(config_name: str | None, *layers: Mapping[str, Any]) -> dic
 
 def build_metric(settings: Mapping[str, Any]) -> USimMetric:
     """The metric the settings describe; bad values (``variant='nonsense'``, an option the
-    variant ignores) raise :class:`~semsim.errors.SettingsError` here, before any parsing."""
+    variant ignores) raise :class:`~semsim.kernel.errors.SettingsError` here, before any parsing."""
     from ..gec.metric import USimMetric
     return USimMetric(USimMetric.Config(**settings))
 
@@ -114,7 +114,7 @@ def compute(sources: Sequence[str], predictions: Sequence[str], settings: Mappin
     """What the module's ``compute`` returns: each prediction's USim F against its source
     (``scores``), their mean (``usim``: ``semsim score``'s ``macro_f``, computed the same way)
     and the ``signature`` of the settings, parser and model."""
-    from ..stats import corpus_score
+    from ...kernel.stats import corpus_score
     check_texts(sources, predictions)
     if len(sources) != len(predictions):
         raise SemsimError(f"{len(predictions)} predictions but {len(sources)} sources")

@@ -8,21 +8,21 @@ S2match grades Smatch's concept matches by embedding similarity, ``contextual`` 
 leaf pair:
 
 * each token gets a contextual vector from a plugin's word encoder
-  (:class:`semsim.records.WordEncoder`), each sentence encoded alone;
+  (:class:`semsim.kernel.records.WordEncoder`), each sentence encoded alone;
 * a pair's **credit** is its cosine rescaled so that :data:`FLOOR` and below give 0 and an
   identical vector 1: ``max(0, (cos - FLOOR) / (1 - FLOOR))``, rounded to 6 decimals;
 * a **misspelling the correction fixed** earns full credit: a lexically related pair
-  (:func:`semsim.align.tokens.related`: ``iede``/``idea``) whose source word the encoder
+  (:func:`semsim.kernel.align.tokens.related`: ``iede``/``idea``) whose source word the encoder
   splits into more word pieces than the correction's (an encoder's vocabulary is made of
   real words, so the side split further is the misspelled one), where the encoder says how
   it splits words (``pieces``); the vectors of a misspelling are far from its word's, and a
   spelling fix keeps the meaning. The reverse, a correction that misspells a word
   (``Tracking`` → ``Accking``), keeps its low credit;
 * the leaf alignment is the heaviest one of positive credit whose pairs do not cross
-  (:func:`semsim.align.tokens.heaviest_monotone`, as ``ordered`` is: a moved argument stays
+  (:func:`semsim.kernel.align.tokens.heaviest_monotone`, as ``ordered`` is: a moved argument stays
   unaligned), sentence by sentence as the paper's.
 
-:mod:`semsim.metrics.usim` then counts an aligned pair by its credit, and an edge by the
+:mod:`semsim.kernel.metrics.usim` then counts an aligned pair by its credit, and an edge by the
 credit of the pairs under it. The core knows no language: the vectors are the plugin's.
 """
 

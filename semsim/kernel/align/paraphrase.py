@@ -6,9 +6,9 @@ exactly as an unrelated replacement (``idea`` → ``iron``) does, and the paper'
 reference, which rephrases, scores below the corrector that loses the sentence's object.
 Telling the two apart takes knowledge of a language, which the core does not have; so
 ``--tokens paraphrase`` asks a *paraphrase judge* that a plugin registers
-(:class:`semsim.records.ParaphraseJudge`), and keeps the procedure here:
+(:class:`semsim.kernel.records.ParaphraseJudge`), and keeps the procedure here:
 
-1. Align by ``ordered`` (:func:`semsim.align.tokens.align_tokens`): the anchors.
+1. Align by ``ordered`` (:func:`semsim.kernel.align.tokens.align_tokens`): the anchors.
 2. Between two consecutive anchors (or an anchor and a sentence end), the content tokens
    each side has left unaligned form a *substitution gap* (:func:`substitution_gaps`):
    what the correction wrote in place of what the source wrote. Only gaps with 1 to

@@ -52,7 +52,7 @@ from .paraphrase import Gap, Judge, Verdict, judge_gaps
 
 def linear_sum_assignment(cost: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
     """scipy's assignment solver, loaded on the first alignment and without the rest of
-    ``scipy.optimize`` (:mod:`semsim.imports`): that import took half a second of a first result."""
+    ``scipy.optimize`` (:mod:`semsim.kernel.imports`): that import took half a second of a first result."""
     return assignment_solver()(cost)
 
 
@@ -88,7 +88,7 @@ def align_tokens(a: Sequence[str], b: Sequence[str], how: str = "edit") -> list[
     if how not in TOKEN_ALIGNMENTS:
         raise ValueError(f"unknown token alignment {how!r}; choose from {', '.join(TOKEN_ALIGNMENTS)}")
     if how == "contextual":
-        raise ValueError("tokens='contextual' aligns by word vectors: semsim.metrics.usim.leaf_alignment")
+        raise ValueError("tokens='contextual' aligns by word vectors: semsim.kernel.metrics.usim.leaf_alignment")
     n, m = len(a), len(b)
     if not n or not m:
         return []

@@ -12,7 +12,7 @@ way of giving an edge several labels, become one multi-label edge), and an edge 
 MRP cannot say everything an adapter puts in a semsim graph (which tokens are punctuation,
 unit kinds and ids, tokens no node covers, the scheme), so MRP that semsim writes
 (``semsim parse``, :func:`graph_to_mrp` with ``verbatim=True``) also carries the graph in its
-JSON form (:mod:`semsim.graph_json`, the form graphs travel in between processes and in the
+JSON form (:mod:`semsim.kernel.graph_json`, the form graphs travel in between processes and in the
 parse cache) as the member ``"semsim"``, which other MRP tools ignore. Such a line is read
 back as that graph, field for field, not converted again by a plugin (whose conversion
 could judge punctuation or kinds otherwise: issue #47); its nodes, edges, tops and input

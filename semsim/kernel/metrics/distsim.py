@@ -48,7 +48,7 @@ def label_counts(g: Graph, groups: Mapping[str, Sequence[str]] | None = None,
 
 class DistSim(dict[str, float]):
     """DistSim per label and label group, and ``signature``: the settings that produced it,
-    as a :class:`~semsim.stats.Score` carries its own.
+    as a :class:`~semsim.kernel.stats.Score` carries its own.
 
     A dict, as :func:`distsim` returned before it was signed, so that every use of the
     result goes on working: ``result["A"]``, ``==`` with a plain dict, iteration, printing

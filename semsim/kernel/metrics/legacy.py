@@ -122,7 +122,7 @@ def usim_legacy(g1: Graph, g2: Graph, settings: Settings, *, version: str = "",
     one token (the variant's only setting; :class:`Settings` refuses the paper's)."""
     if settings.variant != "legacy":
         raise SettingsError(f"variant={settings.variant!r}: usim_legacy computes the legacy variant "
-                            "(the paper's is semsim.metrics.usim.usim)")
+                            "(the paper's is semsim.kernel.metrics.usim.usim)")
     check_cells(len(g1.units), len(g2.units), "node alignment")
     pairs = legacy_token_pairs(g1, g2)
     counts = legacy_parts(g1, g2, pairs, 0 if settings.single_token_units else 1)

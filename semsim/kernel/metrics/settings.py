@@ -6,8 +6,8 @@ to the other variant is an error, since the score's signature would not show it)
 command-line option and its help. :class:`Settings`, a frozen dataclass generated from the
 table, holds one choice of them all, checked once as it is made; every function of USim
 takes that one object (:class:`semsim.USim` is one). The signature itself is written by each
-variant's metric (:func:`semsim.metrics.usim.paper_settings`,
-:func:`semsim.metrics.legacy.legacy_settings`) in the order signatures have always had; a
+variant's metric (:func:`semsim.kernel.metrics.usim.paper_settings`,
+:func:`semsim.kernel.metrics.legacy.legacy_settings`) in the order signatures have always had; a
 test checks that every setting here reaches it.
 """
 
@@ -222,7 +222,7 @@ Settings = dataclasses.make_dataclass("Settings", dataclass_fields(), frozen=Tru
     "__post_init__": _settle,
     "__doc__": """One choice of every USim setting: a frozen dataclass with a field per row
     of :data:`SETTINGS` (its name, type and default), its preset expanded (:func:`expand`) and
-    its values checked (:func:`check`, :class:`~semsim.errors.SettingsError`) as it is made.
+    its values checked (:func:`check`, :class:`~semsim.kernel.errors.SettingsError`) as it is made.
     The functions of USim take it as one argument; :class:`semsim.USim` is one.""",
 })
 track_given(Settings)

@@ -3,10 +3,10 @@
 Read top to bottom, this module is §3:
 
 1. Align the leaves: A_l by weighted bipartite matching on edit distance
-   (:func:`semsim.align.tokens.paper_token_pairs`).
+   (:func:`semsim.kernel.align.tokens.paper_token_pairs`).
 2. Extend A_l to a node alignment A: each node v is aligned to the node(s) u of the other
    graph maximising w(v, u) = |A_l ∩ (yield(u) × yield(v))| / |yield(u)|, zero-weighted
-   pairs excluded (:mod:`semsim.align.units`, which documents the tie-break).
+   pairs excluded (:mod:`semsim.kernel.align.units`, which documents the tie-break).
 3. An edge (v1, v2) of one graph matches an edge (u1, u2) of the other if they share a
    label and (v2, u2) ∈ A. Precision and recall are the fractions of each graph's edges
    that have a match; F is their harmonic mean.
@@ -20,11 +20,11 @@ punctuation and linkage excluded (as the UCCA scheme declares), implicit units e
 tokens aligned sentence by sentence when the adapter knows sentence ends.
 
 Two named options take up the remedies §4.4 proposes for what USim misses, and stay off by
-default (the paper's measure is unchanged): ``tokens`` (:data:`~semsim.align.tokens.TOKEN_ALIGNMENTS`) aligns
+default (the paper's measure is unchanged): ``tokens`` (:data:`~semsim.kernel.align.tokens.TOKEN_ALIGNMENTS`) aligns
 only lexically related tokens, so that an unrelated replacement leaves its units unaligned
 (``paraphrase`` also aligns the words a correction put in place of the source's where a
-plugin's paraphrase judge says they say the same: :mod:`semsim.align.paraphrase`), and
-``edge_weights`` (:data:`~semsim.metrics.settings.EDGE_WEIGHTS`) counts an edge by its place in the graph rather
+plugin's paraphrase judge says they say the same: :mod:`semsim.kernel.align.paraphrase`), and
+``edge_weights`` (:data:`~semsim.kernel.metrics.settings.EDGE_WEIGHTS`) counts an edge by its place in the graph rather
 than as one, so that losing a participant costs more than losing a function word:
 
 ``uniform`` (default)
@@ -36,14 +36,14 @@ than as one, so that losing a participant costs more than losing a function word
     An edge weighs what the representation's scheme declares for its label
     (:attr:`Scheme.label_weights`, data of the plugin); refused for a scheme without weights.
 
-A third option, ``leaves`` (:data:`~semsim.metrics.settings.LEAF_WEIGHTS`), counts what §3 leaves out of the edge
+A third option, ``leaves`` (:data:`~semsim.kernel.metrics.settings.LEAF_WEIGHTS`), counts what §3 leaves out of the edge
 sets: the graph's leaves are its tokens, and each token's edge from its unit is an edge of
 the DAG too. With ``leaves=k`` every (non-punctuation) token adds an edge of weight ``k`` to
 its side, matched when the leaf alignment A_l aligns the token, so that a deleted, inserted
 or replaced word costs the score something even where the parser gives both sentences the
 same units (:func:`leaf_counts`). ``0`` (default) is the paper's reading: units only.
 
-Every setting is a field of one :class:`~semsim.metrics.settings.Settings`, which
+Every setting is a field of one :class:`~semsim.kernel.metrics.settings.Settings`, which
 :func:`usim`, :func:`usim_parts` and :func:`paper_settings` take whole; the functions below
 them take the one or two settings they use.
 """
@@ -234,7 +234,7 @@ def leaf_alignment(g1: Graph, g2: Graph, settings: Settings, judge: Judge | None
                    encoder: Encoder | None = None) -> tuple[list[tuple[int, int]], np.ndarray | None]:
     """A_l as ``settings.tokens`` and ``settings.by_sentence`` say, and for
     ``tokens="contextual"`` the credit matrix its pairs are counted by
-    (:mod:`semsim.align.contextual`); ``None`` for the all-or-nothing alignments."""
+    (:mod:`semsim.kernel.align.contextual`); ``None`` for the all-or-nothing alignments."""
     if settings.tokens != "contextual":
         return paper_token_pairs(g1, g2, by_sentence=settings.by_sentence, how=settings.tokens, judge=judge), None
     if encoder is None:
@@ -249,13 +249,13 @@ def usim(g1: Graph, g2: Graph, settings: Settings, *, judge: Judge | None = None
     """USim (paper definition) of ``g1`` (the source) and ``g2`` (its correction) under
     ``settings`` (checked when it was made, so not again here). The models some settings ask
     for are no settings but the caller's: ``tokens="paraphrase"`` needs a paraphrase ``judge``
-    and its identity ``judge_name`` (:class:`semsim.records.ParaphraseJudge`),
+    and its identity ``judge_name`` (:class:`semsim.kernel.records.ParaphraseJudge`),
     ``tokens="contextual"`` a word ``encoder`` and its ``encoder_name``; the signature names
     them, and ``made_by`` the plugin that made graphs of the scheme
-    (:func:`semsim.scheme.scheme_fields`)."""
+    (:func:`semsim.kernel.scheme.scheme_fields`)."""
     if settings.variant != "paper":
-        raise SettingsError(f"variant={settings.variant!r}: semsim.metrics.usim computes the paper variant "
-                            "(the legacy one is semsim.metrics.legacy.usim_legacy)")
+        raise SettingsError(f"variant={settings.variant!r}: semsim.kernel.metrics.usim computes the paper variant "
+                            "(the legacy one is semsim.kernel.metrics.legacy.usim_legacy)")
     if settings.tokens == "paraphrase" and (judge is None or not judge_name):
         raise SettingsError("tokens='paraphrase' needs a paraphrase judge and its name", ["tokens"])
     if settings.tokens == "contextual" and (encoder is None or not encoder_name):

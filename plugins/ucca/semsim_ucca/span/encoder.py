@@ -31,8 +31,8 @@ from typing import Any
 
 import numpy as np
 
-from semsim.errors import SemsimError
-from semsim.models import PINNED, pinned_path
+from semsim.kernel.errors import SemsimError
+from semsim.kernel.models import PINNED, pinned_path
 
 DEFAULT = "all-MiniLM-L6-v2"
 WEIGHT_FILES = ("model.safetensors", "pytorch_model.bin")
@@ -60,7 +60,7 @@ class EncoderSpec:
 
 
 def _sha256(path: Path) -> str:
-    from semsim.models import sha256_once
+    from semsim.kernel.models import sha256_once
     return sha256_once(path)  # 90 MB: hashed once per file version and process
 
 
@@ -137,7 +137,7 @@ class Encoder:
                               "or bash scripts/setup.sh)") from None
         from transformers.utils import logging as hf_logging
 
-        from semsim.progress import verbose
+        from semsim.kernel.progress import verbose
         if not verbose():  # transformers' loading bar and notes: only with semsim -v
             hf_logging.set_verbosity_error()
             hf_logging.disable_progress_bar()

@@ -51,7 +51,7 @@ class Graph:
         import onnxruntime as ort
         from onnx import TensorProto
 
-        from semsim.threads import threads
+        from semsim.kernel.threads import threads
         h = self._helper
         external = []
         for name, a in self.weights.items():

@@ -35,8 +35,8 @@ from typing import Any
 
 import numpy as np
 
-from semsim.errors import SemsimError
-from semsim.files import atomic_write
+from semsim.kernel.errors import SemsimError
+from semsim.kernel.files import atomic_write
 
 from . import data, noise
 from .encoder import load as encoder_load

@@ -170,8 +170,8 @@ def _is_punct(text: str) -> bool:
 def tree_to_mrp(tree: Tree, graph_id: str = "") -> dict[str, Any]:
     """The tree as an MRP 2019 UCCA graph (tokens joined by single spaces are the input),
     written by the core's :func:`semsim.formats.mrp.graph_to_mrp`."""
-    from semsim.formats.mrp import graph_to_mrp
-    from semsim.graph import Edge, Graph, Token, Unit
+    from semsim.kernel.formats.mrp import graph_to_mrp
+    from semsim.kernel.graph import Edge, Graph, Token, Unit
 
     units = tuple(Unit(str(n), anchors=tuple(sorted(node.terminals))) for n, node in enumerate(tree.nodes))
     edges = [Edge(n, c, tuple(tree.nodes[c].label.split("+"))) for n, node in enumerate(tree.nodes)

@@ -1,8 +1,8 @@
 """USim (Choshen & Abend, NAACL 2018) as a Hugging Face ``evaluate`` metric.
 
-Load it by path, ``evaluate.load(semsim.hf.module_path())``: evaluate copies this file into
+Load it by path, ``evaluate.load(semsim.app.hf.module_path())``: evaluate copies this file into
 its modules cache and imports it from there, so every import of semsim here is absolute, and
-the work is done by semsim.hf (settings, scoring), which is not copied and so cannot go stale.
+the work is done by semsim.app.hf (settings, scoring), which is not copied and so cannot go stale.
 evaluate looks at the imports of this file with a regular expression: a relative import or
 a "From:" comment after one would make it fetch a file, so there is neither.
 """
@@ -15,7 +15,7 @@ from typing import Any
 import datasets
 import evaluate
 
-import semsim.hf
+import semsim.app.hf
 
 _CITATION = """\
 @inproceedings{choshen-abend-2018-reference,
@@ -46,7 +46,7 @@ Args:
     sources (`list` of `str`): the input sentences, one per example.
     predictions (`list` of `str`): the outputs (corrections), one per source.
     Settings (keywords of `compute` or `evaluate.load`, or `config_name`: default, legacy,
-    weak, unlabeled, meaning): any field of `semsim.gec.metric.USimMetric.Config`, e.g.
+    weak, unlabeled, meaning): any field of `semsim.app.gec.metric.USimMetric.Config`, e.g.
     `parser`, `model`, `variant` (paper|legacy), `preset` (none|meaning: the setting that agrees
     best with people's meaning judgments), `labels` (labeled|weak|unlabeled), `direction`,
     `tie_break`, `remote`, `tokens` (edit|lexical|ordered|paraphrase|contextual), `edge_weights`
@@ -60,8 +60,8 @@ Returns:
     signature (`str`): the settings, semsim's version, the parser and its model (and the
         tokenizer, `tok:spacy-X.Y`, with `tokenize="spacy"`).
 Examples:
-    >>> import evaluate, semsim.hf
-    >>> usim = evaluate.load(semsim.hf.module_path())
+    >>> import evaluate, semsim.app.hf
+    >>> usim = evaluate.load(semsim.app.hf.module_path())
     >>> usim.compute(sources=["He gva an apple ."], predictions=["He gave an apple ."])  # doctest: +SKIP
 """
 
@@ -78,8 +78,8 @@ class Usim(evaluate.Metric):
         settings = {k: v for k, v in kwargs.items() if k not in _MODULE_ARGUMENTS}
         # evaluate drops unknown keywords of load() silently: check them, and the values,
         # when the module is loaded rather than at the first compute
-        self._settings = semsim.hf.resolve_settings(config_name, settings)
-        semsim.hf.build_metric(self._settings)
+        self._settings = semsim.app.hf.resolve_settings(config_name, settings)
+        semsim.app.hf.build_metric(self._settings)
         super().__init__(config_name=config_name, **{k: v for k, v in kwargs.items() if k in _MODULE_ARGUMENTS})
 
     def _info(self) -> evaluate.MetricInfo:
@@ -101,10 +101,10 @@ class Usim(evaluate.Metric):
         if references is not None:
             raise ValueError("USim is reference-less: give sources= and predictions=, not references=")
         if predictions is not None or kwargs.get("sources") is not None:  # else added with add_batch
-            semsim.hf.check_texts(kwargs.get("sources"), predictions)
+            semsim.app.hf.check_texts(kwargs.get("sources"), predictions)
         return super().compute(predictions=predictions, **kwargs)
 
     def _compute(self, sources: list[str], predictions: list[str], **settings: Any) -> dict[str, Any]:
-        merged = semsim.hf.resolve_settings(self.config_name, self._settings, settings)
-        return semsim.hf.compute(sources, predictions, merged)
+        merged = semsim.app.hf.resolve_settings(self.config_name, self._settings, settings)
+        return semsim.app.hf.compute(sources, predictions, merged)
 

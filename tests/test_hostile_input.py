@@ -283,9 +283,9 @@ def test_sensitivity_names_the_m2_line_beyond_a_bound(toy_env, monkeypatch):
 
 
 def test_bounded_starts_a_new_fork_server_when_its_server_has_died():
-    from semsim.app import testing
+    from semsim.app import _forkserver
     assert bounded(_imported, "json") is True  # this process's server runs
-    server = testing._fork_server()
+    server = _forkserver.server()
     server.process.kill()
     server.process.wait()
-    assert bounded(_imported, "json") is True and testing._fork_server() is not server
+    assert bounded(_imported, "json") is True and _forkserver.server() is not server

@@ -54,22 +54,12 @@ read back False``.
 
 from __future__ import annotations
 
-import atexit
-import contextlib
-import gc
-import importlib
 import json
-import math
 import os
 import pickle
 import re
-import resource
 import signal
-import struct
-import subprocess
 import sys
-import threading
-import traceback
 from collections.abc import Callable, Collection, Iterator, Mapping, Sequence
 from dataclasses import dataclass
 from pathlib import Path
@@ -81,6 +71,7 @@ from hypothesis import strategies as st
 from ..kernel.errors import SemsimError
 from ..kernel.graph import Graph
 from ..kernel.graph_json import graph_to_dict
+from . import _forkserver
 from .reading import iter_graphs
 
 T = TypeVar("T")
@@ -231,7 +222,7 @@ def bounded(fn: Callable[..., T], *args: Any, seconds: float | None = None, mega
     megabytes = megabytes or int(os.environ.get("SEMSIM_FUZZ_MEGABYTES") or 1000)
     context = {"env": dict(os.environ), "cwd": os.getcwd(), "path": [str(p) for p in sys.path], "seconds": seconds,
                "megabytes": megabytes}
-    wait_status, payload = _fork_server().run(json.dumps(context).encode(), pickle.dumps((fn, args)))
+    wait_status, payload = _forkserver.server().run(json.dumps(context).encode(), pickle.dumps((fn, args)))
     what = f"{getattr(fn, '__name__', fn)}{tuple(args)!r:.200}"
     if os.WIFSIGNALED(wait_status):
         signal_number = os.WTERMSIG(wait_status)
@@ -246,146 +237,6 @@ def bounded(fn: Callable[..., T], *args: Any, seconds: float | None = None, mega
             raise exc
         raise AssertionError(f"{what} raised in the child:\n{trace}")
     return value
-
-
-def _send(stream: Any, *frames: bytes) -> None:
-    for frame in frames:
-        stream.write(struct.pack("<Q", len(frame)) + frame)
-    stream.flush()
-
-
-def _receive(stream: Any) -> bytes:
-    head = stream.read(8)
-    if len(head) < 8:
-        raise EOFError
-    size = struct.unpack("<Q", head)[0]
-    frame = stream.read(size)
-    if len(frame) < size:
-        raise EOFError
-    return frame
-
-
-class _ForkServer:
-    """This process's end of the fork server (:func:`_serve` in a fresh interpreter)."""
-
-    def __init__(self) -> None:
-        self.process = subprocess.Popen([sys.executable, "-c", "from semsim.app.testing import _serve; _serve()"],
-                                        stdin=subprocess.PIPE, stdout=subprocess.PIPE)
-        self.lock = threading.Lock()  # one request at a time on the pipes
-        self.owner = os.getpid()
-        atexit.register(self.close)
-
-    def close(self) -> None:
-        """End the server (it returns when its stdin closes) and reap it, so that neither it
-        nor its pipes outlive this process; a forked copy of this process leaves it alone."""
-        if os.getpid() != self.owner:
-            return
-        assert self.process.stdin is not None and self.process.stdout is not None
-        with contextlib.suppress(OSError):
-            self.process.stdin.close()
-        try:
-            self.process.wait(timeout=10)
-        except subprocess.TimeoutExpired:
-            self.process.kill()
-            self.process.wait()
-        self.process.stdout.close()
-
-    def run(self, context: bytes, call: bytes) -> tuple[int, bytes]:
-        """The child's wait status and its pickled outcome (empty if it died first)."""
-        assert self.process.stdin is not None and self.process.stdout is not None
-        with self.lock:
-            try:
-                _send(self.process.stdin, context, call)
-                status = struct.unpack("<i", _receive(self.process.stdout))[0]
-                return status, _receive(self.process.stdout)
-            except (EOFError, BrokenPipeError):
-                raise AssertionError(f"semsim.app.testing's fork server ended (exit status {self.process.wait()}); "
-                                     "its error is on stderr") from None
-
-
-_servers: dict[int, _ForkServer] = {}
-
-
-def _fork_server() -> _ForkServer:
-    """This process's server (by pid: a forked test process starts its own), restarted if it died."""
-    server = _servers.get(os.getpid())
-    if server is None or server.process.poll() is not None:
-        server = _servers[os.getpid()] = _ForkServer()
-    return server
-
-
-def _serve() -> None:
-    """The fork server: for each request (a context and a pickled call) on stdin, fork a
-    child that takes the context and runs the call within its limits, and answer with the
-    child's wait status and outcome; then import what the child imported. It ends when
-    its parent closes stdin (or exits)."""
-    requests, answers = sys.stdin.buffer, os.fdopen(os.dup(1), "wb")
-    os.dup2(2, 1)  # what a child prints goes to stderr, never into the answers
-    while True:
-        try:
-            context, call = json.loads(_receive(requests)), _receive(requests)
-        except EOFError:
-            return
-        os.environ.clear()
-        os.environ.update(context["env"])
-        os.chdir(context["cwd"])
-        sys.path[:] = context["path"]
-        wait_status, imported, payload = _fork_and_call(call, context["seconds"], context["megabytes"])
-        _send(answers, struct.pack("<i", wait_status), payload)
-        _adopt(imported)
-
-
-def _fork_and_call(call: bytes, seconds: float, megabytes: int) -> tuple[int, list[str], bytes]:
-    read_end, write_end = os.pipe()
-    known = set(sys.modules)
-    gc.freeze()  # the child's collections skip what the server already holds
-    pid = os.fork()
-    if pid == 0:  # the child: limits, the call, its outcome pickled down the pipe, and out
-        status = 0
-        try:
-            os.close(read_end)
-            cpu = math.ceil(seconds)
-            resource.setrlimit(resource.RLIMIT_CPU, (cpu, cpu + 1))  # SIGXCPU, then SIGKILL
-            size = int(Path("/proc/self/statm").read_text().split()[0]) * resource.getpagesize()
-            resource.setrlimit(resource.RLIMIT_AS, (size + megabytes * 2**20, resource.RLIM_INFINITY))
-            try:
-                fn, args = pickle.loads(call)
-                outcome: tuple[str, Any] = ("returned", fn(*args))
-            except MemoryError:
-                outcome = ("memory", None)
-            except BaseException as exc:
-                outcome = ("raised", (exc, traceback.format_exc()))
-            try:
-                payload = pickle.dumps(outcome)
-            except Exception as exc:
-                payload = pickle.dumps(("raised", (AssertionError(f"unpicklable outcome: {exc}"), "")))
-            imported = [name for name in list(sys.modules) if name not in known]
-            with os.fdopen(write_end, "wb") as pipe:
-                _send(pipe, json.dumps(imported).encode(), payload)
-        except BaseException:
-            status = 70
-        finally:
-            os._exit(status)  # never the server's exit handlers
-    gc.unfreeze()
-    os.close(write_end)
-    with os.fdopen(read_end, "rb") as pipe:
-        try:
-            imported, payload = json.loads(_receive(pipe)), _receive(pipe)
-        except EOFError:  # killed (a limit) or died before it answered
-            imported, payload = [], b""
-    _, wait_status, _ = os.wait4(pid, 0)
-    return wait_status, imported, payload
-
-
-def _adopt(modules: list[str]) -> None:
-    """Import ``modules`` (a child's imports, in the order it made them) in this process, so
-    that the next child inherits them; one that cannot be imported here is skipped."""
-    for name in modules:
-        if name not in sys.modules:
-            try:
-                importlib.import_module(name)
-            except Exception:  # a module that imports only in its context
-                continue
 
 
 def check_reader(path: Path, data: bytes, format: str | None = None) -> list[Graph | SemsimError]:

@@ -19,7 +19,7 @@ import importlib.machinery
 import sys
 import warnings
 from collections.abc import Sequence
-from types import ModuleType
+from types import CodeType, ModuleType
 
 #: When the old paths go: the release that drops this module.
 REMOVED_IN = "semsim 0.3"
@@ -65,6 +65,15 @@ class _Alias(importlib.abc.Loader):
 
     def exec_module(self, module: ModuleType) -> None:
         module.__spec__ = self.spec  # already executed under its new name: nothing to run
+
+    def get_code(self, fullname: str) -> CodeType:
+        """What ``python -m OLD_NAME`` runs (runpy asks the loader for code): the module at its
+        new name as ``__main__``, so that its relative imports resolve from where it stands."""
+        # warned again from here: run as __main__, where Python shows a DeprecationWarning by default
+        message = f"{fullname} moved to {self.new}; the old path goes in {REMOVED_IN}"
+        return compile(f"import runpy, warnings\nwarnings.warn({message!r}, DeprecationWarning)\n"
+                       f"runpy.run_module({self.new!r}, run_name='__main__', alter_sys=True)\n",
+                       f"<{fullname}, moved to {self.new}>", "exec")
 
 
 def _importer_level() -> int:

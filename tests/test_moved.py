@@ -104,6 +104,17 @@ def test_importing_semsim_by_its_new_paths_warns_nothing():
     assert result.returncode == 0, result.stderr
 
 
+@pytest.mark.slow  # an interpreter
+def test_python_dash_m_runs_an_old_path():
+    """``python -m semsim.cli`` (and ``semsim.gec.cli``, which gec-metrics users were told to run)
+    runs the moved module as __main__, saying where it went."""
+    result = subprocess.run([sys.executable, "-m", "semsim.cli", "--version"], capture_output=True, text=True,
+                            cwd=ROOT)
+    assert result.returncode == 0, result.stderr
+    assert result.stdout.startswith(f"semsim, version {semsim.__version__}")
+    assert "DeprecationWarning: semsim.cli moved to semsim.app.cli; the old path goes in semsim 0." in result.stderr
+
+
 def test_no_file_stands_at_an_old_path():
     """The moves are renames: nothing left behind at ``semsim/graph.py`` to drift from the real one."""
     left = [old for old in _moved.MOVED if (ROOT / Path(*old.split("."))).with_suffix(".py").exists()

@@ -107,6 +107,19 @@ class MovedFinder(importlib.abc.MetaPathFinder):
         return importlib.machinery.ModuleSpec(fullname, _Alias(new))
 
 
+def attribute(name: str) -> ModuleType:
+    """``semsim.NAME`` for a moved module's old name, read as an attribute of the package
+    (``import semsim; semsim.plugins.to_graph(...)``) rather than imported: the package's
+    ``__getattr__``. Python sets such attributes only as a side effect of importing the
+    submodule, which code leaned on; the same module and warning as an import."""
+    new = new_name(f"semsim.{name}")
+    if new is None:
+        raise AttributeError(f"module 'semsim' has no attribute {name!r}")
+    warnings.warn(f"semsim.{name} moved to {new}; the old path goes in {REMOVED_IN}", DeprecationWarning,
+                  stacklevel=3)
+    return importlib.import_module(new)
+
+
 def install() -> None:
     """Put the finder first on ``sys.meta_path`` (once): before the path finder, which would
     otherwise load ``semsim.align.tokens`` a second time from the moved package's folder."""

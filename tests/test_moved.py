@@ -93,6 +93,18 @@ def test_old_attribute_and_from_imports_share_state():
     assert old_io is reading and old_tokens is tokens and conformance_tests is new_conformance_tests
 
 
+def test_an_old_name_read_as_an_attribute_of_the_package_warns_and_gives_the_module(monkeypatch):
+    """``import semsim as api; api.plugins.to_graph(...)``: Python set the attribute as a side
+    effect of importing the submodule, and code leaned on it."""
+    monkeypatch.delattr(semsim, "report", raising=False)  # as if no old-path import had set it
+    with pytest.warns(DeprecationWarning, match=r"^semsim\.report moved to semsim\.app\.report;") as caught:
+        module = semsim.report
+    from semsim.app import report
+    assert module is report and {Path(w.filename).name for w in caught} == {"test_moved.py"}
+    with pytest.raises(AttributeError, match="no attribute 'nothing'"):
+        semsim.nothing  # noqa: B018
+
+
 @pytest.mark.slow  # an interpreter, semsim's heavy modules and a plugin
 def test_importing_semsim_by_its_new_paths_warns_nothing():
     """semsim's own code imports no old path (a warning turned error here would fail it)."""

@@ -314,7 +314,7 @@ def shipped():
 def test_shipped_model_parses_figure1_into_scenes_and_participants():
     import semsim as api
     from semsim_ucca import span
-    graphs = [api.plugins.to_graph(m) for m in span.parse(FIGURE1, str(shipped()))]
+    graphs = [api.app.plugins.to_graph(m) for m in span.parse(FIGURE1, str(shipped()))]
     for g in graphs:
         labels = [label for e in g.edges for label in e.labels]
         assert labels.count("H") + sum(lab in ("P", "S") for lab in labels) >= 1, g
@@ -346,7 +346,7 @@ def test_the_model_without_an_encoder_stays_selectable_by_name():
     path = span.resolve_model("ucca-span-ewt-chars")
     assert path == span.MODELS / "ucca-span-ewt-chars.safetensors" and path.is_file()
     assert span.model_name("ucca-span-ewt-chars") == f"ucca-span-ewt-chars|decoder:{span.DECODER}"  # no encoder
-    graphs = [api.plugins.to_graph(m) for m in span.parse(FIGURE1, "ucca-span-ewt-chars")]
+    graphs = [api.app.plugins.to_graph(m) for m in span.parse(FIGURE1, "ucca-span-ewt-chars")]
     assert all(any(e.labels == ("A",) for e in g.edges) for g in graphs)
 
 
@@ -359,7 +359,7 @@ def test_the_default_runs_only_minilms_first_two_layers_and_all_six_stay_selecta
     assert span.load(None).encoder().depth == 2  # of MiniLM's 6
     assert span.model_name("ucca-span-ewt-minilm") == f"ucca-span-ewt-minilm{encoder}"
     assert span.load("ucca-span-ewt-minilm").encoder().depth == 6
-    graphs = [api.plugins.to_graph(m) for m in span.parse(FIGURE1, "ucca-span-ewt-minilm")]
+    graphs = [api.app.plugins.to_graph(m) for m in span.parse(FIGURE1, "ucca-span-ewt-minilm")]
     assert all(any(e.labels == ("A",) for e in g.edges) for g in graphs)
 
 

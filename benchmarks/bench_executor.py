@@ -33,7 +33,7 @@ ROOT = Path(__file__).resolve().parents[1]
 
 def score(args: list[str]) -> float:
     t = time.perf_counter()
-    r = subprocess.run([sys.executable, "-m", "semsim.cli", "score", *args], capture_output=True, text=True)
+    r = subprocess.run([sys.executable, "-m", "semsim.app.cli", "score", *args], capture_output=True, text=True)
     if r.returncode:
         sys.exit(r.stderr)
     return time.perf_counter() - t
@@ -44,7 +44,7 @@ def warm_cluster(texts: list[str], batch_size: int) -> tuple[float, float]:
     loaded the model (a long run's steady state), given by address; and its start time."""
     from distributed import LocalCluster
 
-    from semsim.parsing import ParseSettings, parse_texts
+    from semsim.app.parsing import ParseSettings, parse_texts
     t = time.perf_counter()
     with LocalCluster(n_workers=2, threads_per_worker=1, processes=True, host="127.0.0.1",
                       dashboard_address=None, silence_logs=50) as cluster:
@@ -59,9 +59,9 @@ def warm_cluster(texts: list[str], batch_size: int) -> tuple[float, float]:
 
 def overhead(n: int) -> dict[str, tuple[float, float]]:
     """Seconds per empty batch (round trip one at a time, and at full throughput), per pool."""
-    from semsim.cache import model_key
-    from semsim.executors import Dask, executor_spec, parse_batch
-    from semsim.parsing import find_parser
+    from semsim.app.cache import model_key
+    from semsim.app.executors import Dask, executor_spec, parse_batch
+    from semsim.app.parsing import find_parser
     parser = find_parser(None, "ucca")
     key = model_key(parser, None)
     out = {}

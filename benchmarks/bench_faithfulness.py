@@ -28,11 +28,11 @@ from pathlib import Path
 import faithfulness_data as fa  # beside this file: on the path when run as a script
 
 from semsim import Graph, USim
-from semsim.align.tokens import paper_token_pairs
-from semsim.cache import normalise
-from semsim.metrics.usim import leaf_counts
-from semsim.parsing import ParseSettings, parse_texts
-from semsim.plugins import paraphrase_judges, word_encoders
+from semsim.app.cache import normalise
+from semsim.app.parsing import ParseSettings, parse_texts
+from semsim.app.plugins import paraphrase_judges, word_encoders
+from semsim.kernel.align.tokens import paper_token_pairs
+from semsim.kernel.metrics.usim import leaf_counts
 
 ROOT = Path(__file__).resolve().parents[1]
 #: the measures compared: USim's variants, the §4.4 remedies and the leaf edges alone and

@@ -18,7 +18,7 @@ import time
 from pathlib import Path
 
 import semsim
-from semsim.plugins import metrics
+from semsim.app.plugins import metrics
 
 ROOT = Path(__file__).resolve().parents[1]
 OWN = {"dm": "sdp-dm", "psd": "sdp-psd", "eds": "edm", "amr": "smatch", "ucca": None}

@@ -34,8 +34,8 @@ import numpy as np
 from scipy.stats import rankdata
 
 from semsim import USim
-from semsim.gec.metaeval import changed, read_judgments
-from semsim.parsing import Parses, ParseSettings, parse_texts
+from semsim.app.gec.metaeval import changed, read_judgments
+from semsim.app.parsing import Parses, ParseSettings, parse_texts
 
 ROOT = Path(__file__).resolve().parents[1]
 #: structure alone (unit edges; the leaves left out), then the measures users report

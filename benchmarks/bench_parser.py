@@ -5,7 +5,7 @@
 
 Every figure times the real command, ``semsim parse FILE -o /dev/null --no-cache -q``, in a
 fresh process, with the environment as the user has it (``OMP_NUM_THREADS`` unset; semsim
-chooses its threads itself, ``semsim/threads.py``), on two corpora from ``../shared/data``:
+chooses its threads itself, ``semsim/kernel/threads.py``), on two corpora from ``../shared/data``:
 the JFLEG dev sources (754 sentences, 18.6 tokens on average) and the CoNLL-2014 test sources
 (SEEDA's ``INPUT.txt``, 1,312 sentences, 23.0 tokens on average, up to 227). Reported:
 
@@ -36,7 +36,7 @@ ROOT = Path(__file__).resolve().parents[1]
 
 def start(args: list[str]) -> tuple[subprocess.Popen, float]:
     env = {k: v for k, v in os.environ.items() if k != "OMP_NUM_THREADS"}  # as a user runs it
-    cmd = [sys.executable, "-m", "semsim.cli", "parse", *args, "-o", os.devnull, "--no-cache", "-q"]
+    cmd = [sys.executable, "-m", "semsim.app.cli", "parse", *args, "-o", os.devnull, "--no-cache", "-q"]
     return subprocess.Popen(cmd, env=env, stderr=subprocess.PIPE, text=True), time.perf_counter()
 
 
@@ -62,7 +62,7 @@ def first_results(common: list[str], conll: Path, tmp: Path) -> None:
     src.write_text("He go to school yesterday .\nShe have two cat .\n", encoding="utf-8")
     hyp.write_text("He went to school yesterday .\nShe has two cats .\n", encoding="utf-8")
     env = {k: v for k, v in os.environ.items() if k != "OMP_NUM_THREADS"}
-    cmd = [sys.executable, "-m", "semsim.cli", "score", "--source", str(src), "--hyp", str(hyp), "--no-cache", "-q",
+    cmd = [sys.executable, "-m", "semsim.app.cli", "score", "--source", str(src), "--hyp", str(hyp), "--no-cache", "-q",
            *common]
     proc, t0 = subprocess.Popen(cmd, env=env, stdout=subprocess.DEVNULL, stderr=subprocess.PIPE, text=True), \
         time.perf_counter()

@@ -49,7 +49,7 @@ def main() -> None:
     first = None
     for jobs in args.jobs:
         hyps = [str(x) for f in files[1:] for x in ("--hyp", f"{f.stem}={f}")]
-        cmd = [sys.executable, "-m", "semsim.cli", "score", "--source", str(files[0]), *hyps, "--no-cache", "-q",
+        cmd = [sys.executable, "-m", "semsim.app.cli", "score", "--source", str(files[0]), *hyps, "--no-cache", "-q",
                "--jobs", str(jobs), "--format", "tsv", "-o", str(tmp / f"jobs{jobs}.jsonl")]
         with open(tmp / f"jobs{jobs}.tsv", "w", encoding="utf-8") as out:
             wall, rss = wait((subprocess.Popen(cmd, env=env, stdout=out, stderr=subprocess.PIPE, text=True),

@@ -17,8 +17,8 @@ import time
 
 import numpy as np
 
-from semsim.stats import Counts, Score
-from semsim.systems import compare_systems
+from semsim.app.systems import compare_systems
+from semsim.kernel.stats import Counts, Score
 
 
 def synthetic(n_systems: int, n: int, seed: int = 0) -> dict[str, list[Score]]:

@@ -26,7 +26,7 @@ from brackets import TRAINING, to_xml  # noqa: E402
 
 def run(args: list[str], env: dict[str, str]) -> tuple[float, dict]:
     t = time.perf_counter()
-    r = subprocess.run([sys.executable, "-m", "semsim.cli", *args], capture_output=True, text=True,
+    r = subprocess.run([sys.executable, "-m", "semsim.app.cli", *args], capture_output=True, text=True,
                        env={**os.environ, **env})
     if r.returncode:
         sys.exit(r.stderr)

@@ -28,8 +28,8 @@ found by walking the tree, so they follow modules wherever they move):
   ``rpartition``) and f-strings gluing two values with a bare ``|``
   (``f"{a}|{b}"``, ``f"{a}|parser:{b}"``); a ``" | "`` (a table's column rule) is not one;
 * modules shadowing the standard library: a module or package whose own name is in
-  ``sys.stdlib_module_names`` (``semsim/tokenize.py`` shadows ``tokenize`` when its
-  folder is on ``sys.path``: ``python semsim/cli.py``);
+  ``sys.stdlib_module_names`` (before #48, ``semsim/tokenize.py`` shadowed ``tokenize`` when its
+  folder was on ``sys.path``: ``python semsim/cli.py``);
 * mypy errors on ``semsim`` and on the plugins (``mypy`` on ``PATH``, or ``--mypy PATH``;
   ``n/a`` without one), with the checkout's own configuration;
 * functions longer than 80 lines (``def`` to last line) and parameter lists longer than 8.
@@ -217,8 +217,8 @@ def shadowing(root: Path, files: list[Path]) -> list[str]:
 
 GRAPHS_PER_SENTENCE = """
 import collections, sys
-import semsim.graph as graph_module
-from semsim.parsing import ParseSettings, parse_texts
+import semsim.kernel.graph as graph_module
+from semsim.app.parsing import ParseSettings, parse_texts
 made = collections.Counter()
 init = graph_module.Graph.__init__
 def counting(self, *args, **kwargs):
@@ -321,8 +321,8 @@ def issue36(root: Path) -> None:
                 params.append((n_params(fn), where))
                 if is_format_dispatch(fn):
                     dispatchers.append(where)
-            if parses_text(fn) and name not in ("semsim.pipeline", "semsim.parsing", "semsim.cache",
-                                                 "semsim.commands.cache", "benchmarks.code_shape"):
+            if parses_text(fn) and name not in ("semsim.pipeline", "semsim.app.parsing", "semsim.app.cache",
+                                                 "semsim.app.commands.cache", "benchmarks.code_shape"):
                 routes.append(where)
     print(f"lines of code: kernel {lines['kernel']}, application {lines['application']}")
     params.sort(reverse=True)

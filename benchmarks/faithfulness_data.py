@@ -45,9 +45,9 @@ from typing import Any
 import numpy as np
 from rapidfuzz.distance import Levenshtein
 
-from semsim.adapt import is_punct
-from semsim.align.tokens import levenshtein_similarity, token_ids
-from semsim.stats import bootstrap, percentile_interval
+from semsim.kernel.adapt import is_punct
+from semsim.kernel.align.tokens import levenshtein_similarity, token_ids
+from semsim.kernel.stats import bootstrap, percentile_interval
 
 #: The edit kinds, in the order of the table. The position of a kind here is part of its
 #: records' random seed, so new kinds go at the end.
@@ -526,7 +526,7 @@ def spacy_tagger(nlp: Any, batch_size: int = 64) -> Tagger:
 
 def lexical_similarity(source: str, text: str) -> float:
     """1 − (token-level Levenshtein distance) / (the longer sentence's length in tokens), on
-    whitespace tokens: :func:`semsim.align.tokens.levenshtein_similarity`, the meta-evaluation's
+    whitespace tokens: :func:`semsim.kernel.align.tokens.levenshtein_similarity`, the meta-evaluation's
     ``levenshtein`` anchor too.
 
     The baseline a semantic measure has to beat: it sees only which words changed, so it

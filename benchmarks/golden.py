@@ -227,7 +227,7 @@ print([repr(g.id) for g in semsim.read_all("examples/fig1-source.amr")])
 API_TEXT = """
 import json, semsim, warnings
 from semsim.api import parse
-from semsim.explain import explain, summary
+from semsim.app.explain import explain, summary
 sources = [l.rstrip("\\n") for l in open("examples/source.txt", encoding="utf-8")]
 outputs = [l.rstrip("\\n") for l in open("examples/system.txt", encoding="utf-8")]
 for s in semsim.USim().text_scores(sources, outputs):
@@ -260,7 +260,7 @@ print(repr(spacy.signature), spacy.tokenized(["He gva an apple for John."]))
 """
 
 API_METRIC = """
-from semsim.gec.metric import USimMetric
+from semsim.app.gec.metric import USimMetric
 sources = [l.rstrip("\\n") for l in open("examples/source.txt", encoding="utf-8")]
 a = [l.rstrip("\\n") for l in open("examples/system.txt", encoding="utf-8")]
 b = [l.rstrip("\\n") for l in open("examples/system-conservative.txt", encoding="utf-8")]
@@ -279,17 +279,18 @@ print(repr(USimMetric.Config()))
 
 API_HF = """
 import contextlib, io, json, sys
-import semsim.hf
+import semsim.app.hf
 sources = [l.rstrip("\\n") for l in open("examples/source.txt", encoding="utf-8")]
 outputs = [l.rstrip("\\n") for l in open("examples/system.txt", encoding="utf-8")]
-print(json.dumps(semsim.hf.compute(sources, outputs, {}), sort_keys=True))
-print(json.dumps(semsim.hf.compute(sources, outputs, semsim.hf.resolve_settings("meaning", {})), sort_keys=True))
+print(json.dumps(semsim.app.hf.compute(sources, outputs, {}), sort_keys=True))
+meaning = semsim.app.hf.resolve_settings("meaning", {})
+print(json.dumps(semsim.app.hf.compute(sources, outputs, meaning), sort_keys=True))
 import evaluate
-usim = evaluate.load(semsim.hf.module_path(), labels="weak")
+usim = evaluate.load(semsim.app.hf.module_path(), labels="weak")
 print(json.dumps(usim.compute(sources=sources, predictions=outputs), sort_keys=True))
 # semsim-gecmetrics-eval (gec-metrics' own command with usim registered), in this process:
 # gec-metrics is imported once for the three
-from semsim.gec.cli import gecmetrics_eval
+from semsim.app.gec.cli import gecmetrics_eval
 sys.argv = ["semsim-gecmetrics-eval", "--src", "examples/source.txt", "--hyps", "examples/system.txt",
             "examples/system-conservative.txt", "--metric", "usim", "--config", "data/usim.yaml"]
 out = io.StringIO()
@@ -302,7 +303,7 @@ print("semsim-gecmetrics-eval:", out.getvalue())
 """
 
 API_METAEVAL = """
-from semsim.gec.metaeval import read_judgments
+from semsim.app.gec.metaeval import read_judgments
 js = read_judgments("data/ratings.tsv")
 print([repr(j) for j in js])
 """

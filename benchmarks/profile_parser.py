@@ -2,12 +2,12 @@
 
     python benchmarks/profile_parser.py [--model NAME] [--corpus FILE] [--limit N]
 
-Two parts, both on one thread as semsim runs a parse (``semsim/threads.py``):
+Two parts, both on one thread as semsim runs a parse (``semsim/kernel/threads.py``):
 
 * **start**: a fresh interpreter times, in order, each step before the first parse: the
   CLI's imports, the span parser's model file, the encoder, spaCy and its pipeline,
   and the first one-sentence parse (and it fails if the parse imported torch);
-* **steady state**: the real route (:func:`semsim.parsing.parse_texts`, no cache) over a
+* **steady state**: the real route (:func:`semsim.app.parsing.parse_texts`, no cache) over a
   corpus (default: the JFLEG dev sources), with each stage's functions timed where they are
   called: spaCy's features, the encoder, the network (BiLSTM and span labels), the CKY
   decoder, remote edges and tree to graph (each graph built once: issue #48 removed the
@@ -33,16 +33,16 @@ t = time.perf_counter(); marks = []
 def mark(name):
     global t
     now = time.perf_counter(); marks.append((name, now - t)); t = now
-import semsim.cli; mark("semsim's CLI imports")
-from semsim import threads; threads.limit()
+import semsim.app.cli; mark("semsim's CLI imports")
+from semsim.kernel import threads; threads.limit()
 from semsim_ucca import span
 parser = span.load(sys.argv[1] or None); mark("span parser model file")
 parser.encoder(); mark("encoder (ONNX Runtime session, weights, tokenizer)")
-from semsim.imports import import_spacy
+from semsim.kernel.imports import import_spacy
 from semsim_ucca.span.inference.features import load_spacy
 import_spacy(); mark("import spacy (without torch and its CLI)")
 load_spacy(parser.info.get("spacy_model"), "ent" in parser.net.config.fields()); mark("spaCy pipeline (no tokenizer)")
-from semsim.parsing import ParseSettings, parse_texts
+from semsim.app.parsing import ParseSettings, parse_texts
 parse_texts(["He gave John an apple ."], ParseSettings(model=sys.argv[1] or None, cache=False, progress=False))
 mark("first parse, one sentence")
 for name, s in marks: print(f"{name}\t{s:.3f}")

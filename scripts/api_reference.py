@@ -27,8 +27,8 @@ def _doc(obj: Any) -> str:
 
 
 def _hooks() -> list[str]:
-    from semsim import hookspecs
-    out = ["## Hooks (`semsim.hookspecs`)", "", _doc(hookspecs), ""]
+    from semsim.kernel import hookspecs
+    out = ["## Hooks (`semsim.kernel.hookspecs`)", "", _doc(hookspecs), ""]
     for name, fn in inspect.getmembers(hookspecs, inspect.isfunction):
         if not hasattr(fn, "semsim_spec"):
             continue
@@ -54,8 +54,8 @@ def _record(cls: type) -> list[str]:
 
 
 def _records() -> list[str]:
-    from semsim import records, scheme
-    out = ["## Records (`semsim.records`, `semsim.scheme`)", "", _doc(records), ""]
+    from semsim.kernel import records, scheme
+    out = ["## Records (`semsim.kernel.records`, `semsim.kernel.scheme`)", "", _doc(records), ""]
     classes = [c for _, c in inspect.getmembers(records, inspect.isclass)
                if dataclasses.is_dataclass(c) and c.__module__ == records.__name__]
     for cls in [*classes, scheme.Scheme]:

@@ -34,7 +34,7 @@ from dataclasses import dataclass
 from pathlib import Path
 
 ROOT = Path(__file__).resolve().parents[1]
-SEMSIM = [sys.executable, "-m", "semsim.cli"]
+SEMSIM = [sys.executable, "-m", "semsim.app.cli"]
 SEEDA = "data/seeda/outputs/subset"
 SEEDA_SYSTEMS = ["BART", "BERT-fuse", "GECToR-BERT", "GECToR-ens", "GPT-3.5", "LM-Critic", "PIE", "REF-F", "REF-M",
                  "Riken-Tohoku", "T5", "TemplateGEC", "TransGEC", "UEDIN-MS"]

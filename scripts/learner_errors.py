@@ -33,7 +33,7 @@ def main() -> None:
     import errant
     import spacy
 
-    from semsim.files import atomic_write
+    from semsim.kernel.files import atomic_write
     from semsim_ucca.span.inference.features import SPACY_MODEL
     annotator = errant.load("en", nlp=spacy.load(SPACY_MODEL, disable=["ner"]))
     sources = (args.jfleg / "dev.src").read_text(encoding="utf-8").splitlines()

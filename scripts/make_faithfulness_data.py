@@ -20,7 +20,7 @@ import sys
 import time
 from pathlib import Path
 
-from semsim.files import cache_dir
+from semsim.kernel.files import cache_dir
 
 ROOT = Path(__file__).resolve().parents[1]
 sys.path.insert(0, str(ROOT / "benchmarks"))  # the generator lives beside the benchmark that reads its data

@@ -16,8 +16,8 @@ import time
 from pathlib import Path
 
 import semsim
-from semsim.metrics.dagf import dag_f
-from semsim.stats import Counts
+from semsim.kernel.metrics.dagf import dag_f
+from semsim.kernel.stats import Counts
 from semsim_ucca.normalize import evaluation_normalize
 
 SAME = [("tree1297", "tree1197"), ("tree1298", "tree1198"), ("tree1300", "tree1200"), ("tree1302", "tree1202"),

@@ -22,8 +22,8 @@ from pathlib import Path
 from scipy import stats
 
 import semsim
-from semsim.graph import concat
-from semsim.parsing import ParseSettings, parse_texts
+from semsim.app.parsing import ParseSettings, parse_texts
+from semsim.kernel.graph import concat
 
 sys.path.insert(0, str(Path(__file__).resolve().parent))
 from reproduce_paper import DIFFERENT, SAME

@@ -1,5 +1,5 @@
 """``python -m semsim``: the command line."""
 
-from .cli import main
+from .app.cli import main
 
 main()

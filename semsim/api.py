@@ -8,24 +8,24 @@ from collections.abc import Iterable, Sequence
 from dataclasses import dataclass
 from typing import Any
 
-from .align.contextual import Encoder
-from .align.paraphrase import Judge
-from .errors import GraphError, InputError, PluginError, SemsimError, SettingsError
-from .graph import Graph
-from .io import read, read_all
-from .metrics import settings as _settings
-from .metrics.dagf import dag_f as _dag_f
-from .metrics.distsim import DistSim
-from .metrics.distsim import distsim as _distsim
-from .metrics.legacy import legacy_settings, usim_legacy
-from .metrics.settings import Settings
-from .metrics.usim import paper_settings
-from .metrics.usim import usim as _usim_paper
-from .parsing import Parses, ParseSettings, checked_texts, parse_texts
-from .plugins import paraphrase_judge, scheme_plugin, schemes, to_graph, word_encoder
-from .scheme import scheme_fields
-from .signature import Signature
-from .stats import CorpusScore, Score, corpus_score
+from .app.parsing import Parses, ParseSettings, checked_texts, parse_texts
+from .app.plugins import paraphrase_judge, scheme_plugin, schemes, to_graph, word_encoder
+from .app.reading import read, read_all
+from .kernel.align.contextual import Encoder
+from .kernel.align.paraphrase import Judge
+from .kernel.errors import GraphError, InputError, PluginError, SemsimError, SettingsError
+from .kernel.graph import Graph
+from .kernel.metrics import settings as _settings
+from .kernel.metrics.dagf import dag_f as _dag_f
+from .kernel.metrics.distsim import DistSim
+from .kernel.metrics.distsim import distsim as _distsim
+from .kernel.metrics.legacy import legacy_settings, usim_legacy
+from .kernel.metrics.settings import Settings
+from .kernel.metrics.usim import paper_settings
+from .kernel.metrics.usim import usim as _usim_paper
+from .kernel.scheme import scheme_fields
+from .kernel.signature import Signature
+from .kernel.stats import CorpusScore, Score, corpus_score
 
 __all__ = ["ParseSettings", "Parses", "USim", "dag_f", "distsim", "parse", "parse_texts", "read", "read_all", "usim"]
 
@@ -78,7 +78,7 @@ def _corpus_pairs(sources: Iterable[Any], corrections: Iterable[Any] | None) -> 
 
 
 def _version() -> str:
-    from .version import __version__
+    from .kernel.version import __version__
     return __version__
 
 
@@ -102,23 +102,23 @@ class USim(Settings):
     ``leaves`` (0, 1, 2, 3: the weight of each token's edge from its unit; 0, units only, is
     the paper's reading); for ``legacy``: ``single_token_units`` (False = the 2018
     revision); ``preset`` names a set of them. The fields are those of
-    :class:`semsim.metrics.settings.Settings`, one per row of the one table
-    :data:`~semsim.metrics.settings.SETTINGS` and checked as the object is made; the metric
+    :class:`semsim.kernel.metrics.settings.Settings`, one per row of the one table
+    :data:`~semsim.kernel.metrics.settings.SETTINGS` and checked as the object is made; the metric
     is itself the settings object the measures take.
     """
 
     def settings(self) -> dict[str, Any]:
-        """Every setting by name (the fields of :data:`semsim.metrics.settings.SETTINGS`)."""
+        """Every setting by name (the fields of :data:`semsim.kernel.metrics.settings.SETTINGS`)."""
         return {s.name: getattr(self, s.name) for s in _settings.SETTINGS}
 
     def sentence_score(self, source: GraphLike, correction: GraphLike) -> Score:
-        """USim of one source and its correction: a :class:`~semsim.stats.Score` whose
+        """USim of one source and its correction: a :class:`~semsim.kernel.stats.Score` whose
         ``f`` is the headline figure and whose ``parts`` keep the counts per direction, so
         that corpus scores can be micro-averaged and signatures compared.
 
         Each side is a :class:`Graph`, a path any reader plugin reads, or a native object
         a plugin converts (``ucca.core.Passage``). The two must be of one representation
-        (a :class:`~semsim.errors.GraphError` otherwise: no label could ever match).
+        (a :class:`~semsim.kernel.errors.GraphError` otherwise: no label could ever match).
         """
         g1, g2 = _pair(source, correction)
         if self.variant == "legacy":
@@ -132,14 +132,14 @@ class USim(Settings):
             what = next((w for w in ("paraphrase judge", "word encoder") if str(exc).startswith(w)), None)
             if what is None:
                 raise
-            from .plugins import plugin_fault
+            from .app.plugins import plugin_fault
             record = paraphrase_judge() if what == "paraphrase judge" else word_encoder()
             error = plugin_fault(record.plugin, f"its {what} {record.name!r}", str(exc)[len(what) + 1:])
             raise error from exc.__cause__
 
     def judge(self) -> tuple[Judge | None, str]:
         """The paraphrase judge ``tokens="paraphrase"`` asks, and its identity for the
-        signature (a plugin's: :func:`semsim.plugins.paraphrase_judge`); ``(None, "")`` for
+        signature (a plugin's: :func:`semsim.app.plugins.paraphrase_judge`); ``(None, "")`` for
         every other token alignment. The judge loads its model on its first query only."""
         if self.tokens != "paraphrase":
             return None, ""
@@ -147,7 +147,7 @@ class USim(Settings):
 
     def encoder(self) -> tuple[Encoder | None, str]:
         """The word vectors ``tokens="contextual"`` grades pairs by, and their identity for
-        the signature (a plugin's: :func:`semsim.plugins.word_encoder`); ``(None, "")`` for
+        the signature (a plugin's: :func:`semsim.app.plugins.word_encoder`); ``(None, "")`` for
         every other token alignment. The encoder loads its model on its first call only."""
         if self.tokens != "contextual":
             return None, ""
@@ -163,7 +163,7 @@ class USim(Settings):
         sequences, ``corpus_score(sources, corrections)``; or one sequence of
         ``(source, correction)`` pairs, ``corpus_score(zip(sources, corrections))``. Items
         are what :meth:`sentence_score` takes. Sequences of different lengths, or an item
-        of the pair form that is not a pair, raise :class:`~semsim.errors.InputError`
+        of the pair form that is not a pair, raise :class:`~semsim.kernel.errors.InputError`
         rather than scoring a truncated or shifted corpus (which ``zip`` would do silently).
         The bootstrap settings are keyword-only, so an old positional ``n_bootstrap``
         cannot be taken for the corrections.
@@ -176,7 +176,7 @@ class USim(Settings):
                     parsing: ParseSettings | None = None, *, tokenize: str | None = None) -> list[Score]:
         """USim of each correction against its source, from plain text, as `semsim score`
         computes it: every distinct sentence parsed once through the one route from text
-        (:func:`~semsim.parsing.parse_texts`: the default parser, the parse cache; ``parsing``
+        (:func:`~semsim.app.parsing.parse_texts`: the default parser, the parse cache; ``parsing``
         says otherwise), each score signed with the parser and model. An empty side scores 1
         against another empty one and 0 otherwise; a sentence the parser fails on raises.
 
@@ -189,8 +189,8 @@ class USim(Settings):
         >>> USim().text_scores(["He gva an apple ."], ["He gave an apple ."])[0].f  # doctest: +SKIP
         >>> USim().text_scores(["He gva an apple."], ["He gave an apple."], tokenize="spacy")  # doctest: +SKIP
         """
-        from .scoring import score_texts
-        from .tokenize import warn_untokenized_python
+        from .app.scoring import score_texts
+        from .app.tokenization import warn_untokenized_python
         srcs, cors = _sequence(sources, "sources"), _sequence(corrections, "corrections")
         if len(srcs) != len(cors) or not all(isinstance(t, str) for t in [*srcs, *cors]):
             raise InputError(f"text_scores: {len(srcs)} sources and {len(cors)} corrections, all strings and "
@@ -239,7 +239,7 @@ def _with_tokenize(parsing: ParseSettings | None, tokenize: str | None) -> Parse
 
 def _loaded(record: Any, what: str) -> tuple[Any, str]:
     """A judge's or encoder's record loaded, with its identity; the plugin's failure named."""
-    from .plugins import plugin_fault
+    from .app.plugins import plugin_fault
     try:
         loaded, identity = record.load(), record.identity()
     except SemsimError:
@@ -268,7 +268,7 @@ def dag_f(guessed: GraphLike, reference: GraphLike, *, labels: str = "labeled", 
 def distsim(pairs: Iterable[tuple[GraphLike, GraphLike]], labels: Sequence[str] | None = None,
             by_sentence: bool = False) -> DistSim:
     """DistSim per label and label group (lower = more similar) over source/correction pairs:
-    a dict of them, whose ``signature`` names the settings (:class:`~semsim.metrics.distsim.DistSim`)."""
+    a dict of them, whose ``signature`` names the settings (:class:`~semsim.kernel.metrics.distsim.DistSim`)."""
     return _distsim((_pair(a, b) for a, b in pairs), labels, by_sentence, version=_version(), made_by=scheme_plugin)
 
 
@@ -279,12 +279,12 @@ def parse(texts: Sequence[str], representation: str | None = None, parser: str |
     ``parser`` names a registered parser, else the default one of ``representation``; a
     parser of another representation is an error. A sentence the parser fails on is recorded
     in :attr:`Parses.failed`, and the others are kept. The other keywords are those of
-    :class:`~semsim.parsing.ParseSettings`: ``cache`` (True for the default file, a path, or
+    :class:`~semsim.app.parsing.ParseSettings`: ``cache`` (True for the default file, a path, or
     False for none), ``jobs`` processes or an ``executor`` (docs/scale.md), ``batch_size``,
     ``progress``, and ``tokenize="spacy"`` for untokenized text such as LLM outputs
-    (:mod:`semsim.tokenize`). :func:`~semsim.parsing.parse_texts` takes them as one object.
+    (:mod:`semsim.app.tokenization`). :func:`~semsim.app.parsing.parse_texts` takes them as one object.
     """
-    from .tokenize import warn_untokenized_python
+    from .app.tokenization import warn_untokenized_python
     how = ParseSettings(parser, representation, model, **settings)
     texts = checked_texts(texts)
     warn_untokenized_python([("the texts", texts)], how.tokenize)

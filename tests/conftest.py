@@ -4,7 +4,7 @@ from pathlib import Path
 
 import pytest
 
-import semsim.plugins as plugins
+import semsim.app.plugins as plugins
 
 TOY = str(Path(__file__).with_name("toy_plugin.py"))
 

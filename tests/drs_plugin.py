@@ -8,7 +8,7 @@ What makes it a test of semsim's routes (issue #47) is what its adapter decides 
   ``..n.02``; a constant (``Name x1 "tom"``) is one. They are ordered referent by referent, in
   the order the referents are introduced, so that the order of clauses in a file never matters;
 * **punctuation by its own rule**: a sense token is punctuation (it has letters and digits, so
-  ``semsim.adapt.is_punct`` says it is not): senses are left out of the token alignment;
+  ``semsim.kernel.adapt.is_punct`` says it is not): senses are left out of the token alignment;
 * **unit kinds**: a time referent (``t1``) is of kind ``time``, which the scheme's
   ``ignored_kinds`` leaves out of comparison (tense is not meaning-bearing here), and so is the
   root box.
@@ -24,12 +24,12 @@ import re
 from dataclasses import dataclass
 from pathlib import Path
 
-from semsim.errors import InputError
-from semsim.files import read_text, shown
-from semsim.graph import Edge, Graph, Token, Unit
-from semsim.hookspecs import hookimpl
-from semsim.records import Parser, Reader, Writer
-from semsim.scheme import Scheme
+from semsim.kernel.errors import InputError
+from semsim.kernel.files import read_text, shown
+from semsim.kernel.graph import Edge, Graph, Token, Unit
+from semsim.kernel.hookspecs import hookimpl
+from semsim.kernel.records import Parser, Reader, Writer
+from semsim.kernel.scheme import Scheme
 
 DRS = Scheme("drs", equivalences=(frozenset({"EQU", "TPR"}),), ignored_kinds=frozenset({"time", "box"}),
              label_names={"REF": "discourse referent", "Agent": "agent of an event"})

@@ -11,11 +11,11 @@ from __future__ import annotations
 
 import json
 
-from semsim.formats.mrp import MrpGraph, graph_to_mrp
-from semsim.graph import Edge, Graph, Token, Unit
-from semsim.hookspecs import hookimpl
-from semsim.records import Parser
-from semsim.scheme import Scheme
+from semsim.kernel.formats.mrp import MrpGraph, graph_to_mrp
+from semsim.kernel.graph import Edge, Graph, Token, Unit
+from semsim.kernel.hookspecs import hookimpl
+from semsim.kernel.records import Parser
+from semsim.kernel.scheme import Scheme
 
 DIRECT = Scheme("direct", ignored_kinds=frozenset({"box"}), label_names={"W": "word"})
 

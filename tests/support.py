@@ -5,7 +5,7 @@ Test modules import it by name, ``from support import run_cli``: pytest puts ``t
 
 ``run_cli``: the ``semsim`` command in this process (click's ``CliRunner``).
 ``refusal``: the one error line of a ``semsim`` command that refuses its input, in this process.
-``run_semsim``: the ``semsim`` command in a fresh Python process (``python -m semsim.cli``).
+``run_semsim``: the ``semsim`` command in a fresh Python process (``python -m semsim.app.cli``).
 ``MRP_SEEDS``: valid hand-made MRP files (bytes).
 ``SOURCE``, ``SYS1``, ``SYS2`` and ``files``: a source and two systems' outputs as text files.
 """
@@ -24,7 +24,7 @@ from click.testing import CliRunner, Result
 def run_cli(*args: object, input: str | bytes | None = None, env: dict[str, str] | None = None,
             catch_exceptions: bool = True) -> Result:
     """``semsim *args`` through click's ``CliRunner`` (each argument passed through ``str``)."""
-    from semsim.cli import cli  # here: the data below needs no command line
+    from semsim.app.cli import cli  # here: the data below needs no command line
 
     return CliRunner().invoke(cli, [str(a) for a in args], input=input, env=env, catch_exceptions=catch_exceptions)
 
@@ -42,9 +42,9 @@ def refusal(*args: object, env: dict[str, str] | None = None) -> str:
 
 
 def run_semsim(*args: object, env: dict[str, str] | None = None, **kwargs) -> subprocess.CompletedProcess[str]:
-    """``python -m semsim.cli *args`` in a subprocess, its output captured as text; ``env`` is
+    """``python -m semsim.app.cli *args`` in a subprocess, its output captured as text; ``env`` is
     added to this process's environment, ``kwargs`` (``check``, ``timeout``...) go to ``subprocess.run``."""
-    return subprocess.run([sys.executable, "-m", "semsim.cli", *map(str, args)], capture_output=True, text=True,
+    return subprocess.run([sys.executable, "-m", "semsim.app.cli", *map(str, args)], capture_output=True, text=True,
                           env={**os.environ, **(env or {})}, **kwargs)
 
 

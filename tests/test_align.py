@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 from semsim import Token, Unit, build_graph
-from semsim.align.tokens import (
+from semsim.kernel.align.tokens import (
     align_tokens,
     legacy_token_pairs,
     paper_token_pairs,

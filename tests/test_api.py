@@ -15,7 +15,7 @@ from figure1 import correction, source
 
 import semsim
 from semsim import Edge, InputError, Unit, build_graph
-from semsim.stats import corpus_score
+from semsim.kernel.stats import corpus_score
 
 ROOT = Path(__file__).resolve().parent.parent
 
@@ -118,7 +118,7 @@ def test_text_through_the_api_parses_or_is_one_input_error(toy_env):
     from hypothesis import strategies as st
 
     from semsim.api import parse
-    from semsim.errors import InputError
+    from semsim.kernel.errors import InputError
 
     sentence = st.one_of(st.text(max_size=20), st.none(), st.integers(), st.just("a \ud800 b"),
                          st.just("a\x00b"), st.just("a\x1bb"), st.just("a\u2028b"))

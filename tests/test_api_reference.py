@@ -11,4 +11,4 @@ def test_the_plain_markdown_plugin_reference_is_up_to_date():
     assert current == api_reference.render(), "stale: run python scripts/api_reference.py"
     for hook in ("register_readers", "register_parsers", "register_writers", "to_graph"):
         assert f"### `{hook}(" in current
-    assert "### `semsim.records.Parser`" in current and "| `default` |" in current
+    assert "### `semsim.kernel.records.Parser`" in current and "| `default` |" in current

@@ -9,37 +9,30 @@ from __future__ import annotations
 import ast
 import functools
 import graphlib
+import sys
 from pathlib import Path
 
 import pytest
 
 ROOT = Path(__file__).resolve().parents[1]
 
-#: What a plugin may stand on: the graph model, schemes, statistics, the measures, the
-#: records and hooks a plugin registers with, file primitives and graphs as JSON, model
-#: files, the MRP format, threads and progress. It imports nothing above it.
-KERNEL = {
-    "semsim.version", "semsim.errors", "semsim.limits", "semsim.graph", "semsim.scheme", "semsim.adapt",
-    "semsim.stats", "semsim.signature", "semsim.significance", "semsim.files", "semsim.graph_json", "semsim.records",
-    "semsim.hookspecs", "semsim.models", "semsim.progress", "semsim.threads", "semsim.imports", "semsim.formats",
-    "semsim.formats.mrp", "semsim.align", "semsim.align.tokens", "semsim.align.units",
-    "semsim.align.paraphrase", "semsim.align.contextual", "semsim.metrics",
-    "semsim.metrics.usim", "semsim.metrics.legacy", "semsim.metrics.dagf", "semsim.metrics.distsim",
-    "semsim.metrics.settings",
-}
-#: The application: the public API, the plugin manager and reader dispatch, parsing (parsing,
-#: executors, cache, downloads), the command line, the GEC studies, explanations, integrations.
-APPLICATION_PACKAGES = ("semsim.commands", "semsim.gec", "semsim.explain", "semsim.hf")
-APPLICATION = {
-    "semsim", "semsim.__main__", "semsim.api", "semsim.cli", "semsim.plugins", "semsim.io", "semsim.parsing",
-    "semsim.scoring", "semsim.textfiles",
-    "semsim.executors", "semsim.cache", "semsim.downloads", "semsim.systems", "semsim.testing", "semsim.tokenize",
-    "semsim.report",
-}
+#: The layers are folders: a module is placed by where it stands, so a new module in
+#: ``semsim/kernel/`` or ``semsim/app/`` is classified without a list to keep in step.
+#: The kernel is what a plugin may stand on: the graph model, schemes, statistics, the
+#: measures, the records and hooks a plugin registers with, file primitives and graphs as JSON,
+#: model files, the MRP format, threads and progress. It imports nothing above it.
+KERNEL_PACKAGE = "semsim.kernel"
+#: The application: the plugin manager and reader dispatch, parsing (parsing, executors,
+#: cache, downloads), the command line, the GEC studies, explanations, integrations.
+APPLICATION_PACKAGE = "semsim.app"
+#: All the top level holds, each application code: the public API's re-exports
+#: (``semsim/__init__``), ``python -m semsim``, the documented module ``semsim.api``, and the
+#: finder that keeps the modules' old import paths for a deprecation period.
+TOP_LEVEL = {"semsim", "semsim.__main__", "semsim.api", "semsim._moved"}
 #: A plugin's command-line commands (its ``register_commands``) are application code of the
 #: plugin: besides the kernel they may use semsim's public API, as any program using semsim does,
-#: and the command line's shared options (``semsim.cli.parsing_options``), so they parse as every command does.
-PLUGIN_COMMANDS = {"semsim_ucca.commands": {"semsim.api", "semsim.cli"}}
+#: and the command line's shared options (``semsim.app.cli.parsing_options``), so they parse as every command does.
+PLUGIN_COMMANDS = {"semsim_ucca.commands": {"semsim.api", "semsim.app.cli"}}
 
 
 def _modules() -> dict[str, Path]:
@@ -73,14 +66,14 @@ def _imports(name: str, path: Path) -> list[tuple[str, str, int]]:
                 target = ".".join(base + ([node.module] if node.module else []))
             else:
                 target = node.module or ""
-            for alias in node.names:  # "from semsim import io" imports the module semsim.io
+            for alias in node.names:  # "from semsim.app import reading as io" imports the module semsim.app.reading
                 full = f"{target}.{alias.name}"
                 out.append((full, "", node.lineno) if full in MODULES else (target, alias.name, node.lineno))
     return [(m, n, line) for m, n, line in out if m.split(".")[0] in ROOTS]
 
 
 def _owner(module: str) -> str:
-    """The module an import resolves to (``semsim.graph.Graph`` names ``semsim.graph``)."""
+    """The module an import resolves to (``semsim.kernel.graph.Graph`` names ``semsim.kernel.graph``)."""
     while module not in MODULES and "." in module:
         module = module.rpartition(".")[0]
     return module
@@ -93,22 +86,56 @@ def all_imports() -> dict[str, list[tuple[str, str, int]]]:
     return {name: [(_owner(m), n, line) for m, n, line in _imports(name, path)] for name, path in MODULES.items()}
 
 
+def _within(module: str, package: str) -> bool:
+    return module == package or module.startswith(package + ".")
+
+
 def _layer(module: str) -> str | None:
-    if module in KERNEL:
+    if _within(module, KERNEL_PACKAGE):
         return "kernel"
-    if module in APPLICATION or module.startswith(tuple(p + "." for p in APPLICATION_PACKAGES)) \
-            or module in APPLICATION_PACKAGES:
+    if _within(module, APPLICATION_PACKAGE) or module in TOP_LEVEL:
         return "application"
     if not module.startswith("semsim."):
         return "plugin"
     return None
 
 
+def _core() -> list[str]:
+    return [m for m in MODULES if m == "semsim" or m.startswith("semsim.")]
+
+
 def test_every_module_of_the_core_has_a_layer():
-    """A new module is placed on purpose: add it to KERNEL or APPLICATION (and to the map in
-    docs/architecture.md)."""
-    assert [m for m in MODULES if m.startswith("semsim") and not m.startswith("semsim_") and _layer(m) is None] == []
-    assert set(MODULES) >= KERNEL and set(MODULES) >= APPLICATION
+    """A new module is placed on purpose: in ``semsim/kernel/`` or ``semsim/app/`` (and in the
+    map of docs/architecture.md); the top level holds only what TOP_LEVEL names."""
+    assert [m for m in _core() if _layer(m) is None] == []
+    assert {m for m in _core() if m.count(".") == 1} - {KERNEL_PACKAGE, APPLICATION_PACKAGE} == TOP_LEVEL - {"semsim"}
+
+
+def test_the_layers_hold_what_docs_architecture_md_says():
+    """Spot checks that the folders were not emptied into one another: what plugins stand on is
+    kernel, what runs commands and parsers is application."""
+    kernel = ["semsim.kernel.graph", "semsim.kernel.records", "semsim.kernel.hookspecs", "semsim.kernel.metrics.usim",
+              "semsim.kernel.align.tokens", "semsim.kernel.formats.mrp", "semsim.kernel.stats"]
+    application = ["semsim.app.cli", "semsim.app.parsing", "semsim.app.cache", "semsim.app.testing",
+                   "semsim.app.commands.score", "semsim.app.gec.metric", "semsim.app.hf", "semsim.api"]
+    assert [_layer(m) for m in kernel] == ["kernel"] * len(kernel)
+    assert [_layer(m) for m in application] == ["application"] * len(application)
+    assert set(MODULES) >= set(kernel) | set(application)
+
+
+def test_no_module_is_named_like_a_standard_library_module():
+    """``python semsim/app/cli.py`` puts the module's folder first on ``sys.path``: a
+    ``tokenize.py`` there once replaced the standard library's, and linecache crashed."""
+    assert _shadowing(_core()) == []
+
+
+def _shadowing(modules: list[str]) -> list[str]:
+    return [m for m in modules if m.rpartition(".")[2] in sys.stdlib_module_names]
+
+
+def test_the_standard_library_check_can_fail():
+    assert _shadowing(["semsim.tokenize", "semsim.app.io", "semsim.app.reading"]) == [
+        "semsim.tokenize", "semsim.app.io"]
 
 
 def test_every_import_names_a_module_that_exists():
@@ -170,16 +197,18 @@ def test_the_cycle_and_private_name_checks_can_fail():
 
 def test_the_private_name_check_can_fail(tmp_path):
     path = tmp_path / "fake.py"
-    path.write_text("def f():\n    from semsim.parsing import _guarded, find_parser\n", encoding="utf-8")
-    imports = [(_owner(m), n, line) for m, n, line in _imports("semsim.commands.fake", path)]
-    assert _private("semsim.commands.fake", imports) == ["semsim.commands.fake:2 imports semsim.parsing._guarded"]
+    path.write_text("def f():\n    from semsim.app.parsing import _guarded, find_parser\n", encoding="utf-8")
+    imports = [(_owner(m), n, line) for m, n, line in _imports("semsim.app.commands.fake", path)]
+    assert _private("semsim.app.commands.fake", imports) == [
+        "semsim.app.commands.fake:2 imports semsim.app.parsing._guarded"]
 
 
-@pytest.mark.parametrize("bad", ["from semsim.parsing import parse_sentences", "import semsim.cli",
-                                 "from ..plugins import parsers", "from .. import io"])
+@pytest.mark.parametrize("bad", ["from semsim.app.parsing import parse_sentences", "import semsim.app.cli",
+                                 "from ...app.plugins import parsers", "from ...app import reading",
+                                 "from ... import api"])
 def test_the_check_sees_a_wrong_import(bad, tmp_path):
-    """The check itself can fail: a kernel module (here semsim.metrics.fake) importing the
+    """The check itself can fail: a kernel module (here semsim.kernel.metrics.fake) importing the
     application in a function is caught."""
     path = tmp_path / "fake.py"
     path.write_text(f"def f():\n    {bad}\n", encoding="utf-8")
-    assert [_layer(_owner(m)) for m, _, _ in _imports("semsim.metrics.fake", path)] == ["application"]
+    assert [_layer(_owner(m)) for m, _, _ in _imports("semsim.kernel.metrics.fake", path)] == ["application"]

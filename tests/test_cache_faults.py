@@ -11,9 +11,9 @@ import sqlite3
 import pytest
 from support import run_cli
 
-import semsim.cache as cache_module
-from semsim.cache import ParseCache
-from semsim.errors import SemsimError
+import semsim.app.cache as cache_module
+from semsim.app.cache import ParseCache
+from semsim.kernel.errors import SemsimError
 
 
 def _score(d, cache, log=None, monkeypatch=None):

@@ -121,7 +121,7 @@ def test_dagf_and_distsim_and_plugins(pair):
 def test_plugins_lists_writers_where_parse_help_sends_the_reader(monkeypatch):
     """`semsim parse --help` says to see `semsim plugins` for --format: it lists the writers (#33.7)."""
     pytest.importorskip("semsim_ucca")
-    from semsim import plugins
+    from semsim.app import plugins
     monkeypatch.delenv("SEMSIM_LOAD_PLUGINS", raising=False)
     plugins.reset_plugin_manager()
     try:
@@ -139,7 +139,7 @@ def test_missing_file(toy_plugin, tmp_path):
 
 @pytest.mark.slow
 def test_the_command_skips_the_teardown_but_not_its_output_code_or_exit_handlers(tmp_path):
-    """``semsim`` ends with ``os._exit`` (semsim.cli.run): what a normal exit would give is
+    """``semsim`` ends with ``os._exit`` (semsim.app.cli.run): what a normal exit would give is
     still given — every line on stdout, the exit code, the exit handlers' work — and a pipe
     closed early is no traceback."""
     import subprocess
@@ -162,7 +162,7 @@ def test_the_command_skips_the_teardown_but_not_its_output_code_or_exit_handlers
         (tmp_path / side).mkdir()
         for k in range(400):
             (tmp_path / side / f"p{k:03d}.xml").symlink_to(original)
-    with subprocess.Popen([sys.executable, "-m", "semsim.cli", "usim", tmp_path / "a", tmp_path / "b",
+    with subprocess.Popen([sys.executable, "-m", "semsim.app.cli", "usim", tmp_path / "a", tmp_path / "b",
                            "--format", "jsonl"], stdout=subprocess.PIPE, stderr=subprocess.PIPE) as proc:
         assert proc.stdout.readline()
         proc.stdout.close()
@@ -176,7 +176,7 @@ def test_help_lists_every_command_without_importing_what_they_run():
     import subprocess
     import sys
     heavy = ("gec_metrics", "torch", "spacy", "transformers", "scipy.optimize", "scipy.stats")
-    code = ("import sys\nfrom click.testing import CliRunner\nfrom semsim.cli import cli\n"
+    code = ("import sys\nfrom click.testing import CliRunner\nfrom semsim.app.cli import cli\n"
             "r = CliRunner().invoke(cli, ['--help'])\nassert r.exit_code == 0 and 'meta-eval' in r.output, r.output\n"
             f"print(','.join(m for m in {heavy!r} if m in sys.modules))")
     r = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True)

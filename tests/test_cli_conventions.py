@@ -10,7 +10,7 @@ from pathlib import Path
 from support import MRP_SEEDS
 from support import run_cli as run
 
-from semsim.cli import cli
+from semsim.app.cli import cli
 
 EXAMPLES = Path(__file__).resolve().parent.parent / "examples"
 
@@ -81,13 +81,13 @@ def test_progress_in_a_log_is_plain_lines(toy_env, tmp_path):
 
 
 def test_every_command_lives_in_its_own_module():
-    """cli.py is the group and the shared options; each command is semsim.commands.NAME:NAME
+    """cli.py is the group and the shared options; each command is semsim.app.commands.NAME:NAME
     (``meta-eval``: ``metaeval:meta_eval``)."""
     import importlib
 
     import click
 
-    import semsim.cli as module
+    import semsim.app.cli as module
     assert [n for n, v in vars(module).items() if isinstance(v, click.Command) and v is not cli] == []
     for name in module.COMMANDS:
         where, function = module.command_location(name)

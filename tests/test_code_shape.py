@@ -57,19 +57,19 @@ def test_a_copy_of_text_to_scores_parses_text_and_scores_lines_in_one_function()
 
 
 def test_modules_named_like_the_standard_library_wherever_they_are(tmp_path):
-    for path in ("semsim/io.py", "semsim/app/tokenize.py", "semsim/kernel/graph.py", "semsim/json/__init__.py",
+    for path in ("semsim/app/reading.py", "semsim/app/tokenize.py", "semsim/kernel/graph.py", "semsim/json/__init__.py",
                  "plugins/x/semsim_x/reader.py"):
         (tmp_path / path).parent.mkdir(parents=True, exist_ok=True)
         (tmp_path / path).write_text("")
     files = code_shape.package_files(tmp_path)
-    assert code_shape.shadowing(tmp_path, files) == ["json/", "semsim/app/tokenize.py", "semsim/io.py"]
+    assert code_shape.shadowing(tmp_path, files) == ["json/", "semsim/app/tokenize.py", "semsim/app/reading.py"]
     assert code_shape.package_module(tmp_path, tmp_path / "plugins/x/semsim_x/reader.py") == "semsim_x.reader"
 
 
 def test_the_layers_from_the_kernel_set_or_the_kernel_folder(tmp_path):
     (tmp_path / "tests").mkdir()
-    (tmp_path / "tests/test_architecture.py").write_text('KERNEL = {"semsim.graph", "semsim.stats"}\n')
-    assert code_shape.kernel_modules(tmp_path) == {"semsim.graph", "semsim.stats"}
+    (tmp_path / "tests/test_architecture.py").write_text('KERNEL = {"semsim.kernel.graph", "semsim.kernel.stats"}\n')
+    assert code_shape.kernel_modules(tmp_path) == {"semsim.kernel.graph", "semsim.kernel.stats"}
     (tmp_path / "tests/test_architecture.py").write_text("LAYERS = ('kernel', 'app')\n")
     (tmp_path / "semsim/kernel").mkdir(parents=True)
     assert code_shape.kernel_modules(tmp_path) == set()

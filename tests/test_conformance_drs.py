@@ -1,10 +1,10 @@
-"""The conformance kit (``semsim.testing.conformance_tests``) on the DRS test plugin: a
+"""The conformance kit (``semsim.app.testing.conformance_tests``) on the DRS test plugin: a
 representation not anchored to words, with its own punctuation rule and unit kinds the scheme
 leaves out (issue #47.3)."""
 
 from pathlib import Path
 
-from semsim.testing import conformance_tests
+from semsim.app.testing import conformance_tests
 
 HERE = Path(__file__).parent
 

@@ -12,8 +12,7 @@ import sys
 import pytest
 from support import run_cli as run
 
-from semsim.errors import InputError
-from semsim.gec.conservatism import (
+from semsim.app.gec.conservatism import (
     conservatism,
     count_sentences,
     sentence_conservatism,
@@ -21,6 +20,7 @@ from semsim.gec.conservatism import (
     summarise,
     words,
 )
+from semsim.kernel.errors import InputError
 
 
 # -- per-sentence measures ------------------------------------------------------------------------
@@ -248,7 +248,7 @@ def test_cli_errors_name_file_and_line(files, tmp_path):
 @pytest.mark.needs_shared
 def test_jfleg_dev_references(shared):
     """References against their sources: properties any sane run must have, not its numbers."""
-    from semsim.textfiles import read_lines
+    from semsim.app.textfiles import read_lines
     d = shared / "data/jfleg/dev"
     src = read_lines(d / "dev.src")
     identity = summarise(conservatism(src, src), "source")
@@ -274,7 +274,7 @@ def test_jfleg_dev_references(shared):
 def test_words_keep_exactly_the_alphanumeric_characters_of_each_token():
     """§2's words: each token without its non-alphanumeric characters (``str.isalnum``), empty
     ones dropped; the regular expression that does it agrees on every code point."""
-    from semsim.gec.conservatism import words
+    from semsim.app.gec.conservatism import words
     assert words("It 's a well-known fact_1 , isn't it ?") == ["It", "s", "a", "wellknown", "fact1", "isnt", "it"]
     every = "".join(chr(c) for c in range(sys.maxunicode + 1) if not 0xD800 <= c <= 0xDFFF)
     kept = ["".join(c for c in token if c.isalnum()) for token in every.split()]

@@ -12,15 +12,15 @@ import pytest
 from click.testing import CliRunner
 
 import semsim
-from semsim.align.contextual import FLOOR, contextual_pairs, credits
-from semsim.align.tokens import heaviest_monotone
-from semsim.errors import SettingsError
-from semsim.explain import explain
-from semsim.gec.metric import USimMetric
-from semsim.graph import Edge, Graph, Token, Unit
-from semsim.metrics import settings
-from semsim.metrics.usim import leaf_shares
-from semsim.scheme import Scheme
+from semsim.app.explain import explain
+from semsim.app.gec.metric import USimMetric
+from semsim.kernel.align.contextual import FLOOR, contextual_pairs, credits
+from semsim.kernel.align.tokens import heaviest_monotone
+from semsim.kernel.errors import SettingsError
+from semsim.kernel.graph import Edge, Graph, Token, Unit
+from semsim.kernel.metrics import settings
+from semsim.kernel.metrics.usim import leaf_shares
+from semsim.kernel.scheme import Scheme
 
 SCHEME = Scheme("t", label_weights={"F": 0.5, "A": 3})
 
@@ -45,8 +45,9 @@ def one_hot(words):
 
 
 def score(a: str, b: str, labels: dict[str, str] | None = None, **kw):
-    return semsim.metrics.usim.usim(flat(a, labels), flat(b, labels), settings.Settings(tokens="contextual", **kw),
-                                    encoder=one_hot, encoder_name="one-hot@1")
+    return semsim.kernel.metrics.usim.usim(flat(a, labels), flat(b, labels),
+                                           settings.Settings(tokens="contextual", **kw),
+                                           encoder=one_hot, encoder_name="one-hot@1")
 
 
 def test_heaviest_monotone_prefers_weight_and_never_crosses():
@@ -113,7 +114,7 @@ def test_preset_refuses_a_setting_it_sets_given_otherwise(kw):
 @pytest.mark.parametrize("typed", [["--tokens", "edit"], ["--labels", "labeled"], ["--leaves", "0"]])
 def test_cli_refuses_a_preset_with_a_setting_the_user_typed_even_at_its_default(toy_env, tmp_path, typed):
     """click knows where a value came from: one typed meets the preset, a default does not."""
-    from semsim.cli import cli
+    from semsim.app.cli import cli
     a = tmp_path / "a.toy"
     a.write_text(json.dumps({"words": ["the", "dog"], "labels": ["F", "A"]}) + "\n")
     run = CliRunner().invoke(cli, ["usim", str(a), str(a), "--preset", "meaning", *typed])
@@ -149,7 +150,7 @@ def test_explain_counts_the_credits_the_score_counts(toy_plugin):
 
 
 def test_cli_takes_the_preset_and_leaves_8(toy_env, tmp_path):
-    from semsim.cli import cli
+    from semsim.app.cli import cli
     a, b = tmp_path / "a.toy", tmp_path / "b.toy"
     a.write_text(json.dumps({"words": ["the", "dog", "barks"], "labels": ["F", "A", "P"]}) + "\n")
     b.write_text(json.dumps({"words": ["the", "cat", "barks"], "labels": ["F", "A", "P"]}) + "\n")

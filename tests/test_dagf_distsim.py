@@ -5,9 +5,9 @@ from figure1 import correction, source
 
 import semsim
 from semsim import Scheme, SemsimError, Unit, build_graph
-from semsim.metrics.dagf import dag_f
-from semsim.metrics.distsim import distsim
-from semsim.scheme import scheme_digest
+from semsim.kernel.metrics.dagf import dag_f
+from semsim.kernel.metrics.distsim import distsim
+from semsim.kernel.scheme import scheme_digest
 
 WEAK = Scheme("t", equivalences=(frozenset("PS"),), ignored_labels=frozenset({"U"}),
               label_groups={"A+D": ("A", "D")})

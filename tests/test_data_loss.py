@@ -11,8 +11,8 @@ from pathlib import Path
 import pytest
 from support import run_cli as run
 
-from semsim.cache import ParseCache
-from semsim.errors import SemsimError
+from semsim.app.cache import ParseCache
+from semsim.kernel.errors import SemsimError
 
 EXAMPLES = Path(__file__).resolve().parents[1] / "examples"
 

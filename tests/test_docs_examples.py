@@ -24,8 +24,8 @@ import click
 import pytest
 from click.testing import CliRunner
 
-import semsim.plugins as plugins
-from semsim.cli import cli
+import semsim.app.plugins as plugins
+from semsim.app.cli import cli
 
 ROOT = Path(__file__).resolve().parent.parent
 DOCS = [ROOT / "README.md", *sorted((ROOT / "docs").glob("*.md")), *sorted(ROOT.glob("plugins/*/README.md"))]

@@ -47,7 +47,7 @@ ROOT = Path(__file__).resolve().parent.parent
 SHARED = Path(os.environ.get("SEMSIM_SHARED", ROOT.parent / "shared"))
 DOCS = [ROOT / "README.md", *sorted((ROOT / "docs").glob("*.md")), *sorted(ROOT.glob("plugins/*/README.md"))]
 #: the commands a transcript may run, and the module that is each
-PROGRAMS = {"semsim": "semsim.cli", "semsim-gecmetrics-eval": "semsim.gec.cli"}
+PROGRAMS = {"semsim": "semsim.app.cli", "semsim-gecmetrics-eval": "semsim.app.gec.cli"}
 #: inputs the docs name that the tests build: path as written -> fixture (conftest.py)
 BUILT = {"/tmp/sens/model/tiny": "tiny_tupa_model"}
 NUMBER = re.compile(r"-?\d+\.\d+")
@@ -410,7 +410,7 @@ def test_the_hugging_face_result(tmp_path, monkeypatch):
 
 def test_the_conservatism_example():
     """docs/conservatism.md's Python example prints what its comment says."""
-    from semsim.gec.conservatism import sentence_conservatism
+    from semsim.app.gec.conservatism import sentence_conservatism
     line = next(x for x in _doc("docs/conservatism.md").splitlines() if x.startswith("rec.word_change, "))
     rec = sentence_conservatism("He go to school .", "He goes to the school .")
     assert ", ".join(map(str, (rec.word_change, rec.changed, rec.added, rec.rho))) == line.split("# ")[1]

@@ -38,14 +38,16 @@ def test_docs_build_strict_without_warnings(site):
 @pytest.mark.needs_mkdocs
 @pytest.mark.parametrize(("page", "objects"), [
     ("semsim", ["semsim.api.usim", "semsim.api.USim", "semsim.api.dag_f", "semsim.api.distsim"]),
-    ("graph", ["semsim.graph.Graph", "semsim.graph.Unit", "semsim.graph.Edge", "semsim.graph.Token"]),
-    ("scheme", ["semsim.scheme.Scheme"]),
-    ("stats", ["semsim.stats.Score", "semsim.stats.Counts", "semsim.stats.CorpusScore"]),
-    ("plugins", ["semsim.hookspecs.register_readers", "semsim.records.Parser", "semsim.records.Download"]),
-    ("io", ["semsim.io.read", "semsim.files.read_text"]),
-    ("errors", ["semsim.errors.SemsimError", "semsim.errors.InputError"]),
-    ("limits", ["semsim.limits.LimitError"]),
-    ("testing", ["semsim.testing.check_reader"]),
+    ("graph", ["semsim.kernel.graph.Graph", "semsim.kernel.graph.Unit", "semsim.kernel.graph.Edge",
+               "semsim.kernel.graph.Token"]),
+    ("scheme", ["semsim.kernel.scheme.Scheme"]),
+    ("stats", ["semsim.kernel.stats.Score", "semsim.kernel.stats.Counts", "semsim.kernel.stats.CorpusScore"]),
+    ("plugins", ["semsim.kernel.hookspecs.register_readers", "semsim.kernel.records.Parser",
+                 "semsim.kernel.records.Download"]),
+    ("io", ["semsim.app.reading.read", "semsim.kernel.files.read_text"]),
+    ("errors", ["semsim.kernel.errors.SemsimError", "semsim.kernel.errors.InputError"]),
+    ("limits", ["semsim.kernel.limits.LimitError"]),
+    ("testing", ["semsim.app.testing.check_reader"]),
 ])
 def test_api_reference_is_rendered(site, page, objects):
     html = (site / "api" / page / "index.html").read_text(encoding="utf-8")

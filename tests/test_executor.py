@@ -16,10 +16,10 @@ import time
 import pytest
 from support import SOURCE, SYS1, SYS2, files, run_semsim
 
-import semsim.plugins as plugins
-from semsim.errors import SemsimError, SettingsError
-from semsim.executors import ExecutorSpec, executor_spec
-from semsim.parsing import ParseSettings, find_parser, parse_sentences
+import semsim.app.plugins as plugins
+from semsim.app.executors import ExecutorSpec, executor_spec
+from semsim.app.parsing import ParseSettings, find_parser, parse_sentences
+from semsim.kernel.errors import SemsimError, SettingsError
 
 # each death costs a worker restart (about a second): let the scheduler give up at the first
 FAST_FAIL = {"DASK_DISTRIBUTED__SCHEDULER__ALLOWED_FAILURES": "0", "OMP_NUM_THREADS": "1"}
@@ -114,9 +114,9 @@ def test_dask_missing_is_one_clear_error(toy_env, monkeypatch):
 def test_a_worker_checks_its_parser_and_model(toy_env):
     """What a worker runs, here: a worker whose model (or plugin) is not the driver's refuses
     to parse, rather than fill the cache under the driver's key."""
-    from semsim.cache import model_key
-    from semsim.errors import PluginError
-    from semsim.executors import parse_on_worker
+    from semsim.app.cache import model_key
+    from semsim.app.executors import parse_on_worker
+    from semsim.kernel.errors import PluginError
     plugins.reset_plugin_manager()
     key = model_key(find_parser("toy-parser", None), None)
     [(native, graph)] = parse_on_worker("toy-parser", None, key, ["A b"], 0.5)  # its watchdog is cancelled
@@ -177,7 +177,7 @@ def test_ctrl_c_leaves_a_usable_cache(toy_env):
     log, cache = toy_env / "parsed.log", toy_env / "c.sqlite3"
     args = ["--source", f["src.txt"], "--hyp", f["sys1.txt"], "--hyp", f["sys2.txt"], "--parser", "toy-parser",
             "--batch-size", "2", "--format", "json", "--bootstrap", "20", "--paired", "none", "--cache", cache, "-q"]
-    cmd = [sys.executable, "-m", "semsim.cli", "score", *map(str, args), "--executor", "dask", "--jobs", "1"]
+    cmd = [sys.executable, "-m", "semsim.app.cli", "score", *map(str, args), "--executor", "dask", "--jobs", "1"]
     # SIGINT's default restored in the child: a test run started in the background of a
     # non-interactive shell ignores SIGINT, and Python would then never raise KeyboardInterrupt
     with subprocess.Popen(cmd, stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True,
@@ -219,7 +219,7 @@ def test_a_running_scheduler_by_address(toy_env):
 
 
 def test_every_command_that_parses_takes_the_executor():
-    from semsim.cli import cli
+    from semsim.app.cli import cli
     for name in ("score", "compare", "sensitivity", "parse"):
         params = {p.name for p in cli.get_command(None, name).params}
         assert {"jobs", "executor", "batch_timeout"} <= params, name
@@ -230,7 +230,7 @@ def test_every_command_that_parses_takes_the_executor():
 @pytest.mark.needs_gec_metrics
 def test_usim_metric_on_a_local_cluster(toy_env):
     """The Python API behind the commands: ``USimMetric.Config(executor=...)``."""
-    from semsim.gec.metric import USimMetric
+    from semsim.app.gec.metric import USimMetric
     with pytest.raises(SettingsError, match="Ray"):
         USimMetric.Config(parser="toy-parser", executor="ray")
     with pytest.raises(SettingsError, match=r"batch_timeout \(--batch-timeout\) needs"):
@@ -248,7 +248,7 @@ def test_a_lost_scheduler_is_one_error(toy_env, monkeypatch):
 
     from distributed import LocalCluster
 
-    from semsim.errors import PluginError
+    from semsim.kernel.errors import PluginError
     monkeypatch.setenv("TOY_HANG_AT", "hang here")
     log = toy_env / "parsed.log"
     monkeypatch.setenv("TOY_PARSE_LOG", str(log))  # before the cluster starts: its workers inherit it

@@ -21,9 +21,9 @@ from support import run_cli
 
 import semsim
 from semsim.api import USim
-from semsim.explain import ExplanationDoc, explain, render_html, summary
-from semsim.graph import concat
-from semsim.stats import Counts
+from semsim.app.explain import ExplanationDoc, explain, render_html, summary
+from semsim.kernel.graph import concat
+from semsim.kernel.stats import Counts
 
 EXAMPLES = Path(__file__).resolve().parent.parent / "examples"
 FIG1 = [("fig1-source.xml", "fig1-correction.xml"), ("fig1-source.amr", "fig1-correction.amr")]
@@ -111,7 +111,7 @@ def test_matches_name_real_partner_edges():
 
 
 def conforms(value: object, tp: object, where: str = "doc") -> None:
-    """Assert that ``value`` has the shape that ``tp``, a type of :mod:`semsim.explain.schema`, says."""
+    """Assert that ``value`` has the shape that ``tp``, a type of :mod:`semsim.app.explain.schema`, says."""
     origin, args = typing.get_origin(tp), typing.get_args(tp)
     if typing.is_typeddict(tp):
         assert isinstance(value, dict), where
@@ -158,7 +158,7 @@ def conforms(value: object, tp: object, where: str = "doc") -> None:
                                       {"remote": False, "by_sentence": False}],
                          ids=lambda s: ",".join(f"{k}={v}" for k, v in s.items()) or "default")
 def test_document_has_the_shape_of_its_schema(kind, settings):
-    """The types of semsim/explain/schema.py, which the builder and the renderers are
+    """The types of semsim/app/explain/schema.py, which the builder and the renderers are
     annotated with, say what the document really holds: every key, none missing."""
     doc = explain(*fig1(kind), USim(**settings))
     conforms(doc, ExplanationDoc)
@@ -324,7 +324,7 @@ def toy_encoder(monkeypatch):
     """The installed plugins (UCCA's reader and scheme, with its function words at half
     weight) and the toy plugin's word vectors for ``--tokens contextual``: the preset's
     accounting on real graphs, without loading a model."""
-    import semsim.plugins as plugins
+    import semsim.app.plugins as plugins
     monkeypatch.setenv("SEMSIM_PLUGINS", str(Path(__file__).with_name("toy_plugin.py")))
     monkeypatch.setenv("SEMSIM_WORD_ENCODER", "toy-vectors")
     plugins.reset_plugin_manager()
@@ -348,7 +348,7 @@ def test_unmatched_headings_agree_with_the_panel_and_the_counts(toy_encoder, pre
     (the leaf edges taken out of graded counts as if ungraded); now they count the edges the
     panel counts, for every setting, and a graded setting's credit, with the leaves' credit,
     adds up to the direction's counts. Numbers for people have 4 decimals at most."""
-    from semsim.metrics.usim import leaf_shares
+    from semsim.kernel.metrics.usim import leaf_shares
     g1, g2 = fig1()
     metric = USim(preset=preset)
     doc = explain(g1, g2, metric)  # raises if its counts differ from the score's

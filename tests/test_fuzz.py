@@ -16,11 +16,11 @@ from hypothesis import given
 from hypothesis import strategies as st
 from support import MRP_SEEDS
 
-from semsim.errors import SemsimError
-from semsim.gec.m2 import read_m2
-from semsim.graph import Graph
-from semsim.testing import any_bytes, check_command, check_reader, fuzz_settings, json_mutated, mutated
-from semsim.textfiles import read_parallel
+from semsim.app.gec.m2 import read_m2
+from semsim.app.testing import any_bytes, check_command, check_reader, fuzz_settings, json_mutated, mutated
+from semsim.app.textfiles import read_parallel
+from semsim.kernel.errors import SemsimError
+from semsim.kernel.graph import Graph
 
 EXAMPLES = Path(__file__).resolve().parent.parent / "examples"
 

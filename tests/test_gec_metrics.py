@@ -22,7 +22,7 @@ def registered(toy_env):
     """gec-metrics' registry with USimMetric as ``usim``, restored afterwards."""
     from gec_metrics.metrics import METRIC_ID2CLS
 
-    from semsim.gec.metric import register
+    from semsim.app.gec.metric import register
     saved = dict(METRIC_ID2CLS)
     register()
     yield toy_env
@@ -33,7 +33,7 @@ def registered(toy_env):
 def test_usim_metric_is_a_gec_metrics_metric():
     from gec_metrics.metrics import MetricBase, MetricBaseForReferenceFree
 
-    from semsim.gec.metric import USimMetric
+    from semsim.app.gec.metric import USimMetric
     assert issubclass(USimMetric, MetricBaseForReferenceFree)
     assert issubclass(USimMetric.Config, MetricBaseForReferenceFree.Config)
     scorer = USimMetric()
@@ -82,7 +82,7 @@ def _gecmetrics_eval(folder, monkeypatch, sources, hypotheses, yaml: str) -> Non
 
 def test_gec_metrics_command_line_with_a_yaml_config(registered, monkeypatch, capsys):
     """gecmetrics-eval's own code: YAML settings -> ``cls(cls.Config(**settings))`` -> score_corpus."""
-    from semsim.gec.metric import USimMetric
+    from semsim.app.gec.metric import USimMetric
     _gecmetrics_eval(registered, monkeypatch, SOURCE, HYP1,
                      "usim:\n  parser: toy-parser\n  variant: paper\n  use_cache: false\n")
     # gecmetrics-eval strips the last line break, so the empty fourth line is kept
@@ -93,7 +93,7 @@ def test_gec_metrics_command_line_with_a_yaml_config(registered, monkeypatch, ca
 def test_gec_metrics_yaml_config_takes_tokenize(registered, monkeypatch, capsys):
     """``tokenize: spacy`` in gecmetrics-eval's YAML: untokenized outputs score as their
     tokenized text does (issue #31)."""
-    from semsim.gec.metric import USimMetric
+    from semsim.app.gec.metric import USimMetric
     _gecmetrics_eval(registered, monkeypatch, ["He gva an apple, John said.", "Dogs run fast!"],
                      ["He gave an apple, John said.", "Dogs ran!"], "usim:\n  parser: toy-parser\n  tokenize: spacy\n")
     expected = USimMetric(USimMetric.Config(parser="toy-parser")).score_corpus(
@@ -105,8 +105,8 @@ def test_gecmetrics_eval_reaches_usim_through_semsims_wrapper(toy_env, monkeypat
     """`semsim-gecmetrics-eval` is gec-metrics' own command with `usim` among its choices."""
     from gec_metrics.metrics import METRIC_ID2CLS
 
-    from semsim.gec.cli import gecmetrics_eval
-    from semsim.gec.metric import USimMetric
+    from semsim.app.gec.cli import gecmetrics_eval
+    from semsim.app.gec.metric import USimMetric
     saved = dict(METRIC_ID2CLS)
     src, hyp = toy_env / "src.txt", toy_env / "hyp.txt"
     src.write_text("\n".join(SOURCE) + "\n", encoding="utf-8")
@@ -129,11 +129,11 @@ def test_rank_systems_and_score_pairwise_parse_once(toy_env, monkeypatch):
     score_pairwise parse all systems' sentences in one pass, with the same results."""
     from gec_metrics.metrics import MetricBaseForReferenceFree
 
-    import semsim.parsing
-    from semsim.gec.metric import USimMetric
+    import semsim.app.parsing
+    from semsim.app.gec.metric import USimMetric
     calls = []
-    parse = semsim.parsing.parse_sentences
-    monkeypatch.setattr(semsim.parsing, "parse_sentences", lambda texts, *a, **k: calls.append(len(texts))
+    parse = semsim.app.parsing.parse_sentences
+    monkeypatch.setattr(semsim.app.parsing, "parse_sentences", lambda texts, *a, **k: calls.append(len(texts))
                         or parse(texts, *a, **k))
     scorer = USimMetric(USimMetric.Config(parser="toy-parser"))
     systems = [HYP1, HYP2, SOURCE]
@@ -173,7 +173,7 @@ def test_meta_eval_seeda_runs_offline_on_the_shared_data(shared):
 ])
 def test_gecmetrics_eval_refuses_bad_inputs_in_one_line(registered, monkeypatch, capsys, case, message):
     """What gec-metrics' own main would meet as a traceback (or, for empty files, score 1.0)."""
-    from semsim.gec.cli import gecmetrics_eval
+    from semsim.app.gec.cli import gecmetrics_eval
     src, hyp, config = registered / "src.txt", registered / "hyp.txt", registered / "usim.yaml"
     src.write_text("\n".join(SOURCE[:3]) + "\n", encoding="utf-8")
     hyp.write_text("\n".join(HYP1[:3]) + "\n", encoding="utf-8")

@@ -85,8 +85,8 @@ def test_a_copy_that_keeps_the_structure_equals_a_checked_copy(changes):
 def test_graph_json_keeps_label_names_and_reads_entries_cached_without_them():
     """The parse cache's form carries the scheme's label names; an entry cached before schemes
     named their labels (no ``label_names`` key, the same GRAPH_FORMAT) still loads, naming none."""
-    from semsim.graph_json import graph_from_dict, graph_to_dict
-    from semsim.scheme import Scheme
+    from semsim.kernel.graph_json import graph_from_dict, graph_to_dict
+    from semsim.kernel.scheme import Scheme
     g = source().with_(scheme=Scheme("t", label_weights={"A": 3}, label_names={"A": "Participant"}))
     d = graph_to_dict(g)
     assert graph_from_dict(d) == g and graph_from_dict(d).scheme.label_names == {"A": "Participant"}
@@ -103,7 +103,7 @@ def test_topological_order_is_graphlibs(children):
     the nodes it writes in it), and None where graphlib finds a cycle."""
     import graphlib
 
-    from semsim.graph import topological_order
+    from semsim.kernel.graph import topological_order
     sorter = graphlib.TopologicalSorter({u: kids for u, kids in enumerate(children)})
     try:
         expected = tuple(sorter.static_order())

@@ -20,9 +20,9 @@ from pathlib import Path
 import pytest
 from click.testing import CliRunner
 
-import semsim.hf
-from semsim.cli import cli
-from semsim.errors import SemsimError, SettingsError
+import semsim.app.hf
+from semsim.app.cli import cli
+from semsim.kernel.errors import SemsimError, SettingsError
 
 ROOT = Path(__file__).resolve().parents[1]
 SOURCE = ["He gva an apple .", "The cat sat .", "Dogs run fast .", "", "I like Tea .", "Big Dog ."]
@@ -80,7 +80,7 @@ def hf_env(toy_env, monkeypatch):
 
 def _load(**kwargs):
     import evaluate
-    return evaluate.load(semsim.hf.module_path(), **kwargs)
+    return evaluate.load(semsim.app.hf.module_path(), **kwargs)
 
 
 def _semsim_score(tmp: Path, *options: str) -> tuple[list[dict], dict]:
@@ -99,7 +99,7 @@ def _semsim_score(tmp: Path, *options: str) -> tuple[list[dict], dict]:
 def test_module_path_is_a_local_evaluate_module():
     """An absolute directory holding a script of its own name: what evaluate loads as local
     (a relative name with at most one slash would be looked up on the Hub first)."""
-    path = Path(semsim.hf.module_path())
+    path = Path(semsim.app.hf.module_path())
     assert path.is_absolute() and path.name == "usim" and (path / "usim.py").is_file()
     assert "import ." not in (path / "usim.py").read_text(encoding="utf-8")  # no file for evaluate to fetch
 
@@ -134,7 +134,8 @@ def test_same_scores_as_semsim_score(hf_env):
 def test_config_name_sets_the_settings(hf_env, config_name, shows):
     result = _load(config_name=config_name, parser="toy-parser").compute(sources=SOURCE, predictions=HYP)
     assert shows in result["signature"] and result["signature"].endswith("parser:toy-parser|model:rules@rules-v1")
-    assert result == semsim.hf.compute(SOURCE, HYP, {**semsim.hf.CONFIG_NAMES[config_name], "parser": "toy-parser"})
+    config = {**semsim.app.hf.CONFIG_NAMES[config_name], "parser": "toy-parser"}
+    assert result == semsim.app.hf.compute(SOURCE, HYP, config)
 
 
 @pytest.mark.needs_evaluate
@@ -155,17 +156,17 @@ def _docs_table(heading: str) -> dict[str, str]:
 
 def test_docs_list_every_setting_and_every_value():
     """docs/evaluate.md's settings table names every field of USimMetric.Config, and for each
-    USim setting of the settings table (semsim/metrics/settings.py) every value it takes, so
+    USim setting of the settings table (semsim/kernel/metrics/settings.py) every value it takes, so
     that a setting added there (as `preset` was) cannot be left out of the docs."""
-    from semsim.metrics.settings import SETTINGS
+    from semsim.kernel.metrics.settings import SETTINGS
     table = _docs_table("## Settings")
-    assert set(table) == set(semsim.hf.setting_names())
+    assert set(table) == set(semsim.app.hf.setting_names())
     for s in SETTINGS:
         row = table[s.name]
         values = s.choices or (tuple(s.words) if isinstance(s.default, int) and not isinstance(s.default, bool) else ())
         missing = [v for v in values if not re.search(rf"`{re.escape(v)}`|\b{re.escape(v)}\b", row)]
         assert not missing, (s.name, missing)
-    assert set(_docs_table("### Config names")) == set(semsim.hf.CONFIG_NAMES)
+    assert set(_docs_table("### Config names")) == set(semsim.app.hf.CONFIG_NAMES)
 
 
 @pytest.mark.needs_evaluate
@@ -222,17 +223,17 @@ def refuse(*args, **kwargs):
 real = socket.socket.connect
 socket.socket.connect = lambda s, a: refuse(a) if s.family in (socket.AF_INET, socket.AF_INET6) else real(s, a)
 socket.getaddrinfo = socket.create_connection = refuse
-import evaluate, semsim.hf
-usim = evaluate.load(semsim.hf.module_path(), parser="toy-parser")
+import evaluate, semsim.app.hf
+usim = evaluate.load(semsim.app.hf.module_path(), parser="toy-parser")
 print(json.dumps(usim.compute(sources={SOURCE!r}, predictions={HYP!r})))
 """
     r = subprocess.run([sys.executable, "-c", code], env=env, cwd=hf_env, capture_output=True, text=True,
                        timeout=300)
     assert r.returncode == 0, r.stderr
     assert "NETWORK" not in r.stderr, r.stderr
-    assert json.loads(r.stdout) == semsim.hf.compute(SOURCE, HYP, {"parser": "toy-parser"})
+    assert json.loads(r.stdout) == semsim.app.hf.compute(SOURCE, HYP, {"parser": "toy-parser"})
     copied = list((home / "modules" / "evaluate_modules" / "metrics" / "usim").glob("*/usim.py"))
-    assert [p.read_bytes() for p in copied] == [(Path(semsim.hf.module_path()) / "usim.py").read_bytes()]
+    assert [p.read_bytes() for p in copied] == [(Path(semsim.app.hf.module_path()) / "usim.py").read_bytes()]
 
 
 @pytest.mark.slow
@@ -250,11 +251,11 @@ def test_the_module_is_in_the_wheel(hf_env):
     (wheel,) = dist.glob("semsim-*.whl")
     unpacked = hf_env / "unpacked"
     with zipfile.ZipFile(wheel) as zf:
-        assert {"semsim/hf/__init__.py", "semsim/hf/usim/usim.py"} <= set(zf.namelist())
+        assert {"semsim/app/hf/__init__.py", "semsim/app/hf/usim/usim.py"} <= set(zf.namelist())
         zf.extractall(unpacked)
     import evaluate
     usim = evaluate.load(str(unpacked / "semsim" / "hf" / "usim"), parser="toy-parser")
-    assert usim.compute(sources=SOURCE, predictions=HYP) == semsim.hf.compute(SOURCE, HYP, {"parser": "toy-parser"})
+    assert usim.compute(sources=SOURCE, predictions=HYP) == semsim.app.hf.compute(SOURCE, HYP, {"parser": "toy-parser"})
 
 
 @pytest.mark.parametrize("sources,predictions,message", [
@@ -272,6 +273,6 @@ def test_inputs_that_are_no_sentences_are_refused(hf_env, sources, predictions, 
 
 @pytest.mark.parametrize("setting", [{"batch_size": 0}, {"jobs": 0}, {"jobs": True}])
 def test_counts_that_cannot_parse_are_refused(setting):
-    from semsim.gec.metric import USimMetric
+    from semsim.app.gec.metric import USimMetric
     with pytest.raises(SettingsError, match="expected a whole number of at least 1"):
         USimMetric.Config(**setting)

@@ -16,10 +16,10 @@ from pathlib import Path
 
 import pytest
 
-from semsim.formats.mrp import graph_to_mrp
-from semsim.io import read, read_all
-from semsim.testing import bounded, check_command
-from semsim.textfiles import read_lines
+from semsim.app.reading import read, read_all
+from semsim.app.testing import bounded, check_command
+from semsim.app.textfiles import read_lines
+from semsim.kernel.formats.mrp import graph_to_mrp
 
 EXAMPLES = Path(__file__).resolve().parent.parent / "examples"
 SOURCE_XML, CORRECTION_XML = EXAMPLES / "fig1-source.xml", EXAMPLES / "fig1-correction.xml"
@@ -283,9 +283,9 @@ def test_sensitivity_names_the_m2_line_beyond_a_bound(toy_env, monkeypatch):
 
 
 def test_bounded_starts_a_new_fork_server_when_its_server_has_died():
-    from semsim import testing
+    from semsim.app import _forkserver
     assert bounded(_imported, "json") is True  # this process's server runs
-    server = testing._fork_server()
+    server = _forkserver.server()
     server.process.kill()
     server.process.wait()
-    assert bounded(_imported, "json") is True and testing._fork_server() is not server
+    assert bounded(_imported, "json") is True and _forkserver.server() is not server

@@ -1,4 +1,4 @@
-"""Heavy libraries imported lean (``semsim.imports``): the same functions, less of the library,
+"""Heavy libraries imported lean (``semsim.kernel.imports``): the same functions, less of the library,
 and the rest still importable afterwards."""
 
 from __future__ import annotations
@@ -10,12 +10,12 @@ import sys
 import numpy as np
 import pytest
 
-from semsim import imports
+from semsim.kernel import imports
 
 SOLVER = """
 import sys
 import numpy as np
-from semsim.align.tokens import linear_sum_assignment
+from semsim.kernel.align.tokens import linear_sum_assignment
 print(linear_sum_assignment(np.array([[1.0, 2.0], [2.0, 1.0]]))[1].tolist())
 print("scipy.optimize" in sys.modules)
 import scipy.optimize
@@ -56,7 +56,7 @@ def test_the_assignment_solver_falls_back_to_the_public_import(monkeypatch):
 
 SPACY = """
 import sys
-from semsim.imports import import_spacy
+from semsim.kernel.imports import import_spacy
 spacy = import_spacy()
 print(sorted(m for m in ("torch", "spacy.cli", "typer") if m in sys.modules))
 print(import_spacy() is spacy, spacy.blank("en").tokenizer("don't")[1].text)
@@ -84,7 +84,7 @@ def test_spacy_imports_without_torch_or_its_cli_and_its_cli_comes_later():
 def test_spacy_after_torch_keeps_torch():
     """Where torch is loaded already, nothing is hidden: thinc sees it (both are installed by
     scripts/setup.sh, so their absence fails here)."""
-    code = ("import torch, semsim.imports, thinc.compat; semsim.imports.import_spacy(); "
+    code = ("import torch, semsim.kernel.imports, thinc.compat; semsim.kernel.imports.import_spacy(); "
             "print(thinc.compat.has_torch)")
     r = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True)
     assert r.returncode == 0, r.stderr

@@ -1,4 +1,4 @@
-"""Resource bounds (semsim.limits): input beyond them is one clear error naming the bound
+"""Resource bounds (semsim.kernel.limits): input beyond them is one clear error naming the bound
 and how to raise it, the other pairs or lines are still scored, and the bounds move with
 the environment."""
 
@@ -11,9 +11,9 @@ from click.testing import CliRunner
 from support import MRP_SEEDS
 
 import semsim
-from semsim.cli import cli
-from semsim.errors import SemsimError
-from semsim.limits import LimitError, check_cells, check_depth, sentence_too_long
+from semsim.app.cli import cli
+from semsim.kernel.errors import SemsimError
+from semsim.kernel.limits import LimitError, check_cells, check_depth, sentence_too_long
 
 
 def test_bounds_and_their_environment(monkeypatch):

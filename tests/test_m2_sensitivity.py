@@ -19,12 +19,12 @@ import numpy as np
 import pytest
 from support import run_cli
 
-import semsim.plugins as plugins
+import semsim.app.plugins as plugins
 from semsim.api import USim
-from semsim.errors import InputError
-from semsim.gec.m2 import Edit, apply_edits, overlap, parse_m2, read_m2, resolve_overlaps
-from semsim.gec.sensitivity import EditDelta, build_chains, by_type, chain_texts, edit_deltas
-from semsim.parsing import find_parser, parse_sentences
+from semsim.app.gec.m2 import Edit, apply_edits, overlap, parse_m2, read_m2, resolve_overlaps
+from semsim.app.gec.sensitivity import EditDelta, build_chains, by_type, chain_texts, edit_deltas
+from semsim.app.parsing import find_parser, parse_sentences
+from semsim.kernel.errors import InputError
 
 TOY = str(Path(__file__).with_name("toy_plugin.py"))
 EXAMPLE = Path(__file__).resolve().parent.parent / "examples" / "sensitivity.m2"
@@ -178,7 +178,7 @@ def test_seeded_order_is_deterministic_and_per_chain():
 
 @pytest.mark.slow
 def test_order_does_not_depend_on_the_hash_seed():
-    code = ("from semsim.gec.m2 import parse_m2; from semsim.gec.sensitivity import build_chains; "
+    code = ("from semsim.app.gec.m2 import parse_m2; from semsim.app.gec.sensitivity import build_chains; "
             f"c = build_chains(parse_m2({long_sentence()!r}), seed=5)[0]; print([e.type for e in c.edits], c.anchor)")
     outs = {subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, check=True,
                            env={**os.environ, "PYTHONHASHSEED": h}).stdout for h in ("1", "2")}

@@ -12,8 +12,8 @@ from pathlib import Path
 import pytest
 from click.testing import CliRunner
 
-import semsim.plugins as plugins
-from semsim.cli import cli
+import semsim.app.plugins as plugins
+from semsim.app.cli import cli
 
 HERE = Path(__file__).resolve().parent
 CORPUS = HERE / "malformed"

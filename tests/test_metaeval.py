@@ -1,4 +1,4 @@
-"""The meta-evaluation against people (``semsim.gec.metaeval``, ``semsim meta-eval``): its
+"""The meta-evaluation against people (``semsim.app.gec.metaeval``, ``semsim meta-eval``): its
 numbers against scipy on tiny hand-made tables, its bootstrap over sources, the three table
 formats and the tables it refuses, and the anchors on the pinned MiniLM."""
 
@@ -15,10 +15,10 @@ import pytest
 from scipy import stats
 from support import run_cli as run
 
-import semsim.stats
-from semsim.errors import InputError, SettingsError
-from semsim.gec import metaeval, metaeval_tables
-from semsim.gec.metaeval import Judgment, anchor, changed, correlate, meta_evaluate, read_judgments
+import semsim.kernel.stats
+from semsim.app.gec import metaeval, metaeval_tables
+from semsim.app.gec.metaeval import Judgment, anchor, changed, correlate, meta_evaluate, read_judgments
+from semsim.kernel.errors import InputError, SettingsError
 
 SHARED = Path(__file__).resolve().parents[2] / "shared" / "data"
 
@@ -78,7 +78,7 @@ def test_bootstrap_resamples_groups_and_equals_scipy_on_each_resample(monkeypatc
         lo, hi = np.quantile(samples[np.isfinite(samples)], [0.025, 0.975])
         assert (got[name].low, got[name].high) == pytest.approx((lo, hi), abs=1e-9), name
     # a large table's Kendall resamples, one by one through scipy, are the same
-    monkeypatch.setattr(semsim.stats, "_KENDALL_MATRIX_MAX", 0)  # the correlations are the kernel's
+    monkeypatch.setattr(semsim.kernel.stats, "_KENDALL_MATRIX_MAX", 0)  # the correlations are the kernel's
     one_by_one = correlate(SCORES, HUMAN, groups, n_bootstrap=200, seed=7)["kendall"]
     assert (one_by_one.low, one_by_one.high) == pytest.approx((got["kendall"].low, got["kendall"].high), abs=1e-12)
     # pairs resampled one by one give another interval than their sources resampled together
@@ -162,7 +162,7 @@ def test_bad_tables_are_one_line_naming_file_and_row(tmp_path, name, text, fmt, 
 
 # -- measures -------------------------------------------------------------------------------------
 def test_measure_specs():
-    from semsim.commands.metaeval import measure_spec
+    from semsim.app.commands.metaeval import measure_spec
     assert measure_spec("paper") == ("paper", {}) and measure_spec("legacy") == ("legacy", {"variant": "legacy"})
     assert measure_spec("chrf") == ("chrf", None)
     assert measure_spec("para:tokens=paraphrase,leaves=2") == ("para", {"tokens": "paraphrase", "leaves": 2})
@@ -341,6 +341,6 @@ def test_per_sentence_explain_commands_reproduce_each_measures_f(toy_env, tmp_pa
 def test_the_explain_recipe_keeps_a_sentence_with_a_newline_on_one_line():
     """A quoted CSV field may hold a newline: the recipe's printf gives the parser one line,
     the sentence as it was parsed (whitespace runs are one space), not two sentences."""
-    from semsim.commands.metaeval import explain_commands
+    from semsim.app.commands.metaeval import explain_commands
     commands = explain_commands("He go\nhome .", "He goes home .", "row1", {"paper": {}}, {"parser": "toy-parser"})
     assert commands[0] == "printf '%s\\n' 'He go home .' | semsim parse - -q -o row1.src.mrp --parser toy-parser"

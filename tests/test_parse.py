@@ -12,10 +12,10 @@ from figure1 import correction, source
 from support import run_semsim as run
 
 import semsim
-from semsim.errors import PluginError
-from semsim.formats.mrp import MrpGraph, graph_to_mrp, mrp_to_graph
-from semsim.graph import concat
-from semsim.parsing import find_parser, parser_signature
+from semsim.app.parsing import find_parser, parser_signature
+from semsim.kernel.errors import PluginError
+from semsim.kernel.formats.mrp import MrpGraph, graph_to_mrp, mrp_to_graph
+from semsim.kernel.graph import concat
 
 
 def test_default_parser_is_chosen_when_none_is_named(toy_plugin):
@@ -27,14 +27,14 @@ def test_default_parser_is_chosen_when_none_is_named(toy_plugin):
 
 def test_several_parsers_without_a_default_must_be_chosen(toy_plugin, monkeypatch):
     from dataclasses import replace
-    parsers = {n: replace(p, default=False) for n, p in semsim.plugins.parsers().items()}
-    monkeypatch.setattr("semsim.parsing.parsers", lambda: parsers)
+    parsers = {n: replace(p, default=False) for n, p in semsim.app.plugins.parsers().items()}
+    monkeypatch.setattr("semsim.app.parsing.parsers", lambda: parsers)
     with pytest.raises(PluginError, match="choose a parser for representation 'toy' with --parser"):
         find_parser(None, "toy")
 
 
 def _parsers(*specs):
-    from semsim.records import Parser
+    from semsim.kernel.records import Parser
     return {name: Parser(name, rep, lambda texts, model: [], default=default) for name, rep, default in specs}
 
 
@@ -44,7 +44,7 @@ def test_another_representation_s_default_parser_never_takes_plain_text(monkeypa
     monkeypatch.delenv("SEMSIM_REPRESENTATION", raising=False)
     installed = _parsers(("ucca-span", "ucca", True), ("tupa", "ucca", False), ("amrlib", "amr", False),
                          ("spacy-ud", "ud", True), ("other-ud", "ud", False))
-    monkeypatch.setattr("semsim.parsing.parsers", lambda: installed)
+    monkeypatch.setattr("semsim.app.parsing.parsers", lambda: installed)
     assert find_parser(None, None).name == "ucca-span"
     assert find_parser(None, "ud").name == "spacy-ud" and find_parser(None, "amr").name == "amrlib"
     monkeypatch.setenv("SEMSIM_REPRESENTATION", "ud")  # a user's (or a site's) own choice
@@ -54,7 +54,7 @@ def test_another_representation_s_default_parser_never_takes_plain_text(monkeypa
 def test_default_conflicts_concern_only_their_representation(monkeypatch):
     monkeypatch.delenv("SEMSIM_REPRESENTATION", raising=False)
     installed = _parsers(("ucca-span", "ucca", True), ("a-ud", "ud", True), ("b-ud", "ud", True))
-    monkeypatch.setattr("semsim.parsing.parsers", lambda: installed)
+    monkeypatch.setattr("semsim.app.parsing.parsers", lambda: installed)
     assert find_parser(None, None).name == "ucca-span"
     with pytest.raises(PluginError, match="parsers a-ud, b-ud are each registered as the default for 'ud': "
                                           "choose one with --parser"):
@@ -63,9 +63,9 @@ def test_default_conflicts_concern_only_their_representation(monkeypatch):
 
 def test_without_a_ucca_parser_plain_text_goes_to_the_only_representation_or_asks(monkeypatch):
     monkeypatch.delenv("SEMSIM_REPRESENTATION", raising=False)
-    monkeypatch.setattr("semsim.parsing.parsers", lambda: _parsers(("a-ud", "ud", False)))
+    monkeypatch.setattr("semsim.app.parsing.parsers", lambda: _parsers(("a-ud", "ud", False)))
     assert find_parser(None, None).name == "a-ud"
-    monkeypatch.setattr("semsim.parsing.parsers", lambda: _parsers(("a-ud", "ud", True), ("amrlib", "amr", False)))
+    monkeypatch.setattr("semsim.app.parsing.parsers", lambda: _parsers(("a-ud", "ud", True), ("amrlib", "amr", False)))
     with pytest.raises(PluginError, match=r"no parser for representation 'ucca' \(plain text goes to 'ucca': choose "
                                           r"another with --representation\); parsers are installed for: amr, ud"):
         find_parser(None, None)
@@ -135,7 +135,7 @@ def test_a_writer_of_both_kinds_goes_by_the_output(toy_env, monkeypatch):
     """With ``write`` and ``write_all``, ``-o DIR/`` (or an existing directory) takes a file per
     graph, any other path one file."""
     both = toy_env / "both_plugin.py"
-    both.write_text("from semsim.hookspecs import hookimpl\nfrom semsim.records import Writer\n"
+    both.write_text("from semsim.kernel.hookspecs import hookimpl\nfrom semsim.kernel.records import Writer\n"
                     "from toy_plugin import write_toy, write_toys\n\n\n@hookimpl\n"
                     "def register_writers(register):\n"
                     "    register(Writer('toy-both', 'toy', '.toy', write_toy, write_all=write_toys))\n")

@@ -10,10 +10,10 @@ from pathlib import Path
 
 import pytest
 
-import semsim.plugins as plugins
-from semsim.graph import Graph
-from semsim.graph_json import graph_to_dict
-from semsim.parsing import ParseSettings, parse_texts
+import semsim.app.plugins as plugins
+from semsim.app.parsing import ParseSettings, parse_texts
+from semsim.kernel.graph import Graph
+from semsim.kernel.graph_json import graph_to_dict
 
 PLUGIN = str(Path(__file__).with_name("graph_plugin.py"))
 TEXTS = ["a ~b c", "~d e f g h", "one", "i ~j k l m n o", "p q"]
@@ -57,9 +57,9 @@ def test_what_the_adapter_put_in_survives_parse_cache_and_workers(graph_env, job
 def test_a_dask_worker_s_task_sends_graph_json_and_the_driver_reads_it_back(graph_env):
     """The task every Dask batch runs (here, without a cluster): graph JSON goes back, the one
     form between processes, and reads back to what the adapter built."""
-    from semsim.cache import model_key
-    from semsim.executors import parse_on_worker, received
-    from semsim.parsing import find_parser
+    from semsim.app.cache import model_key
+    from semsim.app.executors import parse_on_worker, received
+    from semsim.app.parsing import find_parser
     key = model_key(find_parser("direct-graphs", None), None)
     shipped = parse_on_worker("direct-graphs", None, key, TEXTS[:2], None)
     assert [g for _, g in shipped] == [expected(t) for t in TEXTS[:2]]

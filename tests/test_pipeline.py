@@ -11,11 +11,11 @@ import sys
 import pytest
 from support import SOURCE, SYS1, SYS2, files, run_cli, run_semsim
 
-import semsim.plugins as plugins
-from semsim.cache import ParseCache
-from semsim.errors import InputError, ParseError, SemsimError
-from semsim.parsing import ParseSettings, parse_sentences, parse_texts
-from semsim.textfiles import read_lines
+import semsim.app.plugins as plugins
+from semsim.app.cache import ParseCache
+from semsim.app.parsing import ParseSettings, parse_sentences, parse_texts
+from semsim.app.textfiles import read_lines
+from semsim.kernel.errors import InputError, ParseError, SemsimError
 
 score = functools.partial(run_semsim, "score")
 
@@ -120,7 +120,7 @@ def test_cache_clear(toy_env):
 @pytest.mark.slow
 def test_concurrent_processes_share_one_cache(toy_env):
     f = files(toy_env)
-    cmd = [sys.executable, "-m", "semsim.cli", "score", "--source", str(f["src.txt"]), "--hyp", str(f["sys1.txt"]),
+    cmd = [sys.executable, "-m", "semsim.app.cli", "score", "--source", str(f["src.txt"]), "--hyp", str(f["sys1.txt"]),
            "--hyp", str(f["sys2.txt"]), "--parser", "toy-parser", "--batch-size", "1", "--format", "json", "-q"]
     procs = [subprocess.Popen(cmd, stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True) for _ in range(4)]
     outs = [p.communicate() for p in procs]
@@ -134,12 +134,12 @@ def test_concurrent_processes_share_one_cache(toy_env):
 
 def test_pairs_are_scored_while_the_rest_is_parsed(toy_env, monkeypatch):
     """``semsim score`` with workers scores each pair once its two sides are parsed
-    (:class:`semsim.systems.ScoresWhileParsing`): batch by batch, each distinct pair once, the
+    (:class:`semsim.app.systems.ScoresWhileParsing`): batch by batch, each distinct pair once, the
     scores :func:`score_lines` computes itself, the cache's hits first; a pair too large to
     align, or whose scoring fails, is left to :func:`score_lines`."""
-    import semsim.systems as systems
+    import semsim.app.systems as systems
     from semsim import USim
-    from semsim.limits import LimitError
+    from semsim.kernel.limits import LimitError
     metric, texts = USim(), [*SOURCE, *SYS1, *SYS2]
     calls = []
 

@@ -10,9 +10,9 @@ from pathlib import Path
 import pytest
 from support import run_cli
 
-import semsim.plugins as plugins
-from semsim.cache import ParseCache, model_key
-from semsim.graph import build_graph
+import semsim.app.plugins as plugins
+from semsim.app.cache import ParseCache, model_key
+from semsim.kernel.graph import build_graph
 
 DRS = Path(__file__).with_name("drs_plugin.py")
 

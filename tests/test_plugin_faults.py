@@ -14,12 +14,12 @@ from pathlib import Path
 import pytest
 from support import run_cli, run_semsim
 
-import semsim.plugins as plugins
+import semsim.app.plugins as plugins
 
 TOY = str(Path(__file__).with_name("toy_plugin.py"))  # the toy plugin, as SEMSIM_PLUGINS loads it
 
-HEAD = ("from semsim.hookspecs import hookimpl\n"
-        "from semsim.records import Download, Parser, Reader, WordEncoder, ParaphraseJudge\n")
+HEAD = ("from semsim.kernel.hookspecs import hookimpl\n"
+        "from semsim.kernel.records import Download, Parser, Reader, WordEncoder, ParaphraseJudge\n")
 
 #: name: (the plugin's code after HEAD, what the line must say besides the plugin's name, extra environment)
 FAULTS = {
@@ -110,7 +110,7 @@ def test_a_faulty_plugin_is_one_line_naming_it_and_the_hook(case, tmp_path, monk
     for k, v in env.items():
         monkeypatch.setenv(k, v)
     plugins.reset_plugin_manager()
-    from semsim.cli import cli
+    from semsim.app.cli import cli
     monkeypatch.setattr(cli, "_plugin_commands_added", False)  # this process's group adds them once
     try:
         r = run_cli(*_command(case, tmp_path), catch_exceptions=False)
@@ -160,7 +160,7 @@ def test_a_faulty_plugin_is_one_line_before_any_command_runs_too(case, args, tmp
     monkeypatch.setenv("SEMSIM_LOAD_PLUGINS", "")
     monkeypatch.setenv("SEMSIM_PLUGINS", f"{TOY},{bad}")
     plugins.reset_plugin_manager()
-    from semsim.cli import cli
+    from semsim.app.cli import cli
     monkeypatch.setattr(cli, "_plugin_commands_added", False)
     try:
         r = run_cli(*args, catch_exceptions=False)

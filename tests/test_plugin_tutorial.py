@@ -117,13 +117,13 @@ def test_every_command_of_the_tutorial(tmp_path):
             argv = [sys.executable, "-m", "pip", "install", "-q", "--no-deps", "--no-build-isolation", "--no-index",
                     "--target", str(site), argv[3]]
         elif argv[0] == "semsim":
-            argv = [sys.executable, "-m", "semsim.cli", *argv[1:]]
+            argv = [sys.executable, "-m", "semsim.app.cli", *argv[1:]]
         else:
             pytest.fail(f"the tutorial runs {argv[0]!r}, which this test cannot run as written")
         r = subprocess.run(argv, cwd=where, env=env, stdout=subprocess.PIPE, stderr=subprocess.STDOUT, text=True,
                            timeout=600)
         actual = [x.rstrip() for x in r.stdout.rstrip().splitlines()]
-        shown = " ".join(argv[3:] if argv[2] == "semsim.cli" else argv[1:])
+        shown = " ".join(argv[3:] if argv[2] == "semsim.app.cli" else argv[1:])
         assert r.returncode == 0, f"{shown} failed:\n{r.stdout}"
         while expected and not expected[-1]:
             expected.pop()

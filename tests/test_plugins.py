@@ -10,8 +10,8 @@ from pathlib import Path
 import pytest
 
 import semsim
-import semsim.plugins as plugins
-from semsim import hookspecs
+import semsim.app.plugins as plugins
+from semsim.kernel import hookspecs
 
 
 def test_toy_plugin_scores_without_core_changes(toy_plugin, tmp_path):
@@ -142,7 +142,7 @@ def test_an_editable_plugin_s_cache_key_follows_its_code(tmp_path, monkeypatch):
     served the parses of the old code (issue #33.8)."""
     import types
 
-    from semsim import plugins
+    from semsim.app import plugins
     package = tmp_path / "semsim_devplugin"
     package.mkdir()
     (package / "__init__.py").write_text("X = 1\n")
@@ -160,7 +160,7 @@ def test_an_editable_plugin_s_cache_key_follows_its_code(tmp_path, monkeypatch):
 
 
 def test_editable_installs_are_recognised(monkeypatch):
-    from semsim import plugins
+    from semsim.app import plugins
 
     class Dist:
         def __init__(self, text):

@@ -1,4 +1,4 @@
-"""The one renderer every command writes through (semsim/report.py): numbers, tables,
+"""The one renderer every command writes through (semsim/app/report.py): numbers, tables,
 formats, and the collector of what could not be done."""
 
 from __future__ import annotations
@@ -8,9 +8,9 @@ import json
 
 import pytest
 
-from semsim.errors import SemsimError
-from semsim.gec.conservatism import get_signature
-from semsim.report import Col, Report, Skipped, Table, num, render, text, write
+from semsim.app.gec.conservatism import get_signature
+from semsim.app.report import Col, Report, Skipped, Table, num, render, text, write
+from semsim.kernel.errors import SemsimError
 
 
 def test_num_says_how_missing_and_non_finite_numbers_read():

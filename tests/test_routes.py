@@ -3,7 +3,7 @@ from MRP that `semsim parse` wrote, from the plugin's own writer, from the parse
 from worker processes; and so the scores do.
 
 The plugin under test (``drs_plugin.py``) judges punctuation its own way (a concept's sense
-token ``..n.02`` is punctuation, which ``semsim.adapt.is_punct`` would not say), leaves a
+token ``..n.02`` is punctuation, which ``semsim.kernel.adapt.is_punct`` would not say), leaves a
 kind of unit out of comparison (``ignored_kinds``) and orders pseudo-tokens that are not
 words: everything a reconversion from MRP used to recompute or drop.
 """
@@ -17,9 +17,9 @@ import pytest
 from support import run_cli
 
 import semsim
-import semsim.plugins as plugins
-from semsim.graph_json import graph_to_dict
-from semsim.parsing import ParseSettings, parse_texts
+import semsim.app.plugins as plugins
+from semsim.app.parsing import ParseSettings, parse_texts
+from semsim.kernel.graph_json import graph_to_dict
 
 DRS = str(Path(__file__).with_name("drs_plugin.py"))
 DATA = Path(__file__).parent / "data" / "drs"
@@ -52,7 +52,7 @@ def parsed(texts: list[str], **settings) -> list[semsim.Graph]:
 
 
 def test_the_plugin_judges_punctuation_and_kinds_its_own_way(drs_env):
-    from semsim.adapt import is_punct
+    from semsim.kernel.adapt import is_punct
     (g,) = parsed(["Tom sleeps ."], cache=False)
     senses = [t for t in g.tokens if t.text.startswith("..")]
     assert senses and all(t.punct and not is_punct(t.text) for t in senses)

@@ -1,4 +1,4 @@
-"""semsim.scoring.score_texts, the one route from text to scores (issue #48): `semsim score`,
+"""semsim.app.scoring.score_texts, the one route from text to scores (issue #48): `semsim score`,
 USim.text_scores, USimMetric (gec-metrics, the Hugging Face module, the meta-evaluation) take it,
 and give the same score for every line: empty lines, the fallback, a line left unparsed."""
 
@@ -9,12 +9,12 @@ import json
 import pytest
 from support import run_cli
 
-import semsim.scoring
+import semsim.app.scoring
 from semsim import USim
-from semsim.errors import ParseError, SemsimError
-from semsim.gec.metric import USimMetric
-from semsim.parsing import ParseSettings
-from semsim.scoring import Files, score_texts
+from semsim.app.gec.metric import USimMetric
+from semsim.app.parsing import ParseSettings
+from semsim.app.scoring import Files, score_texts
+from semsim.kernel.errors import ParseError, SemsimError
 
 TOY = ["--parser", "toy-parser", "--no-cache", "-q", "--bootstrap", "0", "--paired", "none"]
 #: both sides empty (1 by convention), the output empty (0), the source empty (0)
@@ -98,10 +98,10 @@ def test_every_surface_from_text_takes_the_route(toy_env, monkeypatch):
         calls.append(args[0])
         return score_texts(*args, **kwargs)
 
-    monkeypatch.setattr(semsim.scoring, "score_texts", spy)
+    monkeypatch.setattr(semsim.app.scoring, "score_texts", spy)
     r, _ = _cli(toy_env, SOURCE, OUTPUT)
     assert r.exit_code == 0, r.output
     _surfaces(SOURCE, OUTPUT)
-    from semsim.hf import compute
+    from semsim.app.hf import compute
     compute(["a ."], ["a b ."], {"parser": "toy-parser", "use_cache": False})
     assert len(calls) == 4 and all(isinstance(m, USim) for m in calls)

@@ -13,9 +13,9 @@ import pytest
 from support import run_cli as run
 
 import semsim
-from semsim.errors import SettingsError
-from semsim.gec.metric import USimMetric
-from semsim.metrics.settings import SETTINGS, Settings
+from semsim.app.gec.metric import USimMetric
+from semsim.kernel.errors import SettingsError
+from semsim.kernel.metrics.settings import SETTINGS, Settings
 
 EXAMPLES = Path(__file__).resolve().parent.parent / "examples"
 SRC, COR = EXAMPLES / "fig1-source.xml", EXAMPLES / "fig1-correction.xml"
@@ -80,7 +80,7 @@ def test_the_signature_names_the_plugin_that_made_the_graphs():
     does not change) changes the hash; a new release of the plugin changes its version."""
     import dataclasses
 
-    from semsim.scheme import scheme_digest, scheme_fields
+    from semsim.kernel.scheme import scheme_digest, scheme_fields
     g = semsim.read(SRC)
     assert semsim.usim(g, g).signature == (
         "usim|variant:paper|dir:both|tie:coverage|labels:labeled|remote:yes|denom:yield|align:sentence|"
@@ -135,7 +135,7 @@ def test_distsim_and_conservatism_carry_signatures(tmp_path):
 
 
 def test_systems_table_and_adapter_signatures(toy_env):
-    from semsim.gec.metric import USimMetric
+    from semsim.app.gec.metric import USimMetric
     src, hyp = toy_env / "s.txt", toy_env / "h.txt"
     src.write_text("He sleeps .\nShe reads .\n")
     hyp.write_text("He sleep .\nShe reads .\n")

@@ -30,7 +30,7 @@ def _start(d, cache, hang: str | None) -> tuple[subprocess.Popen, list[psutil.Pr
     (d / "hyp.txt").write_text("\n".join(line.lower() for line in LINES) + "\n")
     env = {**os.environ, "SEMSIM_LOAD_PLUGINS": "", "SEMSIM_PLUGINS": TOY, "SEMSIM_CACHE_DIR": str(d / "cache"),
            "TOY_PARSE_LOG": str(d / "parsed.log"), **({"TOY_HANG_AT": hang} if hang else {})}
-    proc = subprocess.Popen([sys.executable, "-m", "semsim.cli", "score", "--source", str(d / "src.txt"), "--hyp",
+    proc = subprocess.Popen([sys.executable, "-m", "semsim.app.cli", "score", "--source", str(d / "src.txt"), "--hyp",
                              str(d / "hyp.txt"), "--parser", "toy-parser", "--jobs", "2", "--batch-size", "4",
                              "--cache", str(cache), "-q", "--bootstrap", "0", "--format", "json"],
                             env=env, stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True)
@@ -70,9 +70,9 @@ def test_a_signal_to_the_main_process_alone_ends_the_run_and_its_workers(tmp_pat
     env = {**os.environ, "SEMSIM_LOAD_PLUGINS": "", "SEMSIM_PLUGINS": TOY}
     args = ["score", "--source", str(tmp_path / "src.txt"), "--hyp", str(tmp_path / "hyp.txt"), "--parser",
             "toy-parser", "--jobs", "2", "--batch-size", "4", "-q", "--bootstrap", "0", "--format", "json"]
-    again = subprocess.run([sys.executable, "-m", "semsim.cli", *args, "--cache", str(tmp_path / "c.sqlite3")],
+    again = subprocess.run([sys.executable, "-m", "semsim.app.cli", *args, "--cache", str(tmp_path / "c.sqlite3")],
                            env=env, capture_output=True, text=True, timeout=120)
-    clean = subprocess.run([sys.executable, "-m", "semsim.cli", *args, "--no-cache"], env=env, capture_output=True,
+    clean = subprocess.run([sys.executable, "-m", "semsim.app.cli", *args, "--no-cache"], env=env, capture_output=True,
                            text=True, timeout=120)
     assert again.returncode == clean.returncode == 0, again.stderr + clean.stderr
     assert json.loads(again.stdout) == json.loads(clean.stdout)

@@ -1,4 +1,4 @@
-"""semsim.signature.Signature: ordered fields rendered to the strings scores have always
+"""semsim.kernel.signature.Signature: ordered fields rendered to the strings scores have always
 carried (issue #48: nobody joins or splits a signature string but this class)."""
 
 from __future__ import annotations
@@ -6,10 +6,10 @@ from __future__ import annotations
 import pytest
 
 import semsim
-from semsim.parsing import parser_fields, parser_signature
-from semsim.records import Parser
-from semsim.signature import Signature
-from semsim.stats import signature
+from semsim.app.parsing import parser_fields, parser_signature
+from semsim.kernel.records import Parser
+from semsim.kernel.signature import Signature
+from semsim.kernel.stats import signature
 
 #: signatures as semsim 0.1 wrote them before Signature existed (captured from `semsim score`
 #: on the README's examples: the paper's default, the meaning preset, legacy, a tokenizer)
@@ -90,11 +90,11 @@ def test_the_shipped_parser_names_its_model_with_fields():
 def test_the_parse_caches_model_key_is_rendered_as_before(toy_env):
     """The cache's key of a model (its content, the plugin's code, the graph form) and how
     `semsim cache` shows it to people: as the strings they were."""
-    from semsim.cache import model_key
-    from semsim.commands.cache import _model
-    from semsim.graph_json import GRAPH_FORMAT
-    from semsim.parsing import find_parser
-    from semsim.plugins import plugin_code_version
+    from semsim.app.cache import model_key
+    from semsim.app.commands.cache import _model
+    from semsim.app.parsing import find_parser
+    from semsim.app.plugins import plugin_code_version
+    from semsim.kernel.graph_json import GRAPH_FORMAT
     parser = find_parser("toy-parser", None)
     code = f"{parser.plugin}-{plugin_code_version(parser.plugin)}"
     assert model_key(parser, None) == f"rules-v1|{code}|graph-{GRAPH_FORMAT}"

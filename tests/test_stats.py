@@ -2,7 +2,7 @@ from __future__ import annotations
 
 import pytest
 
-from semsim.stats import Counts, Score, corpus_score, signature
+from semsim.kernel.stats import Counts, Score, corpus_score, signature
 
 
 def test_counts_edge_cases():

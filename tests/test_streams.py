@@ -80,7 +80,7 @@ def test_a_named_pipe_with_no_writer_yet_is_waited_for_as_cat_waits(tmp_path):
     import time
     path = tmp_path / "later"
     os.mkfifo(path)
-    proc = subprocess.Popen([sys.executable, "-m", "semsim.cli", "usim", str(path),
+    proc = subprocess.Popen([sys.executable, "-m", "semsim.app.cli", "usim", str(path),
                              str(EXAMPLES / "fig1-source.xml"), "-b"], stdout=subprocess.PIPE, text=True)
     try:
         time.sleep(1.5)

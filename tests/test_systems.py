@@ -10,11 +10,11 @@ import numpy as np
 import pytest
 from click.testing import CliRunner
 
-from semsim.cli import cli
-from semsim.errors import SemsimError
-from semsim.significance import p_values, paired_tests
-from semsim.stats import Counts, Score
-from semsim.systems import compare_systems
+from semsim.app.cli import cli
+from semsim.app.systems import compare_systems
+from semsim.kernel.errors import SemsimError
+from semsim.kernel.significance import p_values, paired_tests
+from semsim.kernel.stats import Counts, Score
 
 
 def exact_permutation_p(diff: np.ndarray) -> float:
@@ -117,7 +117,7 @@ def test_score_command_prints_the_systems_table(toy_env):
 
 
 def test_gec_metrics_shaped_adapter(toy_env):
-    from semsim.gec.metric import USimMetric
+    from semsim.app.gec.metric import USimMetric
     scorer = USimMetric(USimMetric.Config(parser="toy-parser"))
     sentence = scorer.score_sentence(SOURCE, HYP1)
     assert len(sentence) == 5 and sentence[1] == 1.0 and sentence[3] == 1.0  # both empty: 1 by convention
@@ -140,7 +140,7 @@ def test_the_ranked_table_names_the_setting_closest_to_people(toy_env):
     """Issue #46: under the ranked table of the paper's setting, one line names the setting
     that agrees best with people and where the evidence is; not with -q, not in TSV or JSON,
     not under the preset itself. Its numbers are docs/validity.md's."""
-    from semsim.systems import PRESET_NOTE, SPEARMAN_TMU_GFM
+    from semsim.app.systems import PRESET_NOTE, SPEARMAN_TMU_GFM
     for name, lines in (("src", ["a b c .", "the cat sat ."]), ("a", ["a b d .", "the cat sat ."])):
         (toy_env / name).write_text("\n".join(lines) + "\n", encoding="utf-8")
     args = ["score", "--source", str(toy_env / "src"), "--hyp", str(toy_env / "a"), "--parser", "toy-parser",

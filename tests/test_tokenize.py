@@ -12,8 +12,8 @@ from pathlib import Path
 import pytest
 from support import run_cli as run
 
-from semsim.errors import SettingsError
-from semsim.tokenize import TOKENIZERS, looks_untokenized, tokenize, tokenizer_signature, untokenized_lines
+from semsim.app.tokenization import TOKENIZERS, looks_untokenized, tokenize, tokenizer_signature, untokenized_lines
+from semsim.kernel.errors import SettingsError
 
 ROOT = Path(__file__).resolve().parents[1]
 EXAMPLES = ROOT / "examples"
@@ -177,7 +177,7 @@ def test_conservatism_compare_and_sensitivity_sign_the_tokenizer(toy_env, spacy)
 # -- Python ---------------------------------------------------------------------------------------
 @pytest.mark.slow
 def test_usim_metric_tokenize_spacy_equals_pretokenized_text(toy_env, spacy):
-    from semsim.gec.metric import USimMetric
+    from semsim.app.gec.metric import USimMetric
     raw = USimMetric(USimMetric.Config(parser="toy-parser", tokenize="spacy"))
     plain = USimMetric(USimMetric.Config(parser="toy-parser"))
     with warnings.catch_warnings():
@@ -234,9 +234,9 @@ def test_api_parse_warns_naming_the_option(toy_env):
         semsim.api.parse(RAW_SOURCE, parser="toy-parser")
 
 
-@pytest.mark.slow  # semsim.hf imports USimMetric, and so gec-metrics and torch (seconds)
+@pytest.mark.slow  # semsim.app.hf imports USimMetric, and so gec-metrics and torch (seconds)
 def test_hf_settings_include_tokenize():
-    from semsim.hf import resolve_settings, setting_names
+    from semsim.app.hf import resolve_settings, setting_names
     assert "tokenize" in setting_names()
     assert resolve_settings(None, {"tokenize": "spacy"})["tokenize"] == "spacy"
 

@@ -7,11 +7,11 @@ from figure1 import correction, source
 
 import semsim
 from semsim import Unit, build_graph
-from semsim.align.tokens import paper_token_pairs
-from semsim.errors import SettingsError
-from semsim.metrics import usim as kernel
-from semsim.metrics.legacy import usim_legacy
-from semsim.metrics.settings import Settings
+from semsim.kernel.align.tokens import paper_token_pairs
+from semsim.kernel.errors import SettingsError
+from semsim.kernel.metrics import usim as kernel
+from semsim.kernel.metrics.legacy import usim_legacy
+from semsim.kernel.metrics.settings import Settings
 
 
 def usim(g1, g2, **settings):

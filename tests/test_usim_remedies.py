@@ -15,11 +15,11 @@ from figure1 import correction, source
 
 import semsim
 from semsim import Unit, USim, build_graph
-from semsim.align.tokens import align_tokens, related
-from semsim.errors import SettingsError
-from semsim.explain import explain
-from semsim.metrics.settings import SETTINGS
-from semsim.scheme import Scheme
+from semsim.app.explain import explain
+from semsim.kernel.align.tokens import align_tokens, related
+from semsim.kernel.errors import SettingsError
+from semsim.kernel.metrics.settings import SETTINGS
+from semsim.kernel.scheme import Scheme
 
 EXAMPLES = Path(__file__).resolve().parents[1] / "examples"
 SCHEME = Scheme("toy", label_weights={"A": 3, "P": 3, "F": 0.5})
@@ -122,7 +122,7 @@ def test_leaf_edges_count_every_token_matched_when_aligned():
 def test_a_leaf_is_lost_only_where_the_alignment_drops_its_token():
     """The leaf edges follow A_l: the paper's alignment pairs idea with iron, so no leaf is
     lost; the ordered one leaves iron out; a misspelling stays aligned under both."""
-    from semsim.stats import Counts
+    from semsim.kernel.stats import Counts
     a, b = scene(["He", "saw", "the", "idea"]), scene(["He", "saw", "the", "iron"])
     for tokens, aligned in (("edit", 4), ("ordered", 3)):
         without = USim(tokens=tokens).sentence_score(a, b).parts
@@ -134,15 +134,15 @@ def test_a_leaf_is_lost_only_where_the_alignment_drops_its_token():
 
 
 def test_leaf_edges_leave_punctuation_out_as_the_alignment_does():
-    from semsim.align.tokens import paper_token_pairs
-    from semsim.metrics.usim import leaf_counts
+    from semsim.kernel.align.tokens import paper_token_pairs
+    from semsim.kernel.metrics.usim import leaf_counts
     g = semsim.read(EXAMPLES / "fig1-source.xml")
     punct = sum(t.punct for t in g.tokens)
     assert punct and leaf_counts(g, g, paper_token_pairs(g, g), 3).total1 == 3 * (len(g.tokens) - punct)
 
 
 def test_explain_shows_the_leaf_edges_and_checks_them_against_the_score():
-    from semsim.explain import render_html, summary
+    from semsim.app.explain import render_html, summary
     a, b = scene(["He", "saw", "the", "idea"]), scene(["He", "saw", "the", "iron"])
     assert "leaves" not in explain(a, b, USim(tokens="ordered"))
     doc = explain(a, b, USim(tokens="ordered", leaves=2))  # raises if its counts differ from the score's
@@ -217,14 +217,14 @@ def test_the_gec_metrics_config_has_every_setting_flat_with_its_default():
     """gec-metrics reads a config from flat YAML fields: USimMetric.Config has one per setting."""
     import dataclasses
 
-    from semsim.gec.metric import USimMetric
+    from semsim.app.gec.metric import USimMetric
     config = {f.name: f.default for f in dataclasses.fields(USimMetric.Config)}
     assert {s.name: s.default for s in SETTINGS}.items() <= config.items()
     assert USimMetric.Config(labels="weak").usim == USim(labels="weak")
 
 
 def test_the_docs_option_table_is_the_settings_table():
-    from semsim.metrics.settings import markdown_table
+    from semsim.kernel.metrics.settings import markdown_table
     usage = (Path(__file__).resolve().parents[1] / "docs" / "usage.md").read_text(encoding="utf-8")
     assert markdown_table() in usage
 

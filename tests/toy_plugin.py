@@ -11,11 +11,11 @@ import os
 import signal
 from dataclasses import dataclass
 
-from semsim.errors import InputError
-from semsim.graph import Edge, Graph, Token, Unit
-from semsim.hookspecs import hookimpl
-from semsim.records import Download, MetricSpec, ParaphraseJudge, Parser, Reader, WordEncoder, Writer
-from semsim.scheme import Scheme
+from semsim.kernel.errors import InputError
+from semsim.kernel.graph import Edge, Graph, Token, Unit
+from semsim.kernel.hookspecs import hookimpl
+from semsim.kernel.records import Download, MetricSpec, ParaphraseJudge, Parser, Reader, WordEncoder, Writer
+from semsim.kernel.scheme import Scheme
 
 TOY = Scheme("toy", equivalences=(frozenset({"Big", "Large"}),), ignored_labels=frozenset({"Punct"}),
              label_groups={"Any": ("Big", "Small", "Large")}, label_names={"Big": "Capitalised word"})
@@ -134,7 +134,7 @@ def same_labels(g1, g2):
     """A toy measure: the share of edge labels the two graphs have in common (multisets)."""
     from collections import Counter
 
-    from semsim.stats import Counts, Score
+    from semsim.kernel.stats import Counts, Score
     a, b = (Counter(lab for e in g.edges for lab in e.labels) for g in (g1, g2))
     common = sum((a & b).values())
     return Score({"labels": Counts(common, sum(a.values()), common, sum(b.values()))}, "toy-labels|version:1")
@@ -147,7 +147,7 @@ def register_metrics(register):
 
 def toy_judge(queries):
     """A toy paraphrase judge: the toy language's only synonyms are Big and Large."""
-    from semsim.align.paraphrase import Verdict
+    from semsim.kernel.align.paraphrase import Verdict
     same = {frozenset({"big", "large"})}
     out = []
     for q in queries:

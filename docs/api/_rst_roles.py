@@ -1,7 +1,7 @@
 """A Griffe extension for the API reference (docs only, not part of semsim).
 
 semsim's docstrings are written for people reading the source, in Google style with a
-few reStructuredText habits: roles such as ``:class:`~semsim.graph.Graph``` and a
+few reStructuredText habits: roles such as ``:class:`~semsim.kernel.graph.Graph``` and a
 paragraph ending in ``::`` before an indented example. Markdown shows those literally, so
 this extension rewrites them, in the rendered copy only:
 

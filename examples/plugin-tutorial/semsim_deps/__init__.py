@@ -1,7 +1,7 @@
 """semsim-deps: word-to-word dependencies for semsim (the plugin of docs/plugins.md's tutorial)."""
 
-from semsim.hookspecs import hookimpl
-from semsim.records import Parser, Reader, Writer
+from semsim.kernel.hookspecs import hookimpl
+from semsim.kernel.records import Parser, Reader, Writer
 
 from . import adapter, conllu, parser, writer
 

@@ -2,9 +2,9 @@
 
 from __future__ import annotations
 
-from semsim.adapt import is_punct
-from semsim.graph import Edge, Graph, Token, Unit
-from semsim.scheme import Scheme
+from semsim.kernel.adapt import is_punct
+from semsim.kernel.graph import Edge, Graph, Token, Unit
+from semsim.kernel.scheme import Scheme
 
 from .conllu import Sentence
 

@@ -6,8 +6,8 @@ from collections.abc import Iterator
 from dataclasses import dataclass
 from pathlib import Path
 
-from semsim.errors import InputError
-from semsim.files import read_text, shown
+from semsim.kernel.errors import InputError
+from semsim.kernel.files import read_text, shown
 
 
 @dataclass(frozen=True)

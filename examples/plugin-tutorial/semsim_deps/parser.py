@@ -6,8 +6,8 @@ from collections.abc import Sequence
 from pathlib import Path
 from typing import Any
 
-from semsim.errors import SemsimError
-from semsim.models import hash_files
+from semsim.kernel.errors import SemsimError
+from semsim.kernel.models import hash_files
 
 from .conllu import Sentence
 

@@ -5,7 +5,7 @@ from __future__ import annotations
 from collections.abc import Sequence
 from pathlib import Path
 
-from semsim.graph import Graph
+from semsim.kernel.graph import Graph
 
 
 def write(graphs: Sequence[Graph], path: Path) -> None:

@@ -2,7 +2,7 @@
 
 from pathlib import Path
 
-from semsim.testing import conformance_tests
+from semsim.app.testing import conformance_tests
 
 HERE = Path(__file__).resolve().parents[1]
 

@@ -4,8 +4,8 @@ from __future__ import annotations
 
 from typing import Any
 
-from semsim.hookspecs import hookimpl
-from semsim.records import Download, MetricSpec, Parser, Reader
+from semsim.kernel.hookspecs import hookimpl
+from semsim.kernel.records import Download, MetricSpec, Parser, Reader
 
 from .reader import read_penman, read_penman_aligned, sniff_penman
 
@@ -53,7 +53,7 @@ def register_schemes(register):
 def to_graph(obj: Any):
     import penman
 
-    from semsim.formats.mrp import is_mrp
+    from semsim.kernel.formats.mrp import is_mrp
     if is_mrp(obj, "amr"):
         from .mrp import mrp_amr_to_graph
         return mrp_amr_to_graph(obj)

@@ -30,9 +30,9 @@ from collections import defaultdict
 from functools import cache
 from typing import Any
 
-from semsim.adapt import depths, is_punct, primary_edges
-from semsim.graph import Edge, Graph, Token, Unit
-from semsim.scheme import Scheme
+from semsim.kernel.adapt import depths, is_punct, primary_edges
+from semsim.kernel.graph import Edge, Graph, Token, Unit
+from semsim.kernel.scheme import Scheme
 
 #: Label weights (USim's ``edge_weights="scheme"``): a predicate's core roles (ARG0-ARG5) carry
 #: its meaning; non-core roles (:mod, :time, :op, ...) weigh 1. Label names (the explanation

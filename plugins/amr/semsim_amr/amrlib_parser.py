@@ -29,7 +29,7 @@ from collections.abc import Sequence
 from pathlib import Path
 from typing import Any
 
-from semsim.errors import ParseError, SemsimError
+from semsim.kernel.errors import ParseError, SemsimError
 
 MODEL_ENV = "SEMSIM_AMRLIB_MODEL"
 TOKENIZER_ENV = "SEMSIM_AMRLIB_TOKENIZER"
@@ -63,7 +63,7 @@ class ParseFailure(ParseError):
 # -- the model -----------------------------------------------------------------------------------
 def resolve_model(model: str | None) -> Path:
     """The model directory from ``--model`` (a directory or an installed model's name) or the environment."""
-    from semsim.models import check_trusted, requested_model
+    from semsim.kernel.models import check_trusted, requested_model
     path = requested_model(model, MODEL_ENV, lambda p: (p / META).is_file(), runs_code="amrlib", missing=(
         f"no amrlib model: pass --model DIR (an amrlib model directory), set {MODEL_ENV}, "
         f"or install one with `semsim models download {DEFAULT_MODEL}`"))
@@ -119,7 +119,7 @@ def model_identity(model: str | None) -> str:
     """SHA-256 over the model directory's files (names and contents), and over the tokenizer's
     files when they come from elsewhere: both decide what the parses are (once per version of
     the files: a released model takes seconds to hash)."""
-    from semsim.models import hash_files
+    from semsim.kernel.models import hash_files
     root = resolve_model(model)
     entries: list[tuple[str, Path | None]] = [(f.relative_to(root).as_posix(), f) for f in _model_files(root)]
     tokenizer = _tokenizer_dir(root, required=False)

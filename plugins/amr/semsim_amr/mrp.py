@@ -11,9 +11,9 @@ from __future__ import annotations
 
 import re
 
-from semsim.errors import InputError
-from semsim.formats.mrp import MrpGraph
-from semsim.graph import Graph
+from semsim.kernel.errors import InputError
+from semsim.kernel.formats.mrp import MrpGraph
+from semsim.kernel.graph import Graph
 
 from .adapter import amr_to_graph
 

@@ -8,9 +8,9 @@ from collections.abc import Iterator
 from pathlib import Path
 from typing import Any
 
-from semsim.errors import InputError
-from semsim.files import read_text, shown
-from semsim.limits import LimitError, check_depth, recursion_for_depth
+from semsim.kernel.errors import InputError
+from semsim.kernel.files import read_text, shown
+from semsim.kernel.limits import LimitError, check_depth, recursion_for_depth
 
 
 def sniff_penman(path: Path, head: bytes) -> bool:
@@ -86,7 +86,7 @@ _TOKENS = re.compile(r'"[^"\\]*(?:\\.[^"\\]*)*"|#[^\n]*|[()]|[^\s()"#]+|"')
 
 def check_block(block: str) -> None:
     """Refuse what penman's decoder lets through or cannot survive: a graph nested beyond
-    :func:`semsim.limits.max_depth`, a ``)`` that closes nothing, and anything but comments
+    :func:`semsim.kernel.limits.max_depth`, a ``)`` that closes nothing, and anything but comments
     after the graph's last ``)`` (an extra parenthesis, a second graph without a blank line),
     which penman silently drops."""
     depth = deepest = 0

@@ -16,9 +16,9 @@ import random
 import threading
 from typing import Any
 
-from semsim.errors import SemsimError
-from semsim.graph import Graph
-from semsim.stats import Counts, Score, signature
+from semsim.kernel.errors import SemsimError
+from semsim.kernel.graph import Graph
+from semsim.kernel.stats import Counts, Score, signature
 
 SEED = 20130804  # the Smatch paper's date; any fixed value makes runs reproducible
 RESTARTS = 5  # the package's default number of hill-climbing restarts
@@ -76,7 +76,7 @@ def smatch_score(test: Any, gold: Any, restarts: int = RESTARTS, seed: int = SEE
 
 def smatch_graphs(g1: Graph, g2: Graph) -> Score:
     """Smatch of two semsim graphs made by this plugin (which keeps each AMR's PENMAN text)."""
-    from semsim.version import __version__
+    from semsim.kernel.version import __version__
     texts = [g.meta.get("penman") for g in (g1, g2)]
     if not all(texts):
         raise SemsimError(f"Smatch needs AMR graphs read by the AMR plugin ({g1.id or '?'} / {g2.id or '?'})")

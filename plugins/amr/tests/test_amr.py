@@ -40,7 +40,7 @@ def test_usim_on_figure1_amrs():
 
 def test_reentrancy_is_remote_and_inverse_roles_are_canonical():
     amr = penman.decode("(b / board :ARG1-of (h / have-org-role-91 :ARG0 (p / person) :ARG2 b))")
-    g = semsim.plugins.to_graph(amr)
+    g = semsim.app.plugins.to_graph(amr)
     edges = {(g.units[e.parent].id, e.labels[0], g.units[e.child].id): e.remote for e in g.edges}
     assert edges[("h", "ARG1", "b")] is True   # b already hangs from the root: reentrancy
     assert edges[("h", "ARG2", "b")] is True
@@ -161,11 +161,11 @@ LAYOUT_SENSITIVE = [  # each has a node with several parents, so the old "first 
 @pytest.mark.parametrize("text", LAYOUT_SENSITIVE)
 def test_usim_on_amr_does_not_depend_on_the_penman_layout(text):
     amr = penman.decode(text)
-    g = semsim.plugins.to_graph(amr)
+    g = semsim.app.plugins.to_graph(amr)
     layouts = {penman.encode(x) for x in _relayouts(amr, 8)}
     assert len(layouts) > 1  # the test really sees other layouts
     for other in layouts:
-        h = semsim.plugins.to_graph(penman.decode(other))
+        h = semsim.app.plugins.to_graph(penman.decode(other))
         assert semsim.usim(g, h).f == 1.0
         assert [t.text for t in h.tokens] == [t.text for t in g.tokens]
 
@@ -204,7 +204,7 @@ def test_one_bad_graph_costs_only_its_own_pair(tmp_path):
     assert [x.get("name") for x in records[:2]] == ["s1", "s3"] and records[2]["corpus"]
     with pytest.raises(InputError, match=r"a\.amr:5: graph s2"):
         semsim.read_all(tmp_path / "a.amr")
-    kept = list(semsim.io.iter_graphs(tmp_path / "a.amr", errors="yield"))
+    kept = list(semsim.app.reading.iter_graphs(tmp_path / "a.amr", errors="yield"))
     assert [type(x).__name__ for x in kept] == ["Graph", "InputError", "Graph"]
 
 

@@ -26,10 +26,10 @@ from tiny_amrlib import HUB_TOKENIZER, WANT_GO, build_tiny_model
 
 import semsim
 from semsim import SemsimError
-from semsim.cache import ParseCache
-from semsim.cli import cli
-from semsim.errors import ParseError
-from semsim.parsing import ParseSettings, find_parser, parse_sentences
+from semsim.app.cache import ParseCache
+from semsim.app.cli import cli
+from semsim.app.parsing import ParseSettings, find_parser, parse_sentences
+from semsim.kernel.errors import ParseError
 from semsim_amr import amrlib_parser
 
 SENTENCES = ["The boy wants to go .", "He wants to leave ."]
@@ -58,7 +58,7 @@ def _no_tokenizer_env(monkeypatch):
 def semsim_cli(*args, env=None) -> subprocess.CompletedProcess:
     env = {**os.environ, "OMP_NUM_THREADS": "1", "HF_HUB_OFFLINE": "1", **(env or {})}
     env.pop(amrlib_parser.MODEL_ENV, None)
-    return subprocess.run([sys.executable, "-m", "semsim.cli", *map(str, args)], capture_output=True, text=True,
+    return subprocess.run([sys.executable, "-m", "semsim.app.cli", *map(str, args)], capture_output=True, text=True,
                           env=env)
 
 
@@ -76,7 +76,7 @@ def fake_model_dir(d: Path, weights: bytes = b"weights") -> Path:
 # -- without torch -----------------------------------------------------------------------------
 @pytest.mark.slow
 def test_registering_the_parser_imports_neither_torch_nor_amrlib():
-    code = ("import sys, semsim.plugins as p; ps, ms = p.parsers(), p.downloads(); "
+    code = ("import sys, semsim.app.plugins as p; ps, ms = p.parsers(), p.downloads(); "
             "assert ps['amrlib'].representation == 'amr'; "
             "assert ms['amrlib-parse-xfm-bart-large-0.1.0'].parser == 'amrlib'; "
             "print(sorted(m for m in ('torch', 'transformers', 'amrlib') if m in sys.modules))")

@@ -1,10 +1,10 @@
-"""semsim's conformance kit (``semsim.testing.conformance_tests``) on the AMR plugin, with the
+"""semsim's conformance kit (``semsim.app.testing.conformance_tests``) on the AMR plugin, with the
 AMRs of the paper's Figure 1. The amrlib parser needs a model of hundreds of MB: its part of
 the kit (``sentences=``) runs where one is installed (``test_amrlib.py`` checks the parser on a tiny one)."""
 
 from pathlib import Path
 
-from semsim.testing import conformance_tests
+from semsim.app.testing import conformance_tests
 
 EXAMPLES = Path(__file__).resolve().parents[3] / "examples"
 

@@ -1,6 +1,6 @@
 """Fuzzing the PENMAN reader, AMR from MRP, and the commands over them: a mutated file is
 read or refused graph by graph with a one-line error, never a traceback (see
-``semsim.testing``)."""
+``semsim.app.testing``)."""
 
 from __future__ import annotations
 
@@ -11,8 +11,8 @@ import pytest
 from hypothesis import given
 from hypothesis import strategies as st
 
-from semsim.graph import Graph
-from semsim.testing import any_bytes, check_command, check_reader, fuzz_settings, json_mutated, mutated
+from semsim.app.testing import any_bytes, check_command, check_reader, fuzz_settings, json_mutated, mutated
+from semsim.kernel.graph import Graph
 
 EXAMPLES = Path(__file__).resolve().parents[3] / "examples"
 SEEDS = [p.read_bytes() for p in sorted(EXAMPLES.glob("*.amr"))]

@@ -10,8 +10,8 @@ from __future__ import annotations
 
 from typing import Any
 
-from semsim.hookspecs import hookimpl
-from semsim.records import MetricSpec
+from semsim.kernel.hookspecs import hookimpl
+from semsim.kernel.records import MetricSpec
 
 
 @hookimpl
@@ -32,7 +32,7 @@ def register_schemes(register):
 
 @hookimpl
 def to_graph(obj: Any):
-    from semsim.formats.mrp import MrpGraph
+    from semsim.kernel.formats.mrp import MrpGraph
     if isinstance(obj, MrpGraph) and obj.framework in ("dm", "psd", "eds"):
         from .adapter import mrp_framework_to_graph
         return mrp_framework_to_graph(obj)

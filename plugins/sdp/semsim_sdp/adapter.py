@@ -39,11 +39,11 @@ from collections import defaultdict
 from collections.abc import Sequence
 from typing import Any
 
-from semsim.adapt import depths, is_punct, primary_edges
-from semsim.errors import InputError
-from semsim.formats.mrp import MrpGraph
-from semsim.graph import Edge, Graph, Token, Unit
-from semsim.scheme import Scheme
+from semsim.kernel.adapt import depths, is_punct, primary_edges
+from semsim.kernel.errors import InputError
+from semsim.kernel.formats.mrp import MrpGraph
+from semsim.kernel.graph import Edge, Graph, Token, Unit
+from semsim.kernel.scheme import Scheme
 
 _DM_ARGS = ("ARG1", "ARG2", "ARG3", "ARG4")
 _PSD_ARGS = ("ACT-arg", "PAT-arg", "ADDR-arg", "EFF-arg", "ORIG-arg")
@@ -82,7 +82,7 @@ def _node_key(n: dict[str, Any]) -> tuple[Any, ...]:
 def mrp_framework_to_graph(m: MrpGraph) -> Graph:
     """The semsim graph of a DM, PSD or EDS graph that the core's reader found well-formed
     MRP (node ids unique, edges and tops naming nodes, anchors inside the input). Refused,
-    as an :class:`~semsim.errors.InputError` naming file and line: a node without anchors
+    as an :class:`~semsim.kernel.errors.InputError` naming file and line: a node without anchors
     (all three frameworks anchor every node) or whose anchors cover no word."""
     d, fw = m.data, m.framework
     scheme = SCHEMES[fw]

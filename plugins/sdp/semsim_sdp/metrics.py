@@ -25,9 +25,9 @@ import functools
 import json
 from typing import Any
 
-from semsim.errors import SemsimError
-from semsim.graph import Graph
-from semsim.stats import Counts, Score, signature
+from semsim.kernel.errors import SemsimError
+from semsim.kernel.graph import Graph
+from semsim.kernel.stats import Counts, Score, signature
 
 #: MTool's ``score.core.PUNCTUATION`` and ``SPACE``: trimmed from span ends / dropped inside.
 PUNCTUATION = frozenset(".?!;,:“\"”‘'’()[]{} \t\n\f")
@@ -114,7 +114,7 @@ def _edm(a: dict[str, frozenset[Any]], b: dict[str, frozenset[Any]], explode_spa
 
 
 def _version() -> str:
-    from semsim.version import __version__
+    from semsim.kernel.version import __version__
     return __version__
 
 

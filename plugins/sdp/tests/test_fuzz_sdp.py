@@ -1,6 +1,6 @@
 """Fuzzing DM, PSD and EDS from MRP: a mutated file is read or refused graph by graph with a
 one-line error, never a traceback, and every graph it yields scores exactly 1 against
-itself under USim and its framework's metric (see ``semsim.testing``)."""
+itself under USim and its framework's metric (see ``semsim.app.testing``)."""
 
 from __future__ import annotations
 
@@ -11,9 +11,9 @@ from hypothesis import given
 from sdp_data import DM_GOLD, DM_SYS, EDS_GOLD, EDS_SYS, edge, mrp, node
 
 import semsim
-from semsim.graph import Graph
-from semsim.plugins import metrics
-from semsim.testing import check_command, check_reader, fuzz_settings, json_mutated, mutated
+from semsim.app.plugins import metrics
+from semsim.app.testing import check_command, check_reader, fuzz_settings, json_mutated, mutated
+from semsim.kernel.graph import Graph
 
 pytestmark = pytest.mark.slow
 

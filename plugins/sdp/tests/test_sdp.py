@@ -20,10 +20,10 @@ from semsim_sdp.adapter import segment
 from semsim_sdp.metrics import edm_score, sdp_score
 
 import semsim
-from semsim.formats.mrp import MrpGraph
-from semsim.hookspecs import hookimpl
-from semsim.plugins import metrics, to_graph
-from semsim.records import ParaphraseJudge
+from semsim.app.plugins import metrics, to_graph
+from semsim.kernel.formats.mrp import MrpGraph
+from semsim.kernel.hookspecs import hookimpl
+from semsim.kernel.records import ParaphraseJudge
 
 
 def graph(d: dict, line: int = 1):
@@ -142,7 +142,7 @@ def test_sample_self_pairs_score_exactly_one(shared, fw):
 
 _SCRIPT = """
 import itertools, sys, semsim
-from semsim.plugins import metrics
+from semsim.app.plugins import metrics
 for fw, m in (("dm", "sdp-dm"), ("psd", "sdp-psd"), ("eds", "edm")):
     gs = semsim.read_all(sys.argv[1] + f"/{fw}.mrp")[:30]
     for a, b in itertools.pairwise(gs):
@@ -204,7 +204,7 @@ class _Judge:
 
     @staticmethod
     def judge(queries):
-        from semsim.align.paraphrase import Verdict
+        from semsim.kernel.align.paraphrase import Verdict
         return [Verdict(True, None, "anything goes") for _ in queries]
 
     @hookimpl
@@ -214,7 +214,7 @@ class _Judge:
 
 @pytest.mark.parametrize("gold,system", [(DM_GOLD, DM_SYS), (EDS_GOLD, EDS_SYS)])
 def test_the_paraphrase_alignment_works_on_sdp_graphs(gold, system, monkeypatch):
-    from semsim.plugins import get_plugin_manager
+    from semsim.app.plugins import get_plugin_manager
     monkeypatch.setenv("SEMSIM_PARAPHRASE_JUDGE", "any")
     judge = _Judge()
     get_plugin_manager().register(judge, name="test-judge")

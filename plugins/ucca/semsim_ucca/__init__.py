@@ -5,8 +5,8 @@ from __future__ import annotations
 import sys
 from typing import Any
 
-from semsim.hookspecs import hookimpl
-from semsim.records import Download, Parser, Reader, Writer
+from semsim.kernel.hookspecs import hookimpl
+from semsim.kernel.records import Download, Parser, Reader, Writer
 
 from .reader import read_pickle, read_xml, sniff_xml
 
@@ -73,7 +73,7 @@ def register_schemes(register):
 
 @hookimpl
 def to_graph(obj: Any):
-    from semsim.formats.mrp import is_mrp
+    from semsim.kernel.formats.mrp import is_mrp
     if is_mrp(obj, "ucca"):
         from .mrp import mrp_ucca_to_graph
         return mrp_ucca_to_graph(obj)

@@ -13,9 +13,9 @@ from typing import Any
 import click
 
 from semsim.api import ParseSettings
-from semsim.cli import parsing_options
-from semsim.errors import SemsimError
-from semsim.signature import Signature
+from semsim.app.cli import parsing_options
+from semsim.kernel.errors import SemsimError
+from semsim.kernel.signature import Signature
 
 
 @click.group()
@@ -54,8 +54,8 @@ def _writable_model(target: Path, work_dir: str | None = None) -> None:
     import os
     import tempfile
 
-    from semsim.files import cache_dir, same_file
-    from semsim.models import models_dir
+    from semsim.kernel.files import cache_dir, same_file
+    from semsim.kernel.models import models_dir
     work = Path(work_dir) if work_dir else target.with_name(target.name + ".work")
     for directory, what in ((work, "the training work directory"), (models_dir(), "the models directory")):
         if directory.resolve() == target.resolve() or directory.resolve() in target.resolve().parents:
@@ -133,9 +133,9 @@ def train(train_paths: tuple[str, ...], train_ids: str | None, dev_paths: tuple[
         --set char_dim=32 --encoder all-MiniLM-L6-v2 --epochs 16 --patience 4 \\
         -m plugins/ucca/semsim_ucca/models/ucca-span-ewt-minilm.safetensors
     """
-    from semsim import threads
-    from semsim.files import same_file
-    from semsim.models import sha256_file
+    from semsim.kernel import threads
+    from semsim.kernel.files import same_file
+    from semsim.kernel.models import sha256_file
 
     from .span.training.train import Corpus, Settings
     target = Path(model)

@@ -11,8 +11,8 @@ from __future__ import annotations
 
 from dataclasses import replace
 
-from semsim.formats.mrp import MrpGraph, mrp_to_graph
-from semsim.graph import Graph
+from semsim.kernel.formats.mrp import MrpGraph, mrp_to_graph
+from semsim.kernel.graph import Graph
 
 from .scheme import UCCA, finish
 

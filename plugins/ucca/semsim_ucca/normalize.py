@@ -21,7 +21,7 @@ apply this first to reproduce the 1.0.50 numbers::
 
 from __future__ import annotations
 
-from semsim.graph import Edge, Graph
+from semsim.kernel.graph import Edge, Graph
 
 
 def _flatten_centres(g: Graph) -> list[Edge]:

@@ -1,4 +1,4 @@
-"""An English paraphrase judge for ``--tokens paraphrase`` (:mod:`semsim.align.paraphrase`).
+"""An English paraphrase judge for ``--tokens paraphrase`` (:mod:`semsim.kernel.align.paraphrase`).
 
 The question, for each substitution gap: does the correction's ``be able`` say what the
 source's ``know how`` said there? The judge puts the correction's words in place of the
@@ -32,8 +32,8 @@ from collections.abc import Sequence
 
 import numpy as np
 
-from semsim.align.paraphrase import Query, Verdict
-from semsim.records import ParaphraseJudge
+from semsim.kernel.align.paraphrase import Query, Verdict
+from semsim.kernel.records import ParaphraseJudge
 
 ENCODER = "all-MiniLM-L6-v2"
 #: tokens of context each side of the gap

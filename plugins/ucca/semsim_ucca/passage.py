@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from typing import Any
 
-from semsim.graph import Edge, Graph, Token, Unit
+from semsim.kernel.graph import Edge, Graph, Token, Unit
 
 from .scheme import finish, node_order
 

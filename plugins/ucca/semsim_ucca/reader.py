@@ -16,10 +16,10 @@ import pickle
 from pathlib import Path
 from xml.parsers import expat
 
-from semsim.errors import InputError
-from semsim.files import read_bytes
-from semsim.graph import Edge, Graph, Token, Unit
-from semsim.limits import token_too_long
+from semsim.kernel.errors import InputError
+from semsim.kernel.files import read_bytes
+from semsim.kernel.graph import Edge, Graph, Token, Unit
+from semsim.kernel.limits import token_too_long
 
 from .scheme import finish, node_order
 
@@ -188,7 +188,7 @@ class _Builder:
     def _acyclic(self, edges: list[tuple[str, str]], lines: dict[tuple[str, str], int]) -> None:
         """UCCA's foundational layer is a DAG with its remote edges too: a remote edge that
         closes a cycle (a unit a remote participant of its own descendant) is refused, at its
-        line (:class:`~semsim.graph.Graph` refuses cycles of primary edges)."""
+        line (:class:`~semsim.kernel.graph.Graph` refuses cycles of primary edges)."""
         parents: dict[str, list[str]] = {}
         for p, c in edges:
             parents.setdefault(c, []).append(p)
@@ -217,7 +217,7 @@ def read_xml(path: Path):
                          path, exc.lineno) from None
     except OSError as exc:
         raise InputError(f"cannot read: {exc.strerror or exc}", path) from None
-    from semsim.errors import GraphError
+    from semsim.kernel.errors import GraphError
     try:
         yield builder.graph()
     except GraphError as exc:

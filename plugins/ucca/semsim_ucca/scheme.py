@@ -5,8 +5,8 @@ from __future__ import annotations
 from collections.abc import Collection, Iterable, Sequence
 from typing import Any
 
-from semsim.graph import Edge, Graph, Token, Unit
-from semsim.scheme import Scheme
+from semsim.kernel.graph import Edge, Graph, Token, Unit
+from semsim.kernel.scheme import Scheme
 
 #: UCCA's foundational layer, as ``ucca.evaluation`` compares it: P~S, H~C, N~L, F~R are
 #: equivalent in weak labelled matching; punctuation (U) and linkage (LA, LR, LKG nodes)

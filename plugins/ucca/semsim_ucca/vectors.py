@@ -1,4 +1,4 @@
-"""English contextual word vectors for ``--tokens contextual`` (:mod:`semsim.align.contextual`).
+"""English contextual word vectors for ``--tokens contextual`` (:mod:`semsim.kernel.align.contextual`).
 
 A word's vector is the mean of its word pieces' hidden states at layer :data:`LAYER` of
 all-MiniLM-L6-v2, the encoder this plugin already pins (by content hash; no download). Layer
@@ -25,8 +25,8 @@ from typing import Any
 
 import numpy as np
 
-from semsim.errors import SemsimError
-from semsim.records import WordEncoder
+from semsim.kernel.errors import SemsimError
+from semsim.kernel.records import WordEncoder
 
 ENCODER = "all-MiniLM-L6-v2"
 #: the hidden layer read (0: the embeddings)
@@ -97,7 +97,7 @@ class MiniLMWords:
 
     def pieces(self, words: Sequence[str]) -> list[int]:
         """How many word pieces each word is split into (semsim rewards a correction whose
-        word the vocabulary knows better as a fixed misspelling: :mod:`semsim.align.contextual`)."""
+        word the vocabulary knows better as a fixed misspelling: :mod:`semsim.kernel.align.contextual`)."""
         return [_pieces(w) for w in words]
 
     def clear(self) -> None:

@@ -10,7 +10,7 @@ from pathlib import Path
 import pytest
 
 import semsim
-from semsim.metrics.dagf import dag_f
+from semsim.kernel.metrics.dagf import dag_f
 from semsim_ucca.passage import passage_to_graph
 
 EXAMPLE_FILES = sorted((Path(__file__).resolve().parents[3] / "examples").glob("*.xml"))

@@ -14,7 +14,7 @@ from support import run_semsim
 
 pytestmark = pytest.mark.slow  # each test starts semsim processes
 
-SEMSIM = [sys.executable, "-m", "semsim.cli"]
+SEMSIM = [sys.executable, "-m", "semsim.app.cli"]
 
 
 run = functools.partial(run_semsim, check=True)

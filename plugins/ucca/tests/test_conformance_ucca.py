@@ -1,4 +1,4 @@
-"""semsim's conformance kit (``semsim.testing.conformance_tests``) on the UCCA plugin, with the
+"""semsim's conformance kit (``semsim.app.testing.conformance_tests``) on the UCCA plugin, with the
 passages of the paper's Figure 1 (and its second annotation).
 
 Without sentences: the parser's part of the kit finds that a parsed graph's tokens have no
@@ -9,7 +9,7 @@ sets the positions, `test_parsed_graphs_survive_every_route` would fail on the X
 
 from pathlib import Path
 
-from semsim.testing import conformance_tests
+from semsim.app.testing import conformance_tests
 
 EXAMPLES = Path(__file__).resolve().parents[3] / "examples"
 

@@ -1,5 +1,5 @@
 """Fuzzing the UCCA XML reader and the commands over it: a mutated passage is read or
-refused with a one-line error, never a traceback (see ``semsim.testing``)."""
+refused with a one-line error, never a traceback (see ``semsim.app.testing``)."""
 
 from __future__ import annotations
 
@@ -9,8 +9,8 @@ import pytest
 from hypothesis import given
 from hypothesis import strategies as st
 
-from semsim.graph import Graph
-from semsim.testing import any_bytes, check_command, check_reader, fuzz_settings, mutated
+from semsim.app.testing import any_bytes, check_command, check_reader, fuzz_settings, mutated
+from semsim.kernel.graph import Graph
 
 EXAMPLES = Path(__file__).resolve().parents[3] / "examples"
 SEEDS = [p.read_bytes() for p in sorted(EXAMPLES.glob("*.xml"))]

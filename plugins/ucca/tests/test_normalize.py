@@ -14,7 +14,7 @@ import pytest
 
 import semsim
 from semsim import Unit, build_graph
-from semsim.stats import Counts
+from semsim.kernel.stats import Counts
 from semsim_ucca.normalize import evaluation_normalize
 from semsim_ucca.scheme import UCCA
 

@@ -26,7 +26,7 @@ FIGURE1 = ["He gva an apple for john", "He gave John an apple"]
 
 
 def semsim(*args, env=None):
-    return subprocess.run([sys.executable, "-m", "semsim.cli", *map(str, args)], capture_output=True, text=True,
+    return subprocess.run([sys.executable, "-m", "semsim.app.cli", *map(str, args)], capture_output=True, text=True,
                           env={**os.environ, **(env or {})})
 
 
@@ -78,8 +78,8 @@ def test_discontinuous_unit_and_remote_survive_spans():
 def _mrp_route(tree, graph_id):
     """The graph the span parser returned before issue #48: the tree's MRP, converted by the
     plugin's ``to_graph`` and read back from graph JSON, as every parse was."""
-    from semsim.formats.mrp import MrpGraph
-    from semsim.graph_json import graph_from_dict, graph_to_dict
+    from semsim.kernel.formats.mrp import MrpGraph
+    from semsim.kernel.graph_json import graph_from_dict, graph_to_dict
     from semsim_ucca.mrp import mrp_ucca_to_graph
     from semsim_ucca.span.inference.tree import tree_to_mrp
     return graph_from_dict(graph_to_dict(mrp_ucca_to_graph(MrpGraph("ucca", graph_id, tree_to_mrp(tree, graph_id)))))
@@ -123,7 +123,7 @@ def test_tree_to_graph_is_the_mrp_route(corpus):
     punctuation, kinds, ids, sentence ends and meta included): on the fixtures' gold trees,
     on a thousand random ones, and on a tree that leaves a token unanchored (which takes the
     MRP route). Its serialised MRP, kept in the cache for people, is the one it was."""
-    from semsim.graph_json import graph_to_dict
+    from semsim.kernel.graph_json import graph_to_dict
     from semsim_ucca.span import serialize
     from semsim_ucca.span.inference.tree import Node, Tree, tree_from_passage, tree_to_graph, tree_to_mrp
     gold = [tree_from_passage(p) for p in passages(corpus / "train")]
@@ -143,8 +143,8 @@ def test_a_parse_builds_each_graph_once(monkeypatch, tmp_path):
     """Issue #48: parsed in this process, each sentence's graph is constructed once (by
     :func:`tree_to_graph`), neither copied nor read back from JSON; with a cache too (which
     stores graph JSON and builds nothing); a cache hit reads each graph back once."""
-    from semsim.graph import Graph
-    from semsim.parsing import ParseSettings, parse_texts
+    from semsim.app.parsing import ParseSettings, parse_texts
+    from semsim.kernel.graph import Graph
     built, copied = [], []
     init, with_ = Graph.__post_init__, Graph.with_
     monkeypatch.setattr(Graph, "__post_init__", lambda self: (built.append(self.id), init(self))[1])
@@ -289,7 +289,7 @@ def test_prepared_data_reload_as_made_and_an_old_pickle_is_never_opened(corpus, 
 def test_a_checkpoint_that_loads_only_by_running_code_is_one_line_and_never_run(corpus, tmp_path):
     import torch
 
-    from semsim.errors import SemsimError
+    from semsim.kernel.errors import SemsimError
     from semsim_ucca.span.inference.model import Config
     from semsim_ucca.span.training.train import Corpus, Settings, train
     config = Config(lstm_dim=8, mlp_dim=8, remote_dim=4, word_dim=4, feat_dim=2, lstm_layers=1)
@@ -308,7 +308,7 @@ def test_a_checkpoint_that_loads_only_by_running_code_is_one_line_and_never_run(
 
 @pytest.mark.slow
 def test_model_file_carries_its_metadata_and_reloads(tiny_model):
-    from semsim.models import sha256_file
+    from semsim.kernel.models import sha256_file
     from semsim_ucca import span
     from semsim_ucca.span.inference.parser import SpanParser
     parser = SpanParser.load(tiny_model)
@@ -376,7 +376,7 @@ def test_sentence_over_the_length_bound_is_refused_before_the_model_loads(monkey
     """Every span is scored, so memory grows with the square of the length: a sentence over
     SEMSIM_MAX_SENTENCE_TOKENS is a ParseError naming it (the pipeline reports its line and
     parses the rest), whatever the model."""
-    from semsim.errors import ParseError
+    from semsim.kernel.errors import ParseError
     from semsim_ucca import span
     monkeypatch.setenv("SEMSIM_MAX_SENTENCE_TOKENS", "3")
     with pytest.raises(ParseError, match=r"sentence too long for the span parser: 4 tokens, over the limit of 3 "
@@ -395,7 +395,7 @@ def shipped():
 def test_shipped_model_parses_figure1_into_scenes_and_participants():
     import semsim as api
     from semsim_ucca import span
-    graphs = [api.plugins.to_graph(m) for m in span.parse(FIGURE1, str(shipped()))]
+    graphs = [api.app.plugins.to_graph(m) for m in span.parse(FIGURE1, str(shipped()))]
     for g in graphs:
         labels = [label for e in g.edges for label in e.labels]
         assert labels.count("H") + sum(lab in ("P", "S") for lab in labels) >= 1, g
@@ -411,7 +411,7 @@ def test_shipped_model_is_the_default_and_signed(tmp_path):
     r = semsim("score", "--source", src, "--hyp", hyp, "-q", "--no-cache", "-o", tmp_path / "o.jsonl", "--format",
                "json")
     assert r.returncode == 0, r.stderr
-    from semsim.models import sha256_file
+    from semsim.kernel.models import sha256_file
     from semsim_ucca import span
     from semsim_ucca.span.inference.encoder import DEFAULT, PINNED
     record = json.loads((tmp_path / "o.jsonl").read_text().splitlines()[0])
@@ -427,7 +427,7 @@ def test_the_model_without_an_encoder_stays_selectable_by_name():
     path = span.resolve_model("ucca-span-ewt-chars")
     assert path == span.MODELS / "ucca-span-ewt-chars.safetensors" and path.is_file()
     assert str(span.model_name("ucca-span-ewt-chars")) == f"ucca-span-ewt-chars|decoder:{span.DECODER}"  # no encoder
-    graphs = [api.plugins.to_graph(m) for m in span.parse(FIGURE1, "ucca-span-ewt-chars")]
+    graphs = [api.app.plugins.to_graph(m) for m in span.parse(FIGURE1, "ucca-span-ewt-chars")]
     assert all(any(e.labels == ("A",) for e in g.edges) for g in graphs)
 
 
@@ -441,7 +441,7 @@ def test_the_default_runs_only_minilms_first_two_layers_and_all_six_stay_selecta
     assert span.load(None).encoder().depth == 2  # of MiniLM's 6
     assert str(span.model_name("ucca-span-ewt-minilm")) == f"ucca-span-ewt-minilm{encoder}"
     assert span.load("ucca-span-ewt-minilm").encoder().depth == 6
-    graphs = [api.plugins.to_graph(m) for m in span.parse(FIGURE1, "ucca-span-ewt-minilm")]
+    graphs = [api.app.plugins.to_graph(m) for m in span.parse(FIGURE1, "ucca-span-ewt-minilm")]
     assert all(any(e.labels == ("A",) for e in g.edges) for g in graphs)
 
 
@@ -491,7 +491,7 @@ DAMAGES = {
 def test_a_damaged_checkpoint_is_one_line_and_restart_is_the_way_out(corpus, tmp_path):
     import torch
 
-    from semsim.errors import SemsimError
+    from semsim.kernel.errors import SemsimError
     from semsim_ucca.span.training.train import train
     settings = _tiny_settings(corpus)
     model = tmp_path / "m.safetensors"
@@ -514,7 +514,7 @@ def test_a_damaged_checkpoint_is_one_line_and_restart_is_the_way_out(corpus, tmp
 
 @pytest.mark.slow
 def test_damaged_prepared_data_is_one_line_and_restart_prepares_it_again(corpus, tmp_path):
-    from semsim.errors import SemsimError
+    from semsim.kernel.errors import SemsimError
     from semsim_ucca.span.training import train as span_train
     dev = span_train.Corpus((str(corpus / "dev"),))
     span_train.prepare(dev, tmp_path, progress=False, keep_gold=True)

@@ -17,7 +17,7 @@ import pytest
 from brackets import TRAINING, to_xml
 from support import refusal
 
-from semsim.models import Pinned
+from semsim.kernel.models import Pinned
 
 pytestmark = pytest.mark.needs_ucca
 
@@ -26,7 +26,7 @@ TINY = ["--set", "lstm_dim=16", "--set", "mlp_dim=16", "--set", "remote_dim=8", 
 
 
 def semsim(*args, env=None):
-    return subprocess.run([sys.executable, "-m", "semsim.cli", *map(str, args)], capture_output=True, text=True,
+    return subprocess.run([sys.executable, "-m", "semsim.app.cli", *map(str, args)], capture_output=True, text=True,
                           env={**os.environ, **(env or {})})
 
 
@@ -42,7 +42,7 @@ def test_sentence_starts_follow_changed_tokens():
 
 
 def test_conllu_reader_keeps_syntactic_words_and_locates_errors(tmp_path):
-    from semsim.errors import InputError
+    from semsim.kernel.errors import InputError
     from semsim_ucca.span.training.data import read_conllu
     f = tmp_path / "p.conllu"
     f.write_text("# sent_id = reviews-p-0001\n1-2\tbislas\t_\t_\t_\t_\t_\t_\t_\t_\n"
@@ -63,7 +63,7 @@ def test_conllu_reader_keeps_syntactic_words_and_locates_errors(tmp_path):
      r"p\.conllu:4: sent_id 's1' again \(first at line 1\)"),
 ])
 def test_malformed_conllu_is_one_error_naming_its_line(tmp_path, text, message):
-    from semsim.errors import InputError
+    from semsim.kernel.errors import InputError
     from semsim_ucca.span.training.data import read_conllu
     f = tmp_path / "p.conllu"
     f.write_text(text, encoding="utf-8")
@@ -72,7 +72,7 @@ def test_malformed_conllu_is_one_error_naming_its_line(tmp_path, text, message):
 
 
 def test_a_conllu_of_another_text_is_refused(tmp_path):
-    from semsim.errors import InputError
+    from semsim.kernel.errors import InputError
     from semsim_ucca.span.training.data import sentences
     xml, conllu = tmp_path / "xml", tmp_path / "conllu"
     xml.mkdir(), conllu.mkdir()
@@ -272,7 +272,7 @@ def test_an_encoder_that_is_no_bert_runs_on_transformers(tiny_bert, tmp_path):
 
 
 def test_pinned_encoder_with_another_hash_is_refused(monkeypatch, tmp_path):
-    from semsim.errors import SemsimError
+    from semsim.kernel.errors import SemsimError
     from semsim_ucca.span.inference import encoder
     pkg = tmp_path / "fake_encoder_pkg"
     (pkg / "model").mkdir(parents=True)
@@ -289,7 +289,7 @@ def test_pinned_encoder_with_another_hash_is_refused(monkeypatch, tmp_path):
 
 
 def test_missing_encoder_package_is_one_line_naming_it(monkeypatch):
-    from semsim.errors import SemsimError
+    from semsim.kernel.errors import SemsimError
     from semsim_ucca.span.inference import encoder
     monkeypatch.setitem(encoder.PINNED, "absent", Pinned(
         "semsim-absent-encoder", "semsim_absent_encoder", "model", "model.safetensors", "0" * 64, "MIT"))
@@ -322,7 +322,7 @@ def encoder_model(tmp_path_factory, tiny_bert):
 
 @pytest.mark.slow
 def test_encoder_model_carries_name_and_hash_into_cache_key_and_signature(encoder_model, tiny_bert, tmp_path):
-    from semsim.models import sha256_file
+    from semsim.kernel.models import sha256_file
     from semsim_ucca import span
     from semsim_ucca.span.inference.encoder import resolve
     from semsim_ucca.span.inference.parser import SpanParser
@@ -385,7 +385,7 @@ def test_encoder_whose_weights_changed_is_refused_in_one_line(encoder_model, tin
 # -- threads and batches --------------------------------------------------------------------------
 THREADS = """
 import json, sys, torch
-from semsim import threads
+from semsim.kernel import threads
 n = threads.limit(threads.check(int(sys.argv[1])))
 print(json.dumps({"n": n, "torch": torch.get_num_threads()}))
 """
@@ -406,8 +406,8 @@ def test_parsing_threads_are_one_per_process_unless_told(env, jobs, expect):
 
 def test_more_threads_than_cores_is_refused(monkeypatch):
     """Refused when the count is read, before any thread is set (so in this process)."""
-    from semsim import threads
-    from semsim.errors import SettingsError
+    from semsim.kernel import threads
+    from semsim.kernel.errors import SettingsError
     monkeypatch.setenv("SEMSIM_THREADS", str(threads.cores() + 1))
     with pytest.raises(SettingsError, match="is more than this machine's"):
         threads.check(2)
@@ -429,7 +429,7 @@ def test_length_batches_bound_the_spans_of_a_batch():
 @pytest.mark.slow
 def test_parse_sets_the_thread_count_in_the_process_that_parses():
     """``semsim parse`` (one process) leaves torch one thread, as `--jobs` workers are."""
-    code = ("import torch, semsim.executors as e; e.parse_batch('ucca-span', None, ['John left .']); "
+    code = ("import torch, semsim.app.executors as e; e.parse_batch('ucca-span', None, ['John left .']); "
             "print(torch.get_num_threads())")
     base = {k: v for k, v in os.environ.items() if k not in ("SEMSIM_THREADS", "OMP_NUM_THREADS")}
     r = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, env=base)
@@ -517,7 +517,7 @@ SPECIAL = [["He", "did", "n't", "go", "to", "the", "U.S.", "."], ["I", "'m", "go
 def test_spacy_without_its_tokenizer_gives_the_same_features(entities):
     """The parser's pipeline reads no tokenizer (its special cases were half the load): on words
     the English special cases cover, every feature is the same bytes as with spaCy's own."""
-    from semsim.imports import import_spacy
+    from semsim.kernel.imports import import_spacy
     from semsim_ucca.span.inference import features
     spacy = import_spacy()
     exclude = [*features.SPACY_EXCLUDE, *(() if entities else ("ner",))]
@@ -538,10 +538,10 @@ def test_spacy_without_its_tokenizer_gives_the_same_features(entities):
 
 LIGHT = """
 import sys
-import semsim.cli
+import semsim.app.cli
 heavy = ("scipy.optimize", "torch", "transformers", "spacy", "spacy.cli")
 print(",".join(m for m in heavy if m in sys.modules))
-from semsim.parsing import ParseSettings, parse_texts
+from semsim.app.parsing import ParseSettings, parse_texts
 parse_texts(["He gave John an apple ."], ParseSettings(cache=False, progress=False))
 print(",".join(m for m in heavy if m in sys.modules))
 import thinc.compat
@@ -631,7 +631,7 @@ def test_a_model_file_whose_weights_do_not_fit_its_network_is_refused_in_one_lin
     from safetensors import safe_open
     from safetensors.numpy import load_file, save_file
 
-    from semsim.errors import SemsimError
+    from semsim.kernel.errors import SemsimError
     from semsim_ucca.span import DEFAULT_MODEL
     from semsim_ucca.span.inference.parser import SpanParser
     with safe_open(str(DEFAULT_MODEL), framework="numpy") as f:

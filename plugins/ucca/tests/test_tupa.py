@@ -31,7 +31,7 @@ def tiny_model(tiny_tupa_model):
 
 
 def semsim(*args, env=None):
-    return subprocess.run([sys.executable, "-m", "semsim.cli", *map(str, args)], capture_output=True, text=True,
+    return subprocess.run([sys.executable, "-m", "semsim.app.cli", *map(str, args)], capture_output=True, text=True,
                           env={**os.environ, **(env or {})})
 
 
@@ -39,7 +39,7 @@ def test_in_process_parse_gives_graphs(tiny_model):
     import semsim as api
     from semsim_ucca import tupa
     passages = tupa.parse(SENTENCES, str(tiny_model))
-    graphs = [api.plugins.to_graph(p) for p in passages]
+    graphs = [api.app.plugins.to_graph(p) for p in passages]
     assert [g.text for g in graphs] == SENTENCES
     assert all(len(g.units) > len(g.tokens) for g in graphs)
     assert api.usim(graphs[2], graphs[2]).f == 1.0

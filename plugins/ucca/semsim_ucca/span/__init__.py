@@ -15,11 +15,11 @@ from collections.abc import Sequence
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
-from semsim.errors import SemsimError
-from semsim.signature import Signature
+from semsim.kernel.errors import SemsimError
+from semsim.kernel.signature import Signature
 
 if TYPE_CHECKING:
-    from semsim.graph import Graph
+    from semsim.kernel.graph import Graph
 
 NAME = "ucca-span"
 ENV = "SEMSIM_UCCA_SPAN_MODEL"
@@ -39,7 +39,7 @@ _loaded: dict[tuple[str, int, int], Any] = {}
 
 def resolve_model(model: str | os.PathLike[str] | None) -> Path:
     """The model file: a path, or the name of a shipped model (``ucca-span-ewt-chars``)."""
-    from semsim.models import requested_model
+    from semsim.kernel.models import requested_model
     path = requested_model(model, ENV, Path.is_file, default=DEFAULT_MODEL,
                            named=lambda name: MODELS / f"{name}.safetensors")
     if not path.is_file():
@@ -53,7 +53,7 @@ def resolve_model(model: str | os.PathLike[str] | None) -> Path:
 def _encoder(path: Path) -> tuple[str, str] | None:
     """The pretrained encoder a model file names (name, weights' SHA-256), from its header
     (read once per file version)."""
-    from semsim.models import file_version
+    from semsim.kernel.models import file_version
     return _header_encoder(*file_version(path))
 
 
@@ -72,7 +72,7 @@ def _header_encoder(path: str, size: int, mtime_ns: int) -> tuple[str, str] | No
 def model_identity(model: str | None = None) -> str:
     """The parse cache's key: the SHA-256 of the model file, with a pretrained encoder ``+``
     the SHA-256 of its weights (hashed once per file version), and ``+`` the :data:`DECODER`."""
-    from semsim.models import sha256_once
+    from semsim.kernel.models import sha256_once
     path = resolve_model(model)
     encoder = _encoder(path)  # the file's header only
     return sha256_once(path) + (f"+{encoder[1]}" if encoder else "") + f"+{DECODER}"
@@ -93,7 +93,7 @@ def model_name(model: str | None = None) -> Signature:
 def load(model: str | None = None) -> Any:
     """The :class:`.parser.SpanParser` of a model file, loaded once per process."""
     path = resolve_model(model)
-    from semsim.models import file_version
+    from semsim.kernel.models import file_version
     key = file_version(path)
     if key not in _loaded:
         from .inference.parser import SpanParser
@@ -104,8 +104,8 @@ def load(model: str | None = None) -> Any:
 def parse(texts: Sequence[str], model: str | None = None) -> list[Graph]:
     """UCCA graphs of whitespace-tokenised sentences, each built once from its tree
     (:func:`.tree.tree_to_graph`; ids ``s0``, ``s1``... by position in the batch)."""
-    from semsim.errors import ParseError
-    from semsim.limits import sentence_too_long
+    from semsim.kernel.errors import ParseError
+    from semsim.kernel.limits import sentence_too_long
 
     from .inference.tree import tree_to_graph
     sentences = [t.split() for t in texts]
@@ -119,5 +119,5 @@ def parse(texts: Sequence[str], model: str | None = None) -> list[Graph]:
 def serialize(graph: Graph) -> str:
     """The parse as one line of MRP JSON (what the cache keeps beside the graph, for people:
     semsim reads the graph)."""
-    from semsim.formats.mrp import graph_to_mrp
+    from semsim.kernel.formats.mrp import graph_to_mrp
     return json.dumps(graph_to_mrp(graph, "ucca"), ensure_ascii=False, sort_keys=True)

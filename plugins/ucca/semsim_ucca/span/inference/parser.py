@@ -18,9 +18,9 @@ from typing import Any
 
 import numpy as np
 
-from semsim.errors import SemsimError
-from semsim.files import atomic_write
-from semsim.models import sha256_file
+from semsim.kernel.errors import SemsimError
+from semsim.kernel.files import atomic_write
+from semsim.kernel.models import sha256_file
 
 from .features import FIELDS, SPACY_MODEL, Features, featurize
 from .tree import ROOT, Node, Tree, spans_to_tree

@@ -26,7 +26,7 @@ from dataclasses import dataclass, field
 from typing import TYPE_CHECKING, Any
 
 if TYPE_CHECKING:
-    from semsim.graph import Graph
+    from semsim.kernel.graph import Graph
 
 ROOT = "ROOT"
 CONT = "~"  # suffix of a later fragment of a discontinuous unit
@@ -183,13 +183,13 @@ def tree_to_graph(tree: Tree, graph_id: str = "") -> Graph:
     directly, it skips a graph built only to be written as MRP and the MRP's conversion. A
     tree whose nodes leave a token unanchored (no parse does) takes the MRP route, which
     drops such tokens."""
-    from semsim.graph import Edge, Graph, Token, Unit
+    from semsim.kernel.graph import Edge, Graph, Token, Unit
 
     from ...scheme import UCCA, sentence_ends_of
     graph_id = graph_id or tree.id
     n = len(tree.tokens)
     if not n or {t for node in tree.nodes for t in node.terminals} != set(range(n)):
-        from semsim.formats.mrp import MrpGraph
+        from semsim.kernel.formats.mrp import MrpGraph
 
         from ...mrp import mrp_ucca_to_graph
         return mrp_ucca_to_graph(MrpGraph("ucca", graph_id, tree_to_mrp(tree, graph_id)))
@@ -218,10 +218,10 @@ def tree_to_graph(tree: Tree, graph_id: str = "") -> Graph:
 
 def tree_to_mrp(tree: Tree, graph_id: str = "") -> dict[str, Any]:
     """The tree as an MRP 2019 UCCA graph (tokens joined by single spaces are the input),
-    written by the core's :func:`semsim.formats.mrp.graph_to_mrp` (the route the parser's
+    written by the core's :func:`semsim.kernel.formats.mrp.graph_to_mrp` (the route the parser's
     graphs took before :func:`tree_to_graph`, which it falls back on)."""
-    from semsim.formats.mrp import graph_to_mrp
-    from semsim.graph import Edge, Graph, Token, Unit
+    from semsim.kernel.formats.mrp import graph_to_mrp
+    from semsim.kernel.graph import Edge, Graph, Token, Unit
 
     units = tuple(Unit(str(n), anchors=tuple(sorted(node.terminals))) for n, node in enumerate(tree.nodes))
     edges = [Edge(n, c, tuple(tree.nodes[c].label.split("+"))) for n, node in enumerate(tree.nodes)

@@ -24,7 +24,7 @@ from collections.abc import Iterator, Sequence
 from pathlib import Path
 from typing import Any
 
-from semsim.errors import InputError, SemsimError
+from semsim.kernel.errors import InputError, SemsimError
 
 
 def xml_files(paths: Sequence[str | os.PathLike[str]]) -> list[Path]:
@@ -46,7 +46,7 @@ def read_ids(path: str | os.PathLike[str] | None) -> set[str] | None:
     """The IDs of an ID file, one a line (passage IDs, or sentence IDs ``PASSAGE-NNNN``)."""
     if path is None:
         return None
-    from semsim.files import read_text
+    from semsim.kernel.files import read_text
     ids = {line.strip() for line in read_text(path).splitlines() if line.strip()}
     if not ids:
         raise InputError("no IDs in the file", Path(path))
@@ -122,7 +122,7 @@ def read_conllu(path: Path, rows: list[list[tuple[str, int, str]]] | None = None
     and empty nodes are left out: UCCA terminals are UD's syntactic words. With ``rows``,
     each sentence's (UPOS, head, relation) per word is appended there (head 0: the root,
     -2: none given)."""
-    from semsim.files import read_text
+    from semsim.kernel.files import read_text
     out: list[tuple[str, list[str]]] = []
     seen: dict[str, int] = {}  # sent_id -> its line
     words: list[str]

@@ -35,8 +35,8 @@ from typing import Any
 
 import numpy as np
 
-from semsim.errors import SemsimError
-from semsim.files import atomic_write
+from semsim.kernel.errors import SemsimError
+from semsim.kernel.files import atomic_write
 
 from ..inference.encoder import load as encoder_load
 from ..inference.features import SPACY_MODEL, Features, featurize, spacy_version

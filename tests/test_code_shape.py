@@ -57,12 +57,12 @@ def test_a_copy_of_text_to_scores_parses_text_and_scores_lines_in_one_function()
 
 
 def test_modules_named_like_the_standard_library_wherever_they_are(tmp_path):
-    for path in ("semsim/app/reading.py", "semsim/app/tokenize.py", "semsim/kernel/graph.py", "semsim/json/__init__.py",
+    for path in ("semsim/io.py", "semsim/app/tokenize.py", "semsim/kernel/graph.py", "semsim/json/__init__.py",
                  "plugins/x/semsim_x/reader.py"):
         (tmp_path / path).parent.mkdir(parents=True, exist_ok=True)
         (tmp_path / path).write_text("")
     files = code_shape.package_files(tmp_path)
-    assert code_shape.shadowing(tmp_path, files) == ["json/", "semsim/app/tokenize.py", "semsim/app/reading.py"]
+    assert code_shape.shadowing(tmp_path, files) == ["json/", "semsim/app/tokenize.py", "semsim/io.py"]
     assert code_shape.package_module(tmp_path, tmp_path / "plugins/x/semsim_x/reader.py") == "semsim_x.reader"
 
 

@@ -254,7 +254,7 @@ def test_the_module_is_in_the_wheel(hf_env):
         assert {"semsim/app/hf/__init__.py", "semsim/app/hf/usim/usim.py"} <= set(zf.namelist())
         zf.extractall(unpacked)
     import evaluate
-    usim = evaluate.load(str(unpacked / "semsim" / "hf" / "usim"), parser="toy-parser")
+    usim = evaluate.load(str(unpacked / "semsim" / "app" / "hf" / "usim"), parser="toy-parser")
     assert usim.compute(sources=SOURCE, predictions=HYP) == semsim.app.hf.compute(SOURCE, HYP, {"parser": "toy-parser"})
 
 

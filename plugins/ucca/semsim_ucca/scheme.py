@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from collections.abc import Collection, Iterable, Sequence
+from collections.abc import Callable, Collection, Iterable, Sequence
 from typing import Any
 
 from semsim.kernel.graph import Edge, Graph, Token, Unit
@@ -41,12 +41,14 @@ def sentence_ends(g: Graph) -> tuple[int, ...]:
     scene, or follows one and starts none. Paragraph ends and the last token are added.
     (``docs/legacy.md`` step 1.)
     """
-    return sentence_ends_of(g.tokens, g.units, g.edges, g.root, g.yields)
+    # the yields are asked for unit by unit, only for scene units: a graph's yields are bounded
+    # (SEMSIM_MAX_YIELDS), and one without scenes must not be refused here, while it is read
+    return sentence_ends_of(g.tokens, g.units, g.edges, g.root, lambda u: g.yields[u])
 
 
 def sentence_ends_of(tokens: Sequence[Token], units: Sequence[Unit], edges: Iterable[Edge], root: int,
-                     yields: Sequence[Collection[int]]) -> tuple[int, ...]:
-    """:func:`sentence_ends` from a graph's parts and its units' yields, for a converter that
+                     yields: Callable[[int], Collection[int]]) -> tuple[int, ...]:
+    """:func:`sentence_ends` from a graph's parts and a unit's yield (a function of its index), for a converter that
     knows them before it builds the graph (the span parser's trees): the graph is then built
     once, sentence ends and all, rather than built and copied."""
     n = len(tokens)
@@ -63,14 +65,14 @@ def sentence_ends_of(tokens: Sequence[Token], units: Sequence[Unit], edges: Iter
             scene[e.parent] = True
     starts, ends = set(), set()
     for u, unit in enumerate(units):
-        if unit.kind != "FN" or not scene[u] or not yields[u]:
+        if unit.kind != "FN" or not scene[u] or not yields(u):
             continue
         a = parent[u]
         while a not in (-1, root) and not scene[a]:
             a = parent[a]
         if a in (-1, root):
-            starts.add(min(yields[u]) + 1)
-            ends.add(max(yields[u]) + 1)
+            starts.add(min(yields(u)) + 1)
+            ends.add(max(yields(u)) + 1)
     marks = set()
     for i, t in enumerate(tokens):
         x = i + 1

@@ -211,7 +211,7 @@ def tree_to_graph(tree: Tree, graph_id: str = "") -> Graph:
                        implicit=not node.terminals and u not in parents) for u, node in enumerate(tree.nodes))
     punct = {t for u in punct_units for t in tree.nodes[u].terminals}
     tokens = tuple(Token(text, punct=i in punct) for i, text in enumerate(tree.tokens))
-    ends = sentence_ends_of(tokens, units, edges, 0, tree.yields())
+    ends = sentence_ends_of(tokens, units, edges, 0, tree.yields().__getitem__)
     return Graph(tokens, units, tuple(edges), scheme=UCCA, id=graph_id, sentence_ends=ends,
                  meta={"framework": "ucca", "input": " ".join(tree.tokens), "source": ""})
 

@@ -44,8 +44,11 @@ MEASURES = {
     "edges: ordered alignment, labelled": USim(tokens="ordered"),
     "edges: ordered alignment, unlabelled": USim(tokens="ordered", labels="unlabeled"),
     "edges: the preset's before #44 (contextual, unlabelled)": USim(tokens="contextual", labels="unlabeled"),
-    "edges: the preset's (contextual, unlabelled, aligned, tie all)": USim(
+    "edges: #44's first round (contextual, unlabelled, aligned, tie all)": USim(
         tokens="contextual", labels="unlabeled", denominator="aligned", tie_break="all"),
+    "edges: the preset's (the same, units dice, edge weights capped)": USim(
+        tokens="contextual", labels="unlabeled", denominator="aligned", tie_break="all", units="dice",
+        edge_weights="capped"),
     "preset=meaning": USim(preset="meaning"),
 }
 

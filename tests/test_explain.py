@@ -339,7 +339,7 @@ def matched_rows(page: str) -> list[tuple[int, int, int, int]]:
 
 
 HEADING = re.compile(r"<h3>(\S+): (\d+) of (\d+) (source|correction) edges unmatched"
-                     r"(?:; the \d+ edges earn ([\d.]+) of ([\d.]+) by credit)?</h3>")
+                     r"(?:; the \d+ edges earn ([\d.]+) of ([\d.]+) by (?:weight and )?credit)?</h3>")
 
 
 @pytest.mark.parametrize("preset", ["none", "meaning"])
@@ -364,13 +364,14 @@ def test_unmatched_headings_agree_with_the_panel_and_the_counts(toy_encoder, pre
                 assert not earned
                 continue
             rows = [r for r in d["edges"][side] if r["compared"]]
-            assert float(total) == len(rows) and 0 < float(earned) <= m
+            weights = [r.get("weight", 1.0) for r in rows]  # the preset's capped weights: F and R half
+            assert float(total) == pytest.approx(sum(weights), abs=5e-5) and 0 < float(earned) <= m
             # the edges' credit and the leaves' add up to the direction's exact counts (JSON)
             shares = leaf_shares((g1, g2)[k])
             leaves = metric.leaves * sum(c * shares[p[k]] for c, p in zip(doc["token_credits"], doc["token_alignment"]))
             counted = d["counts"]["matched1" if side == "source" else "matched2"]
             assert float(earned) == pytest.approx(counted - leaves, abs=5e-5)
-            assert counted == pytest.approx(sum(r["credit"] for r in rows) + leaves, abs=1e-9)
+            assert counted == pytest.approx(sum(w * r["credit"] for w, r in zip(weights, rows)) + leaves, abs=1e-9)
     long = re.compile(r"\d\.\d{5,}")  # more than 4 decimals
     assert not long.findall(summary(doc, width=200)) and not long.findall(page.split('id="semsim-data"')[0])
 

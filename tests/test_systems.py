@@ -151,7 +151,7 @@ def test_the_ranked_table_names_the_setting_closest_to_people(toy_env):
         assert out[table_end:].splitlines()[1 if fmt == "text" else 2] == PRESET_NOTE, out
     for extra in (["-q"], ["--format", "tsv"], ["--format", "json"], ["--preset", "meaning"],
                   ["--tokens", "contextual", "--labels", "unlabeled", "--leaves", "8", "--denominator", "aligned",
-                   "--tie-break", "all"]):
+                   "--tie-break", "all", "--units", "dice", "--edge-weights", "capped"]):
         r = CliRunner().invoke(cli, [*args, *extra])
         assert r.exit_code == 0 and "--preset meaning" not in r.stdout, (extra, r.output)
     assert "--preset meaning" in PRESET_NOTE and "docs/validity.md" in PRESET_NOTE

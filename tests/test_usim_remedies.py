@@ -10,6 +10,7 @@ import subprocess
 import sys
 from pathlib import Path
 
+import numpy as np
 import pytest
 from figure1 import correction, source
 
@@ -76,7 +77,7 @@ def test_only_the_ordered_alignment_tells_swapped_arguments():
     assert semsim.usim(a, a, tokens="ordered").f == 1.0
 
 
-@pytest.mark.parametrize("weights", ["height", "scheme"])
+@pytest.mark.parametrize("weights", ["height", "scheme", "capped"])
 def test_weighted_edges_make_a_lost_participant_cost_more_than_a_lost_function_word(weights):
     full = scene(["He", "saw", "the", "idea"])
     no_function_word = build_graph(["He", "saw", "idea"], [Unit("root"), Unit("scene"), Unit("a0", anchors=(0,)),
@@ -262,3 +263,39 @@ def test_the_lexical_alignment_minimises_the_distance_of_related_pairs_only():
 def test_yes_no_settings_take_booleans_only(value):
     with pytest.raises(SettingsError, match="unknown remote"):
         USim(remote=value)
+
+
+def test_dice_aligns_a_unit_with_the_counterpart_saying_most_nearly_the_same():
+    from semsim.kernel.align.units import align_units, dice_alignment
+    # v0 covers 3 aligned tokens; u0 covers 2 of them, u1 all 3 and a fourth
+    overlap, size1, size2 = np.array([[2.0, 3.0]]), np.array([3.0]), np.array([2.0, 4.0])
+    # §3's w: u0 lies wholly inside v0 (w = 1), u1 does not (3/4)
+    assert align_units(overlap, size1, size2, "all").tolist() == [[True, False]]
+    # Dice: u0 2·2/5 = 0.8 lacks a third of v0, u1 2·3/7 = 0.857 has one token more
+    a = dice_alignment(overlap, size1, size2, (((0, 1),), ((0, 1), (1, 1))), ((1,), (1, 1)))
+    assert a.tolist() == [[True, True]]  # v0 chose u1; u0's own best is v0, the only unit there is
+    # a counterpart no edge of a shared label enters is never chosen
+    b = dice_alignment(overlap, size1, size2, (((0, 1),), ()), ((1,), (1, 0)))
+    assert b.tolist() == [[True, False]]
+
+
+def test_dice_is_one_relation_in_both_directions_and_keeps_identical_graphs_at_one():
+    src, cor = (semsim.read(EXAMPLES / f"fig1-{x}.xml") for x in ("source", "correction"))
+    metric = USim(tokens="lexical", units="dice")
+    assert metric.sentence_score(src, src).f == 1.0
+    parts = metric.sentence_score(src, cor).parts
+    assert parts["s->r"] == parts["r->s"]
+    doc = explain(src, cor, metric)  # checks its own counts against the score's
+    pairs = doc["directions"]["s->r"]["unit_alignment"]
+    assert pairs and all(0 < p["dice"] <= 1 and "w" not in p for p in pairs)
+
+
+def test_capped_weights_are_what_a_leaf_weighs_and_need_no_declared_weights():
+    full, no_object = scene(["He", "saw", "the", "idea"]), scene(["He", "saw"])
+    counts = USim(edge_weights="capped").sentence_score(full, no_object).parts["s->r"]
+    # source edges: H 1, A 1, P 1, A 1 (the object), F 0.5, C 1; the object's three are lost
+    assert (counts.matched1, counts.total1) == (3.0, 5.5)
+    # a scheme without weights: every edge 1, as every leaf is (the preset works on any representation)
+    plain, short = scene(["He", "saw", "the", "idea"], Scheme("plain")), scene(["He", "saw"], Scheme("plain"))
+    capped = semsim.usim(plain, short, edge_weights="capped")
+    assert capped.f == semsim.usim(plain, short).f < 1.0 and "weights:capped" in capped.signature

@@ -137,7 +137,7 @@ def _paper(g1: Graph, g2: Graph, metric: USim, score: Score) -> DetailDoc:
     else:
         pairs, judged = judged_token_pairs(g1, g2, by_sentence=metric.by_sentence, how=metric.tokens,
                                            judge=metric.judge()[0])
-    alignments = usim.unit_alignments(g1, g2, pairs, metric)
+    alignments = usim.unit_alignments(g1, g2, pairs, metric, credit)
     overlap = usim.overlap_matrix(g1, g2, pairs)
     sizes = usim.yield_sizes(g1, g2, pairs, metric.denominator)
     compared = [compared_edge_indices(g, metric.remote) for g in graphs]
@@ -153,7 +153,8 @@ def _paper(g1: Graph, g2: Graph, metric: USim, score: Score) -> DetailDoc:
     for name, a in alignments.items():
         flags = usim.edge_matches(g1, g2, a, metric.labels, metric.remote)
         # what each compared edge earned: 1 or 0, or under --tokens contextual its credit
-        earned = (usim.edge_credits(g1, g2, a, graded, sizes, metric.labels, metric.remote) if graded is not None
+        earned = (usim.edge_credits(g1, g2, a, graded, sizes, metric.labels, metric.remote, metric.units)
+                  if graded is not None
                   else tuple([float(f) for f in fl] for fl in flags))
         if not weighed:  # integers, as the score counts them
             counts = Counts(sum(flags[0]), len(flags[0]), sum(flags[1]), len(flags[1]))
@@ -164,7 +165,8 @@ def _paper(g1: Graph, g2: Graph, metric: USim, score: Score) -> DetailDoc:
             counts = counts + leaves
         if counts != score.parts[name]:
             raise SemsimError(f"internal error: explained counts {counts} differ from the score's {score.parts[name]}")
-        directions[name] = _paper_direction(name, graphs, a, overlap, sizes, compared, masks, flags, metric, counts)
+        by = graded if metric.units == "dice" and graded is not None else overlap  # what A was chosen on
+        directions[name] = _paper_direction(name, graphs, a, by, sizes, compared, masks, flags, metric, counts)
         for k in (0, 1):  # what each compared edge weighed, and earned
             for n, row in enumerate(r for r in directions[name]["edges"][SIDES[k]] if r["compared"]):
                 if metric.edge_weights != "uniform":
@@ -247,8 +249,12 @@ def _paper_direction(name: str, graphs: tuple[Graph, Graph], a: np.ndarray, over
     for v, u in zip(*np.nonzero(a)):
         x, y = (v, u) if frm == 0 else (u, v)  # x aligned onto y: w(x, y) = O / |yield(y)|
         o = float(ov[frm][x, y])
-        pair_rows.append({"source": int(v), "correction": int(u), "w": o / float(sizes[1 - frm][y]),
-                          "coverage": o / float(sizes[frm][x])})
+        if metric.units == "dice":  # symmetric: one weight for the pair
+            pair_rows.append({"source": int(v), "correction": int(u),
+                              "dice": 2 * o / float(sizes[0][v] + sizes[1][u])})
+        else:
+            pair_rows.append({"source": int(v), "correction": int(u), "w": o / float(sizes[1 - frm][y]),
+                              "coverage": o / float(sizes[frm][x])})
     units: dict[Side, list[UnitVerdictDoc]] = {}
     for k, g in enumerate(graphs):
         rows: list[UnitVerdictDoc] = []
@@ -256,7 +262,7 @@ def _paper_direction(name: str, graphs: tuple[Graph, Graph], a: np.ndarray, over
             aligned = [int(y) for y in np.nonzero(rel[k][x])[0]]
             row: UnitVerdictDoc = {"aligned": aligned}
             if not aligned:
-                row["reason"] = _unaligned_reason(g, x, ov[k][x], k == frm, SIDES[1 - k])
+                row["reason"] = _unaligned_reason(g, x, ov[k][x], k == frm, SIDES[1 - k], metric.units)
             rows.append(row)
         units[SIDES[k]] = rows
     edges: dict[Side, list[EdgeVerdictDoc]] = {}
@@ -288,13 +294,16 @@ def _paper_direction(name: str, graphs: tuple[Graph, Graph], a: np.ndarray, over
             "unit_alignment": pair_rows, "units": units, "edges": edges}
 
 
-def _unaligned_reason(g: Graph, x: int, overlap_row: np.ndarray, from_side: bool, other: str) -> str:
+def _unaligned_reason(g: Graph, x: int, overlap_row: np.ndarray, from_side: bool, other: str,
+                      units: str = "yield") -> str:
     """Why unit ``x`` has no counterpart; ``other`` names the other side, so that a reader of
     ``r->s`` (the correction's units choose) sees which graph did the choosing."""
     if not g.content_yields[x]:
         return "empty yield (implicit or punctuation only): w undefined"
     if not overlap_row.any():
         return "no token of its yield is aligned"
+    if units == "dice":
+        return "no best Dice match of a compared edge: no edge enters it, and no edge's child has it as its best"
     if from_side:  # overlap but no positive weight: cannot happen with w's definition
         return "no node with positive weight"
     return f"no {other} unit chose it"

@@ -81,6 +81,7 @@ class CountsDoc(TypedDict):
 class _UnitPairOptional(TypedDict, total=False):
     w: float            # paper: w(x, y) for x aligned onto y
     coverage: float     # paper: the same over |yield(x)|
+    dice: float         # paper, --units dice (instead of w and coverage): 2 O / (|yield(v)| + |yield(u)|)
     similarity: float   # legacy
 
 

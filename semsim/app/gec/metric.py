@@ -144,6 +144,7 @@ class USimMetric(_Base):
         denominator: str = "yield"
         tokens: str = "edit"
         edge_weights: str = "uniform"
+        units: str = "yield"
         leaves: int = 0
         single_token_units: bool = True
         preset: str = "none"

@@ -21,6 +21,10 @@ inside v, so almost every v has several maximisers and the tie-break decides the
     measure how much the choice matters; it fails the paper's Figure 1 and does not even
     give identical graphs 1.0 (a root and its only child share a yield).
 
+``UNIT_WEIGHTS`` names what a node is aligned by: ``yield`` is §3's w above; ``dice``
+(:func:`dice_alignment`) the Dice coefficient of the two yields, which charges a counterpart
+for what it has beyond v as w charges it for what it lacks.
+
 Yields here are content yields (no punctuation tokens). Nodes with an empty yield
 (implicit units) get no alignment: w is undefined for them.
 """
@@ -35,6 +39,7 @@ from ..graph import Graph
 from ..limits import check_cells
 
 TIE_BREAKS = ("coverage", "all", "first")
+UNIT_WEIGHTS = ("yield", "dice")
 
 
 def overlap_matrix(g1: Graph, g2: Graph, token_pairs: list[tuple[int, int]],
@@ -80,3 +85,40 @@ def align_units(overlap: np.ndarray, size_from: np.ndarray, size_to: np.ndarray,
         chosen = np.zeros_like(chosen)
         chosen[np.nonzero(rows)[0], first[rows]] = True
     return chosen
+
+
+def dice_alignment(overlap: np.ndarray, size1: np.ndarray, size2: np.ndarray,
+                   children: tuple[Sequence[tuple[int, int]], Sequence[tuple[int, int]]],
+                   incoming: tuple[Sequence[int], Sequence[int]]) -> np.ndarray:
+    """``A[v, u]`` under ``--units dice``: the child of every compared edge of either graph
+    aligned with the node(s) of the other graph of highest Dice coefficient
+    ``2 O[v, u] / (|yield(v)| + |yield(u)|)`` among those an edge of a shared label enters.
+
+    Dice is symmetric, so A is too: one relation, the same in both directions. A node is
+    matched with its best counterpart that can match its edge, never with one no edge of
+    its label enters (the root): an edge's verdict is that of its best possible match.
+
+    Args:
+        overlap: ``O[v, u]`` (counted, or graded by the token pairs' credits).
+        size1, size2: |yield| per node of each graph.
+        children: per graph, its compared edges as (child, label mask).
+        incoming: per graph, the mask of each node's compared incoming labels.
+    """
+    a = np.zeros(overlap.shape, dtype=bool)
+    if overlap.size == 0:
+        return a
+    total = size1[:, None] + size2[None, :]
+    dice = np.divide(2 * overlap, total, out=np.zeros_like(overlap, dtype=float), where=total > 0)
+    for k, (items, other) in enumerate(zip(children, (incoming[1], incoming[0]))):
+        d = dice if k == 0 else dice.T
+        into = np.asarray(other, dtype=np.int64)
+        for child, mask in dict.fromkeys(items):
+            row = np.where(into & mask, d[child], 0.0)
+            best = row.max()
+            if best > 0:
+                hits = np.nonzero(row == best)[0]
+                if k == 0:
+                    a[child, hits] = True
+                else:
+                    a[hits, child] = True
+    return a

@@ -21,24 +21,26 @@ from dataclasses import dataclass, field
 from typing import Any, TypeVar
 
 from ..align.tokens import TOKEN_ALIGNMENTS
-from ..align.units import TIE_BREAKS
+from ..align.units import TIE_BREAKS, UNIT_WEIGHTS
 from ..errors import SettingsError
 
 VARIANTS = ("paper", "legacy")
 LABEL_MODES = ("labeled", "weak", "unlabeled")
 DIRECTIONS = ("both", "s->r", "r->s")
-EDGE_WEIGHTS = ("uniform", "height", "scheme")
+EDGE_WEIGHTS = ("uniform", "height", "scheme", "capped")
 #: what a leaf edge (a token's edge from its unit) may weigh; 0: leaves are not counted
 LEAF_WEIGHTS = (0, 1, 2, 3, 8)
 #: Named settings of the paper variant, each a row's worth of values: ``meaning`` is the
 #: measure chosen against human meaning judgments (docs/validity.md): leaves graded by
-#: contextual similarity, function words at half weight, edges unlabelled, and a change
-#: charged once, where it is (a unit's share counts its aligned tokens only, every
-#: maximiser of w kept): an inserted or deleted word costs its own edges, not a fraction of
-#: every unit above it.
+#: contextual similarity, function words at half weight (their leaves and their edges),
+#: edges unlabelled, a change charged once, where it is (a unit's share counts its aligned
+#: tokens only, every maximiser of w kept): an inserted or deleted word costs its own edges,
+#: not a fraction of every unit above it; and each unit matched with the unit of the other
+#: graph that says most nearly the same, no more and no less (``units="dice"``), so that a
+#: learner's sentence and its correction bracketed differently cost what differs.
 PRESETS: dict[str, dict[str, Any]] = {
     "meaning": {"tokens": "contextual", "labels": "unlabeled", "leaves": 8, "denominator": "aligned",
-                "tie_break": "all"},
+                "tie_break": "all", "units": "dice", "edge_weights": "capped"},
 }
 
 
@@ -108,8 +110,13 @@ SETTINGS: tuple[Setting, ...] = (
                  "know how/be able), contextual (in order, every pair graded by how alike a plugin's word "
                  "encoder finds the two words in their sentences). See docs/faithfulness.md, docs/validity.md."),
     Setting("edge_weights", "uniform", EDGE_WEIGHTS, option="--edge-weights", always_shown=False,
-            help="What an edge counts: uniform (1, the paper's), height (1 + its child's height) or scheme "
-                 "(the representation's label weights). See docs/faithfulness.md."),
+            help="What an edge counts: uniform (1, the paper's), height (1 + its child's height), scheme "
+                 "(the representation's label weights) or capped (those weights capped at 1, as a leaf weighs: "
+                 "UCCA's function words and relators half, every other edge 1). See docs/faithfulness.md."),
+    Setting("units", "yield", UNIT_WEIGHTS, option="--units", always_shown=False,
+            help="What a node is aligned by: yield (the paper's w(v,u), the share of u's yield aligned into v) "
+                 "or dice (the Dice coefficient of the two yields: a counterpart is charged for what it has "
+                 "beyond v too). See docs/validity.md."),
     Setting("leaves", 0, option="--leaves", words={str(w): w for w in LEAF_WEIGHTS}, always_shown=False,
             help="Count each token's edge from its unit as an edge of this weight, matched when the token "
                  "is aligned: 0 (the paper's reading: units only), 1, 2, 3 or 8. See docs/faithfulness.md."),
@@ -117,8 +124,9 @@ SETTINGS: tuple[Setting, ...] = (
             help="Legacy variant: keep units of one token (the 2018 revision drops them)."),
     Setting("preset", "none", ("none", *PRESETS), option="--preset", always_shown=False,
             help="A named set of the settings above: meaning (tokens contextual, labels unlabeled, leaves 8, "
-                 "denominator aligned, tie-break all: the setting that agrees best with human meaning judgments, "
-                 "docs/validity.md). It refuses a setting it sets given another value."),
+                 "denominator aligned, tie-break all, units dice, edge-weights capped: the setting that agrees "
+                 "best with human meaning judgments, docs/validity.md). It refuses a setting it sets given "
+                 "another value."),
 )
 BY_NAME = {s.name: s for s in SETTINGS}
 
@@ -229,6 +237,7 @@ class Settings:
     denominator: str = "yield"
     tokens: str = "edit"
     edge_weights: str = "uniform"
+    units: str = "yield"
     leaves: int = 0
     single_token_units: bool = True
     preset: str = "none"

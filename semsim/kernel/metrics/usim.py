@@ -55,7 +55,7 @@ import numpy as np
 from ..align.contextual import Encoder, contextual_pairs, credits
 from ..align.paraphrase import Judge
 from ..align.tokens import paper_token_pairs
-from ..align.units import align_units, overlap_matrix
+from ..align.units import align_units, dice_alignment, overlap_matrix
 from ..errors import SettingsError
 from ..graph import Graph
 from ..scheme import MadeBy, scheme_fields
@@ -76,13 +76,21 @@ def yield_sizes(g1: Graph, g2: Graph, token_pairs: list[tuple[int, int]],
 
 
 def unit_alignments(g1: Graph, g2: Graph, token_pairs: list[tuple[int, int]],
-                    settings: Settings) -> dict[str, np.ndarray]:
+                    settings: Settings, credit: np.ndarray | None = None) -> dict[str, np.ndarray]:
     """The node alignment A per ``settings.direction``, always as ``A[v, u]`` (v in ``g1``, u
     in ``g2``): ``s->r`` aligns each node of ``g1`` onto ``g2``, ``r->s`` each node of ``g2``
-    onto ``g1`` (ties resolved by ``settings.tie_break``, w's denominator ``settings.denominator``)."""
-    overlap = overlap_matrix(g1, g2, token_pairs)
+    onto ``g1`` (ties resolved by ``settings.tie_break``, w's denominator ``settings.denominator``,
+    nodes weighed by ``settings.units``: §3's w or the yields' Dice coefficient)."""
+    # --units dice weighs the pairs by their credit (--tokens contextual); §3's w counts them
+    weights = ([float(credit[x, y]) for x, y in token_pairs] if credit is not None and settings.units == "dice"
+               else None)
+    overlap = overlap_matrix(g1, g2, token_pairs, weights)
     size1, size2 = yield_sizes(g1, g2, token_pairs, settings.denominator)
     alignments = {}
+    if settings.units == "dice":  # one symmetric relation, the same in both directions
+        (items1, in1), (items2, in2) = (g.label_masks(settings.labels, settings.remote) for g in (g1, g2))
+        a = dice_alignment(overlap, size1, size2, (items1, items2), (in1, in2))
+        return dict.fromkeys(("s->r", "r->s") if settings.direction == "both" else (settings.direction,), a)
     if settings.direction in ("both", "s->r"):
         alignments["s->r"] = align_units(overlap, size1, size2, settings.tie_break)
     if settings.direction in ("both", "r->s"):
@@ -120,6 +128,8 @@ def weigh_edges(g: Graph, edge_weights: str = "uniform", remote: bool = True) ->
             return [1.0 + g.heights[e.child] for e in edges]
         if edge_weights == "scheme":
             return [g.scheme.weight(e.labels) for e in edges]
+        if edge_weights == "capped":  # what a leaf into the child would weigh (leaf_shares)
+            return [min(1.0, g.scheme.weight(e.labels)) for e in edges]
         return [1.0] * len(edges)
     return g.memo(("edge_weights", edge_weights, remote), build)
 
@@ -170,17 +180,22 @@ def leaf_shares(g: Graph) -> np.ndarray:
 
 
 def edge_credits(g1: Graph, g2: Graph, alignment: np.ndarray, graded: np.ndarray, sizes: tuple[np.ndarray, np.ndarray],
-                 labels: str = "labeled", remote: bool = True) -> tuple[list[float], list[float]]:
+                 labels: str = "labeled", remote: bool = True, units: str = "yield") -> tuple[list[float], list[float]]:
     """``--tokens contextual``: what each compared edge earns. A match as
     :func:`edge_matches` defines it earns the graded overlap of its child v with the
     counterpart u, ``graded[v, u]`` (the credits of the aligned pairs under both) over the
-    child's own yield size, the best such among its matches; an unmatched edge earns 0."""
+    child's own yield size (``units="dice"``: over the mean of both yields' sizes, the
+    Dice coefficient, so that a counterpart larger than v earns less too), the best such
+    among its matches; an unmatched edge earns 0."""
     items1, incoming1 = g1.label_masks(labels, remote)
     items2, incoming2 = g2.label_masks(labels, remote)
     best1: dict[int, list[tuple[int, float]]] = {}  # child -> (labels entering its counterpart, credit)
     best2: dict[int, list[tuple[int, float]]] = {}
-    share1 = graded / np.maximum(sizes[0], 1)[:, None]
-    share2 = graded / np.maximum(sizes[1], 1)[None, :]
+    if units == "dice":
+        share1 = share2 = 2 * graded / np.maximum(sizes[0][:, None] + sizes[1][None, :], 1)
+    else:
+        share1 = graded / np.maximum(sizes[0], 1)[:, None]
+        share2 = graded / np.maximum(sizes[1], 1)[None, :]
     for v, u in zip(*np.nonzero(alignment)):
         best1.setdefault(v, []).append((incoming2[u], float(share1[v, u])))
         best2.setdefault(u, []).append((incoming1[v], float(share2[v, u])))
@@ -197,7 +212,7 @@ def usim_parts(g1: Graph, g2: Graph, token_pairs: list[tuple[int, int]], setting
     ``credit`` (``--tokens contextual``), matched edges and aligned leaves count their credit
     (:func:`edge_credits`, :func:`leaf_counts`) instead of 1."""
     labels, remote, edge_weights = settings.labels, settings.remote, settings.edge_weights
-    alignments = unit_alignments(g1, g2, token_pairs, settings)
+    alignments = unit_alignments(g1, g2, token_pairs, settings, credit)
     if credit is None:
         parts = {d: match_edges(g1, g2, a, labels, remote, edge_weights) for d, a in alignments.items()}
     else:
@@ -206,7 +221,7 @@ def usim_parts(g1: Graph, g2: Graph, token_pairs: list[tuple[int, int]], setting
         w1, w2 = weigh_edges(g1, edge_weights, remote), weigh_edges(g2, edge_weights, remote)
         parts = {}
         for d, a in alignments.items():
-            c1, c2 = edge_credits(g1, g2, a, graded, sizes, labels, remote)
+            c1, c2 = edge_credits(g1, g2, a, graded, sizes, labels, remote, settings.units)
             parts[d] = Counts(sum(w * c for w, c in zip(w1, c1)), sum(w1), sum(w * c for w, c in zip(w2, c2)), sum(w2))
     if settings.leaves:
         extra = leaf_counts(g1, g2, token_pairs, settings.leaves, credit)
@@ -227,6 +242,7 @@ def paper_settings(settings: Settings, judge_name: str = "", encoder_name: str =
             **({"para": judge_name} if s.tokens == "paraphrase" else {}),
             **({"ctx": encoder_name} if s.tokens == "contextual" else {}),
             **({"weights": s.edge_weights} if s.edge_weights != "uniform" else {}),
+            **({"units": s.units} if s.units != "yield" else {}),
             **({"leaves": s.leaves} if s.leaves else {})}
 
 

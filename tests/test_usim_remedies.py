@@ -235,11 +235,13 @@ def test_every_setting_of_the_table_reaches_the_signature(setting):
     """The signature is written by each variant's metric; no setting of the table may be
     missing from it, or two different scores would share one signature."""
     values = list(setting.choices) or list(setting.words.values()) or [not setting.default]
-    base = USim(variant=setting.variant or "paper")
     for value in values:
         if value == setting.default:
             continue
-        other = USim(**{"variant": setting.variant or "paper", setting.name: value})
+        # a value that needs another setting (no unit edges: the leaves alone) gets it on both sides
+        needs = {"leaves": 1} if (setting.name, value) == ("edge_weights", "none") else {}
+        base = USim(variant=setting.variant or "paper", **needs)
+        other = USim(**{"variant": setting.variant or "paper", **needs, setting.name: value})
         assert other.get_signature() != base.get_signature(), (setting.name, value)
 
 
@@ -288,6 +290,28 @@ def test_dice_is_one_relation_in_both_directions_and_keeps_identical_graphs_at_o
     doc = explain(src, cor, metric)  # checks its own counts against the score's
     pairs = doc["directions"]["s->r"]["unit_alignment"]
     assert pairs and all(0 < p["dice"] <= 1 and "w" not in p for p in pairs)
+
+
+def test_no_unit_edges_leaves_the_leaves_alone():
+    """``edge_weights="none"``: the ablation that says what the units add. Its counts are
+    exactly the leaf edges' (:func:`leaf_counts` on the same alignment), whatever the units
+    say, and it is refused without leaves, where nothing would be compared."""
+    from semsim.kernel.metrics.settings import Settings
+    from semsim.kernel.metrics.usim import leaf_alignment, leaf_counts
+    src, cor = (semsim.read(EXAMPLES / f"fig1-{x}.xml") for x in ("source", "correction"))
+    metric = USim(tokens="lexical", leaves=2, edge_weights="none")
+    pairs, _ = leaf_alignment(src, cor, Settings(tokens="lexical"))
+    expected = leaf_counts(src, cor, pairs, 2)
+    score = metric.sentence_score(src, cor)
+    assert all(part == expected for part in score.parts.values())
+    assert score.f == expected.f < USim(tokens="lexical", leaves=2).sentence_score(src, src).f == 1.0
+    # the units do not enter: a correction whose units differ but whose tokens are the same scores 1
+    flat = build_graph(["He", "saw", "the", "idea"], [Unit("root", anchors=(0, 1, 2, 3))], [], scheme=SCHEME)
+    assert USim(leaves=1, edge_weights="none").sentence_score(scene(["He", "saw", "the", "idea"]), flat).f == 1.0
+    assert USim(leaves=1).sentence_score(scene(["He", "saw", "the", "idea"]), flat).f < 1.0
+    assert "|weights:none|" in metric.get_signature()
+    with pytest.raises(SettingsError, match="edge_weights='none' counts no unit edge"):
+        USim(edge_weights="none")
 
 
 def test_capped_weights_are_what_a_leaf_weighs_and_need_no_declared_weights():

@@ -108,7 +108,7 @@ class UnitVerdictDoc(_UnitVerdictOptional):
 class _EdgeVerdictOptional(TypedDict, total=False):
     matches: list[int]  # compared edges: the other side's edges that match it
     reason: str         # when not compared or not matched
-    weight: float       # compared edges, under --edge-weights height|scheme
+    weight: float       # compared edges, under --edge-weights other than uniform
     credit: float       # compared edges, under --tokens contextual: what the edge earned, 0 to 1
 
 

@@ -27,7 +27,8 @@ from ..errors import SettingsError
 VARIANTS = ("paper", "legacy")
 LABEL_MODES = ("labeled", "weak", "unlabeled")
 DIRECTIONS = ("both", "s->r", "r->s")
-EDGE_WEIGHTS = ("uniform", "height", "scheme", "capped")
+#: what a unit edge counts; ``none``: nothing, the leaves alone (an ablation: what the units add)
+EDGE_WEIGHTS = ("uniform", "height", "scheme", "capped", "none")
 #: what a leaf edge (a token's edge from its unit) may weigh; 0: leaves are not counted
 LEAF_WEIGHTS = (0, 1, 2, 3, 8)
 #: Named settings of the paper variant, each a row's worth of values: ``meaning`` is the
@@ -112,7 +113,8 @@ SETTINGS: tuple[Setting, ...] = (
     Setting("edge_weights", "uniform", EDGE_WEIGHTS, option="--edge-weights", always_shown=False,
             help="What an edge counts: uniform (1, the paper's), height (1 + its child's height), scheme "
                  "(the representation's label weights) or capped (those weights capped at 1, as a leaf weighs: "
-                 "UCCA's function words and relators half, every other edge 1). See docs/faithfulness.md."),
+                 "UCCA's function words and relators half, every other edge 1) or none (no unit edge counts: the "
+                 "leaves alone, with --leaves; the ablation that says what the units add). See docs/faithfulness.md."),
     Setting("units", "yield", UNIT_WEIGHTS, option="--units", always_shown=False,
             help="What a node is aligned by: yield (the paper's w(v,u), the share of u's yield aligned into v) "
                  "or dice (the Dice coefficient of the two yields: a counterpart is charged for what it has "
@@ -162,6 +164,9 @@ def check(values: Mapping[str, Any]) -> None:
     variant = values.get("variant", "paper")
     other = VARIANTS[1 - VARIANTS.index(variant)]
     ignored = [s.name for s in SETTINGS if s.variant == other and values.get(s.name, s.default) != s.default]
+    if values.get("edge_weights") == "none" and not values.get("leaves", 0):
+        raise SettingsError("edge_weights='none' counts no unit edge and leaves=0 no leaf: nothing would be "
+                            "compared; give leaves a weight", ["edge_weights", "leaves"])
     if ignored:
         it = "it" if len(ignored) == 1 else "them"
         raise SettingsError(f"{', '.join(f'{k}={values[k]!r}' for k in ignored)}: the {variant} variant does not "

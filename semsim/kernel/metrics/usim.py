@@ -35,6 +35,12 @@ than as one, so that losing a participant costs more than losing a function word
 ``scheme``
     An edge weighs what the representation's scheme declares for its label
     (:attr:`Scheme.label_weights`, data of the plugin); refused for a scheme without weights.
+``capped``
+    The scheme's weight capped at 1, what a leaf into the child weighs (:func:`leaf_shares`);
+    a scheme without weights counts every edge 1.
+``none``
+    No unit edge counts: with ``leaves``, the leaves alone. Not a measure of its own but the
+    ablation that says what the units add (docs/validity.md compares a setting with it).
 
 A third option, ``leaves`` (:data:`~semsim.kernel.metrics.settings.LEAF_WEIGHTS`), counts what §3 leaves out of the edge
 sets: the graph's leaves are its tokens, and each token's edge from its unit is an edge of
@@ -130,6 +136,8 @@ def weigh_edges(g: Graph, edge_weights: str = "uniform", remote: bool = True) ->
             return [g.scheme.weight(e.labels) for e in edges]
         if edge_weights == "capped":  # what a leaf into the child would weigh (leaf_shares)
             return [min(1.0, g.scheme.weight(e.labels)) for e in edges]
+        if edge_weights == "none":  # the leaves alone: what the unit edges add is the difference
+            return [0.0] * len(edges)
         return [1.0] * len(edges)
     return g.memo(("edge_weights", edge_weights, remote), build)
 

@@ -50,8 +50,9 @@ Args:
     `parser`, `model`, `variant` (paper|legacy), `preset` (none|meaning: the setting that agrees
     best with people's meaning judgments), `labels` (labeled|weak|unlabeled), `direction`,
     `tie_break`, `remote`, `tokens` (edit|lexical|ordered|paraphrase|contextual), `edge_weights`
-    (uniform|height|scheme), `leaves` (0|1|2|3|8), `tokenize` (none|spacy: split untokenized text,
-    such as LLM outputs, with spaCy's rule-based tokenizer first), `jobs`, `batch_size`, `cache`,
+    (uniform|height|scheme|capped|none), `units` (yield|dice), `denominator` (yield|aligned),
+    `leaves` (0|1|2|3|8), `tokenize` (none|spacy: split untokenized text, such as LLM outputs,
+    with spaCy's rule-based tokenizer first), `jobs`, `batch_size`, `cache`,
     `use_cache`; docs/evaluate.md lists them all.
 Returns:
     scores (`list` of `float`): each prediction's USim F against its source, in [0, 1]

@@ -19,6 +19,7 @@ import semsim.kernel.stats
 from semsim.app.gec import metaeval, metaeval_tables
 from semsim.app.gec.metaeval import Judgment, anchor, changed, correlate, meta_evaluate, read_judgments
 from semsim.kernel.errors import InputError, SettingsError
+from semsim.kernel.stats import compare_correlations
 
 SHARED = Path(__file__).resolve().parents[2] / "shared" / "data"
 
@@ -83,6 +84,37 @@ def test_bootstrap_resamples_groups_and_equals_scipy_on_each_resample(monkeypatc
     assert (one_by_one.low, one_by_one.high) == pytest.approx((got["kendall"].low, got["kendall"].high), abs=1e-12)
     # pairs resampled one by one give another interval than their sources resampled together
     assert correlate(SCORES, HUMAN, None, n_bootstrap=200, seed=7) != got
+
+
+def test_paired_differences_resample_both_measures_together():
+    """compare_correlations: a's coefficient minus b's, on correlate()'s own resamples for the
+    same seed (so each resample's difference is that of the two intervals' samples), with the
+    share of resamples on which a is the higher. A measure that is b plus noise is below b on
+    nearly every resample although their intervals side by side overlap."""
+    rng = np.random.default_rng(0)
+    human = rng.normal(size=300)
+    groups = [k // 3 for k in range(300)]
+    good = human + rng.normal(scale=1.0, size=300)
+    worse = good + rng.normal(scale=0.6, size=300)
+    d = compare_correlations(worse, good, human, groups, n_bootstrap=300, seed=3)
+    a, b = (correlate(x, human, groups, n_bootstrap=300, seed=3) for x in (worse, good))
+    for name in ("pearson", "spearman", "kendall"):
+        assert d[name].value == pytest.approx(a[name].value - b[name].value)
+        assert d[name].high < 0 and d[name].above < 0.05, name
+        assert a[name].high > b[name].low  # the two intervals overlap: only the paired one tells
+    # each resample's difference is the difference of correlate's samples on that resample
+    w = semsim.kernel.stats._group_resamples(300, groups, 300, 3)
+    sa = semsim.kernel.stats._resampled(np.asarray(worse), human, w)["spearman"]
+    sb = semsim.kernel.stats._resampled(np.asarray(good), human, w)["spearman"]
+    lo, hi = np.quantile(sa - sb, [0.025, 0.975])
+    assert (d["spearman"].low, d["spearman"].high) == pytest.approx((lo, hi))
+    assert (a["spearman"].low, a["spearman"].high) == pytest.approx(tuple(np.quantile(sa, [0.025, 0.975])))
+    same = compare_correlations(good, good, human, groups, n_bootstrap=50)
+    assert all(x.value == x.low == x.high == 0 and x.above == 0 for x in same.values())
+    assert compare_correlations(good, worse, human, groups, n_bootstrap=300, seed=3)["pearson"].above > 0.95
+    assert math.isnan(compare_correlations(good, worse, human, n_bootstrap=0)["kendall"].low)
+    with pytest.raises(metaeval.SemsimError, match="300 and 2 scores"):
+        compare_correlations(good, good[:2], human)
 
 
 def test_a_constant_column_gives_nan_not_a_crash():
@@ -257,6 +289,26 @@ def test_meta_evaluate_with_any_callable():
         meta_evaluate(js, {"bad": lambda pairs: [math.nan] * len(pairs)})
 
 
+def test_meta_evaluate_versus_one_measure():
+    js = [Judgment(s, o, float(np.mean([float(x) for x in h.split("\t")])), (), n) for n, (s, o, h) in
+          enumerate(TSV, 1)]
+    measures = {"length": lambda pairs: [len(o) for _, o in pairs],
+                "words": lambda pairs: [len(o.split()) for _, o in pairs]}
+    report = meta_evaluate(js, measures, n_bootstrap=50, versus="words")
+    length, words = report.results
+    assert not words.differences and set(length.differences) == {"pearson", "spearman", "kendall"}
+    human = [j.human for j in js]
+    assert length.differences == compare_correlations(length.scores, words.scores, human, [j.source for j in js],
+                                                      n_bootstrap=50)
+    assert report.as_dict()["versus"] == "words" and "minus_versus" in report.as_dict()["measures"][0]
+    text = report.render("text")
+    assert "minus words, pair by pair" in text and f"{length.differences['pearson'].value:+.3f} [" in text
+    tsv = report.render("tsv").splitlines()
+    assert "pearson_minus_versus_above" in tsv[0].split("\t")
+    with pytest.raises(metaeval.SettingsError, match="versus 'chars' is none of the measures"):
+        meta_evaluate(js, measures, versus="chars")
+
+
 # -- the command ----------------------------------------------------------------------------------
 def test_cli_end_to_end_against_scipy(toy_env, tmp_path):
     table = tsv_table(tmp_path)
@@ -295,6 +347,15 @@ def test_cli_end_to_end_against_scipy(toy_env, tmp_path):
     assert "looks untokenized" not in text.stderr
     kept_all = run("meta-eval", table, "--measure", "levenshtein", "--keep-unchanged", "--format", "tsv", "-q")
     assert kept_all.stdout.splitlines()[1].split("\t")[:2] == ["levenshtein", "8"]
+    versus = run("meta-eval", table, "--parser", "toy-parser", "--measure", "paper", "--measure", "levenshtein",
+                 "--versus", "levenshtein", "--bootstrap", "100", "--format", "json", "-q")
+    assert versus.exit_code == 0, versus.output
+    paper = json.loads(versus.stdout)["measures"][0]
+    assert paper["measure"] == "paper" and paper["pearson"] == by_name["paper"]["pearson"]
+    assert paper["minus_versus"]["pearson"]["value"] == pytest.approx(
+        by_name["paper"]["pearson"]["value"] - by_name["levenshtein"]["pearson"]["value"])
+    unknown = run("meta-eval", table, "--measure", "levenshtein", "--versus", "chrf", "-q")
+    assert unknown.exit_code != 0 and "--versus chrf: no such measure" in unknown.output
 
 
 def test_untokenized_table_is_noted(toy_env, tmp_path):

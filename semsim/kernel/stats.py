@@ -342,15 +342,68 @@ def correlate(scores: Sequence[float], human: Sequence[float], groups: Sequence[
     values = {name: _coefficient(name, x, y) for name in CORRELATIONS}
     if n_bootstrap <= 0 or len(x) < 2:
         return {name: Correlation(v, math.nan, math.nan) for name, v in values.items()}
-    numbers: dict[Any, int] = {}
-    group = np.array([numbers.setdefault(g, len(numbers)) for g in (range(len(x)) if groups is None else groups)])
-    counts = bootstrap(lambda idx: resample_counts(idx, len(numbers)), len(numbers), n_bootstrap, seed)
-    samples = _resampled(x, y, counts[:, group])
+    samples = _resampled(x, y, _group_resamples(len(x), groups, n_bootstrap, seed))
     out = {}
     for name, v in values.items():
         finite = samples[name][np.isfinite(samples[name])]
         low, high = percentile_interval(finite, confidence) if finite.size else (math.nan, math.nan)
         out[name] = Correlation(v, low, high)
+    return out
+
+
+def _group_resamples(n: int, groups: Sequence[Any] | None, n_bootstrap: int, seed: int) -> np.ndarray:
+    """How many times each of ``n`` pairs is in each resample of their groups (equal values one
+    group, numbered in order of first appearance; None: every pair its own): :func:`correlate`'s
+    draws, so that :func:`compare_correlations` resamples exactly as it does."""
+    numbers: dict[Any, int] = {}
+    group = np.array([numbers.setdefault(g, len(numbers)) for g in (range(n) if groups is None else groups)])
+    counts = bootstrap(lambda idx: resample_counts(idx, len(numbers)), len(numbers), n_bootstrap, seed)
+    return counts[:, group]
+
+
+@dataclass(frozen=True)
+class Difference:
+    """One measure's correlation minus another's on the same pairs, its bootstrap interval,
+    and ``above``: the share of resamples on which the first is the higher (``nan`` where
+    undefined)."""
+
+    value: float
+    low: float
+    high: float
+    above: float
+
+    def as_dict(self) -> dict[str, float | None]:
+        return {"value": _finite(self.value), "low": _finite(self.low), "high": _finite(self.high),
+                "above": _finite(self.above)}
+
+
+def compare_correlations(a: Sequence[float], b: Sequence[float], human: Sequence[float],
+                         groups: Sequence[Any] | None = None, n_bootstrap: int = 1000, confidence: float = 0.95,
+                         seed: int = 0) -> dict[str, Difference]:
+    """Is measure ``a`` closer to the people than measure ``b``? Each coefficient of
+    :data:`CORRELATIONS`, ``a``'s minus ``b``'s, with a percentile interval from the same
+    resamples of ``groups`` for both (:func:`correlate`'s, for the same seed).
+
+    Two measures scored on the same pairs err together: their intervals side by side overlap
+    even where one is the higher on nearly every resample. The paired difference is the
+    question a claim "A agrees with people better than B" asks; ``above`` says on what share
+    of the resamples it holds. Resamples on which either coefficient is undefined are left out."""
+    xa, xb, y = (np.asarray(v, dtype=float) for v in (a, b, human))
+    if xa.ndim != 1 or not xa.shape == xb.shape == y.shape:
+        raise SemsimError(f"{len(xa)} and {len(xb)} scores for {len(y)} human scores")
+    if groups is not None and len(groups) != len(xa):
+        raise SemsimError(f"{len(groups)} groups for {len(xa)} scores")
+    values = {name: _coefficient(name, xa, y) - _coefficient(name, xb, y) for name in CORRELATIONS}
+    if n_bootstrap <= 0 or len(y) < 2:
+        return {name: Difference(v, math.nan, math.nan, math.nan) for name, v in values.items()}
+    w = _group_resamples(len(y), groups, n_bootstrap, seed)
+    sa, sb = _resampled(xa, y, w), _resampled(xb, y, w)
+    out = {}
+    for name, v in values.items():
+        d = sa[name] - sb[name]
+        d = d[np.isfinite(d)]
+        low, high = percentile_interval(d, confidence) if d.size else (math.nan, math.nan)
+        out[name] = Difference(v, low, high, float((d > 0).mean()) if d.size else math.nan)
     return out
 
 

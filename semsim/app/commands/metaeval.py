@@ -98,6 +98,10 @@ def _literal(value: str) -> Any:
               help="A measure (repeatable): paper, legacy, an anchor (levenshtein, chrf, minilm-cosine, bertscore) "
                    "or NAME:key=value,... USim settings (para:tokens=paraphrase,leaves=2). "
                    "Default: paper and every anchor installed.")
+@click.option("--versus", metavar="NAME",
+              help="Also give every other measure's coefficients minus this measure's (one of the measures), "
+                   "with intervals from the same resamples: whether it agrees with people better, which two "
+                   "intervals side by side cannot say.")
 @click.option("--changed-only/--keep-unchanged", default=True, show_default=True,
               help="Keep only the outputs that differ from their source (whitespace aside): copies inflate "
                    "every measure's correlation.")
@@ -113,7 +117,7 @@ def _literal(value: str) -> Any:
               help="Write every pair as JSON Lines here: human score, each measure's score and rank error, "
                    "and the commands that explain the pair.")
 @quiet_option
-def meta_eval(table: str, table_format: str, measure_specs: tuple[str, ...], changed_only: bool,
+def meta_eval(table: str, table_format: str, measure_specs: tuple[str, ...], versus: str | None, changed_only: bool,
               parsing: ParseSettings, n_bootstrap: int, confidence: float, seed: int, fmt: str, output: str | None,
               per_sentence: str | None, quiet: bool) -> None:
     """Correlate measures with people's judgments of meaning preservation in TABLE.
@@ -127,6 +131,7 @@ def meta_eval(table: str, table_format: str, measure_specs: tuple[str, ...], cha
     semsim meta-eval tmu-gfm-dev.csv --tokenize spacy
     semsim meta-eval human_ratings.csv --tokenize spacy --measure paper --measure legacy --measure chrf
     semsim meta-eval ratings.tsv --measure "para:tokens=paraphrase,leaves=2" --per-sentence pairs.jsonl
+    semsim meta-eval ratings.tsv --measure "meaning:preset=meaning" --measure bertscore --versus bertscore
     """
     from ..gec.metaeval import USimMeasure, anchor, changed, meta_evaluate, read_judgments
     check_writable(output, per_sentence, inputs=[table])
@@ -138,6 +143,9 @@ def meta_eval(table: str, table_format: str, measure_specs: tuple[str, ...], cha
     twice = next((n for n in names if names.count(n) > 1), None)
     if twice:
         raise SettingsError(f"--measure {twice} given twice")
+    if versus is not None and versus not in names:
+        raise SettingsError(f"--versus {versus}: no such measure; give it with --measure too "
+                            f"(the measures: {', '.join(names)})")
     judgments = read_judgments(table, table_format)
     kept = changed(judgments) if changed_only else judgments
     if not kept:
@@ -150,7 +158,8 @@ def meta_eval(table: str, table_format: str, measure_specs: tuple[str, ...], cha
     with warnings.catch_warnings():
         # USimMetric's note on untokenized text is the Python API's; the command said it once above
         warnings.filterwarnings("ignore", message=".*looks untokenized", category=UserWarning)
-        report = meta_evaluate(kept, measures, n_bootstrap, confidence, seed, on_measure=None if quiet else _note)
+        report = meta_evaluate(kept, measures, n_bootstrap, confidence, seed, on_measure=None if quiet else _note,
+                               versus=versus)
     report = dataclasses.replace(report, notes={"table": str(table), "read": len(judgments),
                                                 "kept": "changed outputs" if changed_only else "all outputs"})
     if per_sentence:

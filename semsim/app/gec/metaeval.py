@@ -25,13 +25,14 @@ read the text as written.
 
 from __future__ import annotations
 
+import dataclasses
 import math
 from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass, field, fields
 from typing import Any
 
 from ...kernel.errors import SemsimError, SettingsError
-from ...kernel.stats import CORRELATIONS, Correlation, correlate
+from ...kernel.stats import CORRELATIONS, Correlation, Difference, compare_correlations, correlate
 from ..report import Col, Record, Report, Table, num, render
 from .metaeval_anchors import (
     ANCHOR_MODULES,
@@ -47,7 +48,7 @@ from .metaeval_anchors import (
 from .metaeval_tables import TABLE_FORMATS, Judgment, Pair, changed, read_judgments
 
 __all__ = ["ANCHORS", "ANCHOR_MODULES", "CORRELATIONS", "ENCODER", "RENDERINGS", "TABLE_FORMATS", "BERTScore",
-           "ChrF", "Correlation", "Judgment", "Levenshtein", "Measure", "MeasureResult", "MetaEvaluation",
+           "ChrF", "Correlation", "Difference", "Judgment", "Levenshtein", "Measure", "MeasureResult", "MetaEvaluation",
            "MiniLMCosine", "Pair", "USimMeasure", "anchor", "changed", "correlate", "meta_evaluate",
            "read_judgments"]
 
@@ -89,10 +90,15 @@ class MeasureResult:
     scores: list[float]
     correlations: dict[str, Correlation]
     signature: str
+    #: each coefficient minus the ``versus`` measure's, paired (:func:`compare_correlations`);
+    #: empty for that measure itself and when none was named
+    differences: dict[str, Difference] = field(default_factory=dict)
 
     def as_dict(self) -> dict[str, Any]:
         return {"measure": self.name, "n": len(self.scores),
-                **{k: c.as_dict() for k, c in self.correlations.items()}, "signature": self.signature}
+                **{k: c.as_dict() for k, c in self.correlations.items()}, "signature": self.signature,
+                **({"minus_versus": {k: d.as_dict() for k, d in self.differences.items()}}
+                   if self.differences else {})}
 
 
 @dataclass(frozen=True)
@@ -104,6 +110,8 @@ class MetaEvaluation:
     n_bootstrap: int
     confidence: float
     seed: int
+    #: the measure every other one is compared with, pair by pair (None: none)
+    versus: str | None = None
     #: where the judgments came from, for the reports: ``table``, ``read`` (judgments in it),
     #: ``kept`` (which outputs), as a command sets them
     notes: Mapping[str, Any] = field(default_factory=dict)
@@ -129,13 +137,18 @@ class MetaEvaluation:
     def as_dict(self) -> dict[str, Any]:
         return {**self.notes, "n": len(self.judgments), "sources": self.sources, "bootstrap": self.n_bootstrap,
                 "confidence": self.confidence, "seed": self.seed, "resampled": "sources",
+                **({"versus": self.versus} if self.versus else {}),
                 "measures": [r.as_dict() for r in self.results]}
 
     def render(self, fmt: str) -> str:
         """The table of correlations as text, Markdown, TSV or JSON (:data:`RENDERINGS`)."""
         rows = [{"measure": r.name, "n": len(r.scores),
                  **{f"{c}{s}": float(getattr(r.correlations[c], a)) for c in CORRELATIONS
-                    for s, a in (("", "value"), ("_low", "low"), ("_high", "high"))}, "signature": r.signature}
+                    for s, a in (("", "value"), ("_low", "low"), ("_high", "high"))},
+                 **({f"{c}_minus_versus{s}": float(getattr(r.differences[c], a)) if r.differences else math.nan
+                     for c in CORRELATIONS for s, a in (("", "value"), ("_low", "low"), ("_high", "high"),
+                                                        ("_above", "above"))} if self.versus else {}),
+                 "signature": r.signature}
                 for r in self.results]
         return render(Report(rows, document=lambda _: self.as_dict(), parts=self._parts, formats=RENDERINGS), fmt)
 
@@ -151,6 +164,12 @@ class MetaEvaluation:
         about = (f"{read}{self.sources} sources"
                  + (f"; {self.n_bootstrap} bootstrap resamples of the sources, seed {self.seed}"
                     if self.n_bootstrap else ""))
+        if self.versus:
+            out += ["", f"minus {self.versus}, pair by pair (the same resamples; in parentheses: the share of "
+                        f"resamples on which the measure is the higher):", ""]
+            out.append(Table([Col("measure", "<"), *(Col(c.capitalize(), md=":---:") for c in CORRELATIONS)],
+                             [[r.name, *(_difference(r.differences[c]) for c in CORRELATIONS)]
+                              for r in self.results if r.differences]))
         out += ["", about, "", "**signatures**" if markdown else "signatures:"]
         if markdown:
             out.append("")
@@ -168,17 +187,31 @@ def _cell(c: Correlation) -> str:
     return f"{r(c.value)} [{r(c.low)}, {r(c.high)}]"
 
 
+def _difference(d: Difference) -> str:
+    """A paired difference, its interval and the share of resamples above, three decimals."""
+    def r(x: float) -> str:
+        return num(x, 3, nonfinite="n/a", signed=True)
+    if not math.isfinite(d.low):
+        return r(d.value)
+    return f"{r(d.value)} [{r(d.low)}, {r(d.high)}] ({num(d.above, 2)})"
+
+
 def meta_evaluate(judgments: Sequence[Judgment], measures: Mapping[str, Measure], n_bootstrap: int = 1000,
                   confidence: float = 0.95, seed: int = 0,
-                  on_measure: Callable[[str], None] | None = None) -> MetaEvaluation:
+                  on_measure: Callable[[str], None] | None = None, versus: str | None = None) -> MetaEvaluation:
     """Score every judgment's pair with each measure and correlate the scores with the
     people's (:func:`correlate`, resampling sources, the same resamples for every measure).
     A measure is a callable on ``(source, output)`` pairs; its ``signature`` attribute, if
     any, is reported with it. ``on_measure(name)`` is called before each measure runs (a
-    command's progress note). A measure that returns the wrong number of scores, or one
-    that is no finite number, is a :class:`SemsimError` naming it."""
+    command's progress note). With ``versus``, the name of one of the measures, every other
+    measure's coefficients are also given minus that one's, pair by pair on the same
+    resamples (:func:`compare_correlations`): whether it agrees with people better than that
+    measure, which two intervals side by side cannot say. A measure that returns the wrong
+    number of scores, or one that is no finite number, is a :class:`SemsimError` naming it."""
     from ...kernel.stats import check_bootstrap
     check_bootstrap(n_bootstrap, confidence)  # the command line's bounds, before any measure runs
+    if versus is not None and versus not in measures:
+        raise SettingsError(f"versus {versus!r} is none of the measures: {', '.join(measures)}", ["versus"])
     judgments = list(judgments)
     if not judgments:
         raise SemsimError("no judgments to meta-evaluate")
@@ -197,4 +230,9 @@ def meta_evaluate(judgments: Sequence[Judgment], measures: Mapping[str, Measure]
             raise SemsimError(f"measure {name} gave {scores[bad]} for row {judgments[bad].row}")
         results.append(MeasureResult(name, scores, correlate(scores, human, groups, n_bootstrap, confidence, seed),
                                      str(getattr(measure, "signature", ""))))
-    return MetaEvaluation(judgments, results, n_bootstrap, confidence, seed)
+    if versus is not None:
+        base = next(r for r in results if r.name == versus)
+        results = [r if r is base else dataclasses.replace(
+            r, differences=compare_correlations(r.scores, base.scores, human, groups, n_bootstrap, confidence, seed))
+            for r in results]
+    return MetaEvaluation(judgments, results, n_bootstrap, confidence, seed, versus)

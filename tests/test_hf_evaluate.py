@@ -129,7 +129,9 @@ def test_same_scores_as_semsim_score(hf_env):
     ("legacy", "variant:legacy"),
     ("weak", "labels:weak"),
     ("unlabeled", "labels:unlabeled"),
-    ("meaning", "preset:meaning|dir:both|tie:all|labels:unlabeled|remote:yes|denom:aligned"),
+    # the preset loads the word encoder (1-2 s)
+    pytest.param("meaning", "preset:meaning|dir:both|tie:all|labels:unlabeled|remote:yes|denom:aligned",
+                 marks=pytest.mark.slow),
 ])
 def test_config_name_sets_the_settings(hf_env, config_name, shows):
     result = _load(config_name=config_name, parser="toy-parser").compute(sources=SOURCE, predictions=HYP)

@@ -73,6 +73,7 @@ def test_unicode_line_separators_inside_an_mrp_string_are_characters(tmp_path, s
     assert len(graphs) == 2 and separator in graphs[0].meta["input"]
 
 
+@pytest.mark.slow  # five commands, each parsing twice (1-2 s)
 def test_cr_only_lines_are_lines_for_every_text_command(toy_env):
     """An old-Mac text file (CR only) has as many lines as its LF twin, for score, parse
     and conservatism alike (kind 7)."""

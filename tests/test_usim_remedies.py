@@ -310,8 +310,16 @@ def test_no_unit_edges_leaves_the_leaves_alone():
     assert USim(leaves=1, edge_weights="none").sentence_score(scene(["He", "saw", "the", "idea"]), flat).f == 1.0
     assert USim(leaves=1).sentence_score(scene(["He", "saw", "the", "idea"]), flat).f < 1.0
     assert "|weights:none|" in metric.get_signature()
+    # the explanation checks its counts against the score's, and lists no unit edge as a miss
+    from semsim.app.explain.misses import misses
+    doc = explain(src, cor, metric)
+    assert all(not m for d in ("s->r", "r->s") for m in misses(doc, d).values())
+    assert misses(explain(src, cor, USim(tokens="lexical", leaves=2)), "s->r")["source"]
     with pytest.raises(SettingsError, match="edge_weights='none' counts no unit edge"):
         USim(edge_weights="none")
+    from support import run_cli
+    r = run_cli("usim", EXAMPLES / "fig1-source.xml", EXAMPLES / "fig1-correction.xml", "--edge-weights", "none")
+    assert r.exit_code != 0 and "counts no unit edge" in r.output and "variant" not in r.output
 
 
 def test_capped_weights_are_what_a_leaf_weighs_and_need_no_declared_weights():

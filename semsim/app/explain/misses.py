@@ -61,8 +61,9 @@ def misses(doc: ExplanationDoc, direction: str, sentences: dict[Side, DrawnIn] |
            ) -> dict[Side, list[Miss]]:
     """Per side, what ``direction`` left unmatched: compared edges without a match (the
     paper variant) or compared units without one (legacy), in text order (by sentence,
-    then index). ``sentences``: :func:`.layout.first_sentences` of the document's blocks,
-    when the caller has them."""
+    then index); an edge that weighs nothing (``--edge-weights none``) costs nothing and is
+    no miss. ``sentences``: :func:`.layout.first_sentences` of the document's blocks, when
+    the caller has them."""
     d = doc["directions"][direction]
     sentences = sentences or first_sentences(blocks(doc))
     out: dict[Side, list[Miss]] = {}
@@ -72,7 +73,8 @@ def misses(doc: ExplanationDoc, direction: str, sentences: dict[Side, DrawnIn] |
         if "edges" in d:
             out[side] = [Miss(side, "edge", i, sentences[side].edges.get(i, 0), edge_name(g, i), row["reason"],
                               _cause(g, d, side, g["edges"][i]["child"], aligned))
-                         for i, row in enumerate(d["edges"][side]) if row["compared"] and not row["matched"]]
+                         for i, row in enumerate(d["edges"][side])
+                         if row["compared"] and not row["matched"] and row.get("weight", 1.0) != 0]
         else:
             out[side] = [Miss(side, "unit", u, sentences[side].units.get(u, 0), unit_name(g, u), row["reason"],
                               "label" if row["aligned"] else "words")

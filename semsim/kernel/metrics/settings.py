@@ -165,8 +165,9 @@ def check(values: Mapping[str, Any]) -> None:
     other = VARIANTS[1 - VARIANTS.index(variant)]
     ignored = [s.name for s in SETTINGS if s.variant == other and values.get(s.name, s.default) != s.default]
     if values.get("edge_weights") == "none" and not values.get("leaves", 0):
+        # no ``settings`` list: that names settings a variant ignores (the command line says so)
         raise SettingsError("edge_weights='none' counts no unit edge and leaves=0 no leaf: nothing would be "
-                            "compared; give leaves a weight", ["edge_weights", "leaves"])
+                            "compared; give leaves a weight")
     if ignored:
         it = "it" if len(ignored) == 1 else "them"
         raise SettingsError(f"{', '.join(f'{k}={values[k]!r}' for k in ignored)}: the {variant} variant does not "

@@ -43,6 +43,10 @@ META_EVAL_MEASURES = [
     "height:edge_weights=height", "scheme:edge_weights=scheme", "ordered+leaves2:tokens=ordered,leaves=2",
     "paraphrase+leaves2:tokens=paraphrase,leaves=2", "contextual:tokens=contextual", "meaning:preset=meaning",
     "levenshtein", "chrf", "minilm-cosine", "bertscore"]
+_C = "tokens=contextual,labels=unlabeled,denominator=aligned,tie-break=all,units=dice"
+#: #44's paired comparison: every measure minus the preset (docs/validity.md)
+VERSUS_MEASURES = ["paper", "meaning:preset=meaning", f"meaning-edges:{_C},edge-weights=capped",
+                   f"meaning-leaves:{_C},edge-weights=none,leaves=8", "chrf", "bertscore"]
 PARSER_MODELS = ["ucca-span-ewt-minilm-l2", "ucca-span-ewt-minilm", "ucca-span-ewt-chars",
                  "ucca-span-ewt-minilm-l2-learner"]
 
@@ -85,6 +89,14 @@ CHECKS = {
         lambda s: [*SEMSIM, "meta-eval", str(s / "data/asset-ratings/human_ratings.csv"), "--tokenize", "spacy",
                    "--format", "markdown", "-q", *(x for m in META_EVAL_MEASURES for x in ("--measure", m))],
         minutes="2-4"),
+    **{f"meta-eval-versus-{name}": Check(
+        "docs/validity.md", (f"{title}, minus `meaning`:", end),
+        lambda s, table=table: [*SEMSIM, "meta-eval", str(s / "data" / table), "--tokenize", "spacy", "--format",
+                                "markdown", "-q", *(x for m in VERSUS_MEASURES for x in ("--measure", m)),
+                                "--versus", "meaning"], minutes=minutes)
+       for name, title, table, end, minutes in (
+           ("tmu-gfm", "TMU-GFM dev", "tmu-gfm-dev/tmu-gfm-dev.csv", "ASSET, minus `meaning`:", "2-6"),
+           ("asset", "ASSET", "asset-ratings/human_ratings.csv", "The preset and its leaves alone", "1-2"))},
 }
 
 

@@ -211,7 +211,7 @@ def meta_evaluate(judgments: Sequence[Judgment], measures: Mapping[str, Measure]
     from ...kernel.stats import check_bootstrap
     check_bootstrap(n_bootstrap, confidence)  # the command line's bounds, before any measure runs
     if versus is not None and versus not in measures:
-        raise SettingsError(f"versus {versus!r} is none of the measures: {', '.join(measures)}", ["versus"])
+        raise SettingsError(f"versus {versus!r} is none of the measures: {', '.join(measures)}")
     judgments = list(judgments)
     if not judgments:
         raise SemsimError("no judgments to meta-evaluate")

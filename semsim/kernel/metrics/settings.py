@@ -164,14 +164,14 @@ def check(values: Mapping[str, Any]) -> None:
     variant = values.get("variant", "paper")
     other = VARIANTS[1 - VARIANTS.index(variant)]
     ignored = [s.name for s in SETTINGS if s.variant == other and values.get(s.name, s.default) != s.default]
-    if values.get("edge_weights") == "none" and not values.get("leaves", 0):
-        # no ``settings`` list: that names settings a variant ignores (the command line says so)
-        raise SettingsError("edge_weights='none' counts no unit edge and leaves=0 no leaf: nothing would be "
-                            "compared; give leaves a weight")
     if ignored:
         it = "it" if len(ignored) == 1 else "them"
         raise SettingsError(f"{', '.join(f'{k}={values[k]!r}' for k in ignored)}: the {variant} variant does not "
                             f"use {it} (only the {other} variant does); leave {it} at the default", ignored)
+    if values.get("edge_weights") == "none" and not values.get("leaves", 0):
+        # no ``settings`` list: that names settings a variant ignores (the command line says so)
+        raise SettingsError("edge_weights='none' counts no unit edge and leaves=0 no leaf: nothing would be "
+                            "compared; give leaves a weight")
 
 
 _Class = TypeVar("_Class", bound="type[Any]")

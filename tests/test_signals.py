@@ -30,10 +30,14 @@ def _start(d, cache, hang: str | None) -> tuple[subprocess.Popen, list[psutil.Pr
     (d / "hyp.txt").write_text("\n".join(line.lower() for line in LINES) + "\n")
     env = {**os.environ, "SEMSIM_LOAD_PLUGINS": "", "SEMSIM_PLUGINS": TOY, "SEMSIM_CACHE_DIR": str(d / "cache"),
            "TOY_PARSE_LOG": str(d / "parsed.log"), **({"TOY_HANG_AT": hang} if hang else {})}
+    # SIGINT's default restored in the child: a test run started in the background of a
+    # non-interactive shell (nohup ... &) ignores SIGINT, the child inherits that, and Python
+    # then never raises KeyboardInterrupt: the run would rightly go on, as a background job does
     proc = subprocess.Popen([sys.executable, "-m", "semsim.app.cli", "score", "--source", str(d / "src.txt"), "--hyp",
                              str(d / "hyp.txt"), "--parser", "toy-parser", "--jobs", "2", "--batch-size", "4",
                              "--cache", str(cache), "-q", "--bootstrap", "0", "--format", "json"],
-                            env=env, stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True)
+                            env=env, stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True,
+                            preexec_fn=lambda: signal.signal(signal.SIGINT, signal.SIG_DFL))
     deadline = time.monotonic() + 60
     while time.monotonic() < deadline:  # the hanging batch has been handed to a worker
         if (d / "parsed.log").exists() and hang in (d / "parsed.log").read_text().splitlines():

@@ -5,6 +5,7 @@ with it (the parent-death signal). A rerun after an interrupted one equals a cle
 
 from __future__ import annotations
 
+import contextlib
 import json
 import os
 import signal
@@ -29,10 +30,11 @@ def _start(d, cache, hang: str | None) -> tuple[subprocess.Popen, list[psutil.Pr
     (d / "src.txt").write_text("\n".join(LINES) + "\n")
     (d / "hyp.txt").write_text("\n".join(line.lower() for line in LINES) + "\n")
     env = {**os.environ, "SEMSIM_LOAD_PLUGINS": "", "SEMSIM_PLUGINS": TOY, "SEMSIM_CACHE_DIR": str(d / "cache"),
-           "TOY_PARSE_LOG": str(d / "parsed.log"), **({"TOY_HANG_AT": hang} if hang else {})}
-    # SIGINT's default restored in the child: a test run started in the background of a
-    # non-interactive shell (nohup ... &) ignores SIGINT, the child inherits that, and Python
-    # then never raises KeyboardInterrupt: the run would rightly go on, as a background job does
+           "TOY_PARSE_LOG": str(d / "parsed.log"), "PYTHONFAULTHANDLER": "1",  # SIGABRT: every thread's stack
+           **({"TOY_HANG_AT": hang} if hang else {})}
+    # SIGINT's default restored in the child: a test run started with SIGINT ignored (in the background of a
+    # non-interactive shell, under nohup) passes that on, and Python then never raises KeyboardInterrupt: as
+    # POSIX asks, semsim keeps a SIGINT it was started with ignored, so the test would see a run that ignores it
     proc = subprocess.Popen([sys.executable, "-m", "semsim.app.cli", "score", "--source", str(d / "src.txt"), "--hyp",
                              str(d / "hyp.txt"), "--parser", "toy-parser", "--jobs", "2", "--batch-size", "4",
                              "--cache", str(cache), "-q", "--bootstrap", "0", "--format", "json"],
@@ -47,6 +49,26 @@ def _start(d, cache, hang: str | None) -> tuple[subprocess.Popen, list[psutil.Pr
         proc.kill()
         pytest.fail("the workers never started")
     return proc, psutil.Process(proc.pid).children(recursive=True)
+
+
+def _stacks(proc: subprocess.Popen, sig: int, workers: list[psutil.Process]) -> str:
+    """End a run that hangs, and say where it was: whether it ignored or caught ``sig`` (its
+    dispositions in /proc), then every thread's stack (faulthandler's, on SIGABRT) and the rest of
+    its stderr."""
+    status = ""
+    with contextlib.suppress(OSError):
+        masks = dict(line.split(":\t") for line in Path(f"/proc/{proc.pid}/status").read_text().splitlines()
+                     if line.startswith(("SigIgn", "SigCgt")))
+        status = ", ".join(f"{name} {'yes' if int(masks[key], 16) >> (sig - 1) & 1 else 'no'}"
+                           for name, key in (("ignored", "SigIgn"), ("caught", "SigCgt")))
+    proc.send_signal(signal.SIGABRT)
+    try:
+        _, err = proc.communicate(timeout=10)
+    except subprocess.TimeoutExpired:
+        proc.kill()
+        _, err = proc.communicate()
+    _gone(workers, 1)
+    return f"{signal.Signals(sig).name} {status}\n{err[-20000:]}"
 
 
 def _gone(processes: list[psutil.Process], within: float) -> list[psutil.Process]:
@@ -65,9 +87,7 @@ def test_a_signal_to_the_main_process_alone_ends_the_run_and_its_workers(tmp_pat
     try:
         proc.wait(timeout=30)
     except subprocess.TimeoutExpired:
-        proc.kill()
-        _gone(workers, 1)
-        pytest.fail(f"{signal.Signals(sig).name}: the run did not end")
+        pytest.fail(f"{signal.Signals(sig).name}: the run did not end; where it was:\n{_stacks(proc, sig, workers)}")
     assert proc.returncode != 0 and "Traceback" not in proc.stderr.read()
     assert _gone(workers, 10) == [], "worker processes outlived the run"
     # the rerun completes from the cache and equals a clean run

@@ -41,12 +41,28 @@ def parse_mrp(texts, model=None):
     return [MrpGraph("direct", f"m{k}", graph_to_mrp(direct_graph(t), "direct")) for k, t in enumerate(texts)]
 
 
+def parse_numpy(texts, model=None):
+    """The same graphs with numpy's integers as anchors: fine for a comparison, not for graph
+    JSON, so refused as the cache or a worker would refuse them, in every process."""
+    import dataclasses
+
+    import numpy as np
+    out = []
+    for t in texts:
+        g = direct_graph(t)
+        units = tuple(dataclasses.replace(u, anchors=tuple(np.int64(a) for a in u.anchors)) for u in g.units)
+        out.append(dataclasses.replace(g, units=units))
+    return out
+
+
 @hookimpl
 def register_parsers(register):
     register(Parser("direct-graphs", "direct", parse_graphs, "graphs built by the adapter",
                     model_identity=lambda model: "rules-1",
                     serialize=lambda g: json.dumps([t.text for t in g.tokens]), default=True))
     register(Parser("direct-mrp", "direct", parse_mrp, "the same graphs as MRP",
+                    model_identity=lambda model: "rules-1"))
+    register(Parser("numpy-graphs", "direct", parse_numpy, "the same graphs, numpy's integers as anchors",
                     model_identity=lambda model: "rules-1"))
 
 

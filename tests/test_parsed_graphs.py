@@ -102,3 +102,14 @@ def test_a_parser_that_returns_mrp_still_parses(graph_env):
         assert got.scheme.name == "direct" and [t.text for t in got.tokens] == text.split()
         assert [len(e.labels) for e in got.edges] == [len(e[2]) for e in want["edges"]]
     assert {u.kind for g in parses.graphs.values() for u in g.units} == {""}
+
+
+@pytest.mark.parametrize("cache", [False, "cache"])
+def test_a_graph_graph_json_would_refuse_is_refused_in_process_too(graph_env, cache):
+    """Anchors of numpy's int64 compare as integers but are no graph JSON: the parse is
+    refused in one line naming the sentence, with the cache or without (every sentence
+    failing: the parser's fault, so the run stops), never a traceback from the cache's writer
+    nor a score that depends on where the graph came from."""
+    from semsim.kernel.errors import ParseError
+    with pytest.raises(ParseError, match=r"numpy-graphs' gave .* an anchor that is not a token index"):
+        parse_texts(TEXTS, ParseSettings(parser="numpy-graphs", cache=graph_env / "n.sqlite3" if cache else False))

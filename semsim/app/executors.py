@@ -43,7 +43,7 @@ from typing import Any
 from ..kernel import threads
 from ..kernel.errors import ParseError, PluginError, SemsimError, SettingsError
 from ..kernel.graph import Graph
-from ..kernel.graph_json import graph_from_dict, graph_to_dict
+from ..kernel.graph_json import check_graph, graph_from_dict, graph_to_dict
 from .cache import model_key
 from .plugins import parsers, to_graph
 
@@ -136,7 +136,8 @@ def parse_batch(parser_name: str, model: str | None, texts: list[str]) -> Parsed
     for text, native in zip(texts, natives):
         try:
             graph = to_graph(native)  # a Graph is itself
-        except SemsimError as exc:  # a parse that is no valid graph is that sentence's failure
+            check_graph(graph)  # what graph JSON refuses is refused here too, cache or no cache
+        except (SemsimError, ValueError) as exc:  # a parse that is no valid graph is that sentence's failure
             raise ParseError(f"parser {parser_name!r} gave {text!r} a graph semsim cannot use: {exc}", [text]) from None
         out.append((parser.serialize(native) if parser.serialize else None, graph))
     return out

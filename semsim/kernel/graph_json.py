@@ -5,6 +5,7 @@ cache key: a change of form (or of what a scheme carries) never serves stale ent
 
 from __future__ import annotations
 
+from collections.abc import Iterable, Sequence
 from typing import Any
 
 from .graph import Edge, Graph, Token, Unit
@@ -32,6 +33,26 @@ def graph_to_dict(g: Graph) -> dict[str, Any]:
     }
 
 
+_BAD_ANCHORS_OR_LABELS = "graph JSON: an anchor that is not a token index, or an edge label that is not a string"
+_BAD_ENDS = "graph JSON: 'sentence_ends' must be token positions"
+
+
+def _anchors_and_labels_ok(anchors: Iterable[Sequence[Any]], labels: Iterable[Sequence[Any]]) -> bool:
+    return all(type(a) is int for row in anchors for a in row) \
+        and all(row and all(type(x) is str for x in row) for row in labels)
+
+
+def check_graph(g: Graph) -> None:
+    """Refuse a graph whose graph JSON would be refused (:func:`graph_from_dict`'s checks):
+    a parser's own graph object is used in its process as it is, so this is what keeps a
+    score from depending on whether the graph came from the parser, the cache or a worker
+    (an anchor of numpy's int64 passes a comparison but not JSON). A ``ValueError``."""
+    if not _anchors_and_labels_ok((u.anchors for u in g.units), (e.labels for e in g.edges)):
+        raise ValueError(_BAD_ANCHORS_OR_LABELS)
+    if not all(type(x) is int for x in g.sentence_ends):
+        raise ValueError(_BAD_ENDS)
+
+
 def graph_from_dict(d: dict[str, Any]) -> Graph:
     """The graph :func:`graph_to_dict` wrote, field for field. A form that is not one (a
     damaged cache row, an edited MRP file's ``semsim`` member) is a ``ValueError`` saying
@@ -41,15 +62,14 @@ def graph_from_dict(d: dict[str, Any]) -> Graph:
         raise ValueError(f"unsupported graph format {d.get('format') if isinstance(d, dict) else d!r}")
     s = _field(d, "scheme", dict)
     tokens, units, edges = (_rows(d, key, shapes) for key, shapes in _SHAPES.items())
-    if not all(type(a) is int for u in units for a in u[2]) \
-            or not all(e[2] and all(type(x) is str for x in e[2]) for e in edges):
-        raise ValueError("graph JSON: an anchor that is not a token index, or an edge label that is not a string")
+    if not _anchors_and_labels_ok((u[2] for u in units), (e[2] for e in edges)):
+        raise ValueError(_BAD_ANCHORS_OR_LABELS)
     meta = _field(d, "meta", dict, {})
     if not all(isinstance(v, str | int | float | bool) for v in meta.values()):
         raise ValueError("graph JSON: 'meta' holds a value that is not a string, number or boolean")
     ends = _field(d, "sentence_ends", list)
     if not all(type(x) is int for x in ends):
-        raise ValueError("graph JSON: 'sentence_ends' must be token positions")
+        raise ValueError(_BAD_ENDS)
     return Graph(
         tokens=tuple(Token(t, p, par, pp) for t, p, par, pp in tokens),
         units=tuple(Unit(i, k, tuple(a), imp, lab) for i, k, a, imp, lab in units),

@@ -40,6 +40,14 @@ MOVED: dict[str, str] = {
 }
 
 
+#: Old dotted name -> why it is gone: modules that left the package in the move (so no new
+#: path serves them); importing one is a one-line ImportError saying where it went.
+REMOVED: dict[str, str] = {
+    "semsim.gec.faithfulness": "the faithfulness benchmark's generator left the package for "
+                               "benchmarks/faithfulness_data.py (a script of the repository, not installed)",
+}
+
+
 def new_name(old: str) -> str | None:
     """Where the module once imported as ``old`` lives now, or None if it did not move."""
     head, _, rest = old.partition(".")
@@ -96,10 +104,13 @@ def _importer_level() -> int:
 
 
 class MovedFinder(importlib.abc.MetaPathFinder):
-    """Finds the old names of moved modules (see :data:`MOVED`)."""
+    """Finds the old names of moved modules (see :data:`MOVED`), and says which are gone
+    (:data:`REMOVED`)."""
 
     def find_spec(self, fullname: str, path: Sequence[str] | None = None,
                   target: ModuleType | None = None) -> importlib.machinery.ModuleSpec | None:
+        if fullname in REMOVED:
+            raise ImportError(f"{fullname} is gone: {REMOVED[fullname]}", name=fullname)
         new = new_name(fullname)
         if new is None:
             return None

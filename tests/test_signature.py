@@ -3,6 +3,8 @@ carried (issue #48: nobody joins or splits a signature string but this class).""
 
 from __future__ import annotations
 
+from pathlib import Path
+
 import pytest
 
 import semsim
@@ -10,6 +12,8 @@ from semsim.app.parsing import parser_fields, parser_signature
 from semsim.kernel.records import Parser
 from semsim.kernel.signature import Signature
 from semsim.kernel.stats import signature
+
+EXAMPLES = Path(__file__).resolve().parents[1] / "examples"
 
 #: signatures as semsim 0.1 wrote them before Signature existed (captured from `semsim score`
 #: on the README's examples: the paper's default, the meaning preset, legacy, a tokenizer)
@@ -101,3 +105,31 @@ def test_the_parse_caches_model_key_is_rendered_as_before(toy_env):
     assert _model(model_key(parser, None)) == f"rules-v1 ({code}, graph-{GRAPH_FORMAT})"
     assert _model("0123456789abcdef0123") == "0123456789ab"
     assert Signature.parse("k:v|b").parts() == ["k:v", "b"]
+
+
+def test_what_semsim_writes_is_pinned():
+    """The strings themselves, not their round trip: what the README's example scores carry,
+    written out literally, so that a change of field, order or spelling fails here."""
+    src, cor = (semsim.read(EXAMPLES / f"fig1-{x}.xml") for x in ("source", "correction"))
+    assert semsim.usim(src, cor).signature == (
+        "usim|variant:paper|dir:both|tie:coverage|labels:labeled|remote:yes|denom:yield|align:sentence|"
+        "scheme:ucca@32e175b60e13|plugin:semsim-ucca-0.2.0|version:0.1.0")
+    assert semsim.usim(src, cor, variant="legacy").signature == (
+        "usim|variant:legacy|single_token_units:yes|scheme:ucca@32e175b60e13|plugin:semsim-ucca-0.2.0|version:0.1.0")
+    assert semsim.usim(src, cor, tokens="lexical", leaves=2, edge_weights="none").signature == (
+        "usim|variant:paper|dir:both|tie:coverage|labels:labeled|remote:yes|denom:yield|align:sentence|"
+        "tokens:lexical|weights:none|leaves:2|scheme:ucca@32e175b60e13|plugin:semsim-ucca-0.2.0|version:0.1.0")
+
+
+def test_strings_are_still_taken_where_signatures_were_strings():
+    """with_tokenizer and sign took strings before Signature: a caller that still passes one
+    gets what it got then (a string back from with_tokenizer)."""
+    from semsim.app.parsing import sign
+    from semsim.app.tokenization import with_tokenizer
+    assert with_tokenizer("levenshtein|unit:token", "none") == "levenshtein|unit:token"
+    assert with_tokenizer("levenshtein|unit:token", "spacy").startswith("levenshtein|unit:token|tok:spacy-")
+    assert isinstance(with_tokenizer(Signature.parse("a|b:c"), "none"), Signature)
+    src = semsim.read(EXAMPLES / "fig1-source.xml")
+    score = semsim.usim(src, src)
+    assert sign(score, "parser:x|model:y").signature == score.signature + "|parser:x|model:y"
+    assert sign(score, Signature.parse("parser:x|model:y")) == sign(score, "parser:x|model:y")

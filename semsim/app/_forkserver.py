@@ -80,7 +80,7 @@ class ForkServer:
                 status = struct.unpack("<i", receive(self.process.stdout))[0]
                 return status, receive(self.process.stdout)
             except (EOFError, BrokenPipeError):
-                raise AssertionError(f"semsim.testing's fork server ended (exit status {self.process.wait()}); "
+                raise AssertionError(f"the testing fork server ended (exit status {self.process.wait()}); "
                                      "its error is on stderr") from None
 
 

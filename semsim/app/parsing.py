@@ -289,14 +289,16 @@ def parser_signature(parser: Parser, model: str | None, tokenize: str = "none") 
     return parser_fields(parser, model, tokenize).format()
 
 
-def signed(score: Callable[[Graph, Graph], Score], parsed_by: Signature) -> Callable[[Graph, Graph], Score]:
+def signed(score: Callable[[Graph, Graph], Score], parsed_by: Signature | str) -> Callable[[Graph, Graph], Score]:
     """``score`` whose scores' signatures also name the parser and model (:func:`parser_fields`)."""
     return lambda a, b: sign(score(a, b), parsed_by)
 
 
-def sign(score: Score, parsed_by: Signature) -> Score:
-    """``score`` with the parser's and model's fields (:func:`parser_fields`) after its own."""
-    return replace(score, signature=(Signature.parse(score.signature) + parsed_by).format())
+def sign(score: Score, parsed_by: Signature | str) -> Score:
+    """``score`` with the parser's and model's fields (:func:`parser_fields`) after its own;
+    ``parsed_by`` may be their rendered string, as it was before signatures were objects."""
+    fields = parsed_by if isinstance(parsed_by, Signature) else Signature.parse(parsed_by)
+    return replace(score, signature=(Signature.parse(score.signature) + fields).format())
 
 
 # -- the engine ---------------------------------------------------------------------------------------

@@ -14,6 +14,7 @@ import os
 import re
 import warnings
 from collections.abc import Callable, Iterable, Sequence
+from typing import overload
 
 import click
 
@@ -76,8 +77,15 @@ def tokenizer_signature(how: str) -> str:
     return tokenizer_fields(how).format()
 
 
-def with_tokenizer(signature: Signature, how: str) -> Signature:
-    """``signature`` with ``tok:...`` added when text was tokenized (unchanged otherwise)."""
+@overload
+def with_tokenizer(signature: Signature, how: str) -> Signature: ...
+@overload
+def with_tokenizer(signature: str, how: str) -> str: ...
+def with_tokenizer(signature: Signature | str, how: str) -> Signature | str:
+    """``signature`` with ``tok:...`` added when text was tokenized (unchanged otherwise); a
+    string (what this took before signatures were objects) gives a string."""
+    if isinstance(signature, str):
+        return (Signature.parse(signature) + tokenizer_fields(how)).format()
     return signature + tokenizer_fields(how)
 
 

@@ -88,17 +88,19 @@ def _importer_level() -> int:
     """The ``stacklevel`` that points a warning raised in :meth:`MovedFinder.find_spec` at the
     code that imported the old name: so the warning shows there (Python shows a
     DeprecationWarning by default only where ``__main__`` triggers it) and says which line to
-    change. ``warnings`` itself skips the import machinery's frozen frames; this skips what it
-    does not: ``importlib.import_module`` and this module."""
+    change. ``warnings`` itself skips the import system's bootstrap frames (a file name with
+    both ``importlib`` and ``_bootstrap`` in it, as its ``_is_internal_frame`` has it); this
+    counts past what it does not skip: ``importlib.import_module``, ``importlib.util``
+    (``find_spec``), ``zipimport`` and this module."""
     frame: FrameType | None = sys._getframe(2)  # level 1 is find_spec, which called warnings.warn
     level = 2
     while frame is not None:
         name = frame.f_code.co_filename
-        if name not in (__file__, importlib.__file__):
-            if not (name.startswith("<frozen importlib") or name.startswith("<frozen zipimport")):
-                return level
-        else:
+        skipped_by_warnings = "importlib" in name and "_bootstrap" in name
+        if name in (__file__, importlib.__file__) or (name.startswith("<frozen ") and not skipped_by_warnings):
             level += 1
+        elif not skipped_by_warnings:
+            return level
         frame = frame.f_back
     return level
 

@@ -144,3 +144,12 @@ def test_a_module_that_left_the_package_says_where_it_went():
     with warnings.catch_warnings(), pytest.raises(ImportError, match=r"benchmarks/faithfulness_data\.py"):
         warnings.simplefilter("ignore", DeprecationWarning)  # semsim.gec's own, once a process
         importlib.import_module("semsim.gec.faithfulness")
+
+
+def test_the_warning_points_at_the_caller_through_importlib_util_find_spec():
+    """importlib.util's frame is none warnings skips: the warning still names this file."""
+    import importlib.util
+    with warnings.catch_warnings(record=True) as caught:
+        warnings.simplefilter("always")
+        importlib.util.find_spec("semsim.cli")
+    assert [w.filename for w in caught if issubclass(w.category, DeprecationWarning)] == [__file__]

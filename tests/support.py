@@ -14,6 +14,7 @@ from __future__ import annotations
 
 import json
 import os
+import signal
 import subprocess
 import sys
 from pathlib import Path
@@ -39,6 +40,14 @@ def refusal(*args: object, env: dict[str, str] | None = None) -> str:
     assert r.exit_code == 1, (r.exit_code, r.output)
     (line,) = r.stderr.strip().splitlines()
     return line
+
+
+def interruptible() -> None:
+    """A ``preexec_fn`` for a child a test will interrupt: SIGINT back at its default. A test
+    run started with SIGINT ignored (in the background of a non-interactive shell, under nohup)
+    passes that on, and Python then never raises KeyboardInterrupt: as POSIX asks, semsim keeps
+    a SIGINT it was started with ignored, so the test would see a run that ignores it."""
+    signal.signal(signal.SIGINT, signal.SIG_DFL)
 
 
 def run_semsim(*args: object, env: dict[str, str] | None = None, **kwargs) -> subprocess.CompletedProcess[str]:

@@ -14,7 +14,7 @@ import sys
 import time
 
 import pytest
-from support import SOURCE, SYS1, SYS2, files, run_semsim
+from support import SOURCE, SYS1, SYS2, files, interruptible, run_semsim
 
 import semsim.app.plugins as plugins
 from semsim.app.executors import ExecutorSpec, executor_spec
@@ -178,11 +178,9 @@ def test_ctrl_c_leaves_a_usable_cache(toy_env):
     args = ["--source", f["src.txt"], "--hyp", f["sys1.txt"], "--hyp", f["sys2.txt"], "--parser", "toy-parser",
             "--batch-size", "2", "--format", "json", "--bootstrap", "20", "--paired", "none", "--cache", cache, "-q"]
     cmd = [sys.executable, "-m", "semsim.app.cli", "score", *map(str, args), "--executor", "dask", "--jobs", "1"]
-    # SIGINT's default restored in the child: a test run started in the background of a
-    # non-interactive shell ignores SIGINT, and Python would then never raise KeyboardInterrupt
     with subprocess.Popen(cmd, stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True,
                           env={**os.environ, **FAST_FAIL, "TOY_HANG_AT": "Dogs run .", "TOY_PARSE_LOG": str(log)},
-                          preexec_fn=lambda: signal.signal(signal.SIGINT, signal.SIG_DFL)) as proc:
+                          preexec_fn=interruptible) as proc:
         try:
             wait_until_parsing(log, "Dogs run .", alive=lambda: proc.poll() is None)
             proc.send_signal(signal.SIGINT)

@@ -16,6 +16,7 @@ from pathlib import Path
 
 import psutil
 import pytest
+from support import interruptible
 
 TOY = str(Path(__file__).with_name("toy_plugin.py"))  # the toy plugin, as SEMSIM_PLUGINS loads it
 
@@ -32,14 +33,11 @@ def _start(d, cache, hang: str | None) -> tuple[subprocess.Popen, list[psutil.Pr
     env = {**os.environ, "SEMSIM_LOAD_PLUGINS": "", "SEMSIM_PLUGINS": TOY, "SEMSIM_CACHE_DIR": str(d / "cache"),
            "TOY_PARSE_LOG": str(d / "parsed.log"), "PYTHONFAULTHANDLER": "1",  # SIGABRT: every thread's stack
            **({"TOY_HANG_AT": hang} if hang else {})}
-    # SIGINT's default restored in the child: a test run started with SIGINT ignored (in the background of a
-    # non-interactive shell, under nohup) passes that on, and Python then never raises KeyboardInterrupt: as
-    # POSIX asks, semsim keeps a SIGINT it was started with ignored, so the test would see a run that ignores it
     proc = subprocess.Popen([sys.executable, "-m", "semsim.app.cli", "score", "--source", str(d / "src.txt"), "--hyp",
                              str(d / "hyp.txt"), "--parser", "toy-parser", "--jobs", "2", "--batch-size", "4",
                              "--cache", str(cache), "-q", "--bootstrap", "0", "--format", "json"],
                             env=env, stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True,
-                            preexec_fn=lambda: signal.signal(signal.SIGINT, signal.SIG_DFL))
+                            preexec_fn=interruptible)
     deadline = time.monotonic() + 60
     while time.monotonic() < deadline:  # the hanging batch has been handed to a worker
         if (d / "parsed.log").exists() and hang in (d / "parsed.log").read_text().splitlines():

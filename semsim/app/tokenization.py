@@ -84,9 +84,8 @@ def with_tokenizer(signature: str, how: str) -> str: ...
 def with_tokenizer(signature: Signature | str, how: str) -> Signature | str:
     """``signature`` with ``tok:...`` added when text was tokenized (unchanged otherwise); a
     string (what this took before signatures were objects) gives a string."""
-    if isinstance(signature, str):
-        return (Signature.parse(signature) + tokenizer_fields(how)).format()
-    return signature + tokenizer_fields(how)
+    added = (Signature.parse(signature) if isinstance(signature, str) else signature) + tokenizer_fields(how)
+    return added.format() if isinstance(signature, str) else added
 
 
 # Punctuation glued to the end of a word (``all,`` ``said:`` ``end)``), or an opening bracket

@@ -37,7 +37,8 @@ import time
 from collections.abc import Callable, Iterator, Sequence
 from concurrent.futures import CancelledError, Future, ProcessPoolExecutor, as_completed
 from dataclasses import dataclass
-from multiprocessing import get_context
+from multiprocessing.context import BaseContext, SpawnProcess
+from multiprocessing.process import BaseProcess
 from typing import Any
 
 from ..kernel import threads
@@ -253,15 +254,37 @@ class Serial(Executor):
             yield k, functools.partial(self.run, batch)
 
 
+class _Recorded(BaseContext):
+    """The spawn context, but every process it makes is added to ``started`` as it is made,
+    before anything starts it. The pool records a worker only once ``start()`` has returned: a
+    Ctrl-C landing in between would leave a live worker that nobody ends, and Python's exit
+    would wait for it forever (:meth:`Processes._end_workers`). The process is a plain
+    ``SpawnProcess``: a worker receives and runs what it would from ``get_context("spawn")``."""
+
+    _name = "spawn"
+
+    def __init__(self, started: list[BaseProcess]) -> None:
+        self.started = started
+
+    def Process(self, *args: Any, **kwargs: Any) -> SpawnProcess:
+        process = SpawnProcess(*args, **kwargs)
+        self.started.append(process)  # atomic: the pool may make one from its own thread
+        return process
+
+
 class Processes(Executor):
     """Batches in ``jobs`` local worker processes (spawned: a fork would share torch's thread
     pools and locks), each limited to its share of threads (:mod:`semsim.kernel.threads`); a failed
     batch's retries run in this process."""
 
+    #: Seconds the workers are given to end on SIGTERM after an interrupt, before SIGKILL.
+    END_WITHIN = 5.0
+
     def __init__(self, parser_name: str, model: str | None, key: str, jobs: int) -> None:
         super().__init__(parser_name, model, key)
-        self.pool = ProcessPoolExecutor(max_workers=jobs, mp_context=get_context("spawn"), initializer=_worker_start)
-        self._workers: list[Any] = []  # the worker processes, as the pool started them
+        self._workers: list[BaseProcess] = []  # every worker process the pool made, started or about to be
+        self.pool = ProcessPoolExecutor(max_workers=jobs, mp_context=_Recorded(self._workers),
+                                        initializer=_worker_start)
 
     def close(self, quick: bool = False) -> None:
         if quick:  # an error, Ctrl-C or SIGTERM: the batches running are not wanted, nor waited for
@@ -269,18 +292,26 @@ class Processes(Executor):
         self.pool.shutdown(wait=not quick, cancel_futures=True)
 
     def _end_workers(self) -> None:
-        """Terminate the worker processes (a batch may take minutes, or hang): otherwise
-        Python's exit waits for each to finish its batch, and a run whose main process alone
-        was interrupted (a process manager's SIGINT) never ends."""
-        # the pool forgets its processes once shut down (cancel() does that): the ones seen at submit too
-        seen = [*self._workers, *(getattr(self.pool, "_processes", None) or {}).values()]
-        for process in dict.fromkeys(seen):
-            with contextlib.suppress(Exception):
+        """End every worker process, and wait until they have ended (a batch may take minutes,
+        or hang): Python's exit waits for each worker still alive, so a run whose main process
+        alone was interrupted (a process manager's SIGINT) would never end. A worker that is
+        still starting ends too: left alone it would fail to read the pool's queues once this
+        process has removed them, with a traceback."""
+        started = [process for process in self._workers if process.pid is not None]  # None: never started
+        for process in started:
+            with contextlib.suppress(OSError):
                 process.terminate()
+        deadline = time.monotonic() + self.END_WITHIN
+        for process in started:
+            process.join(max(0.0, deadline - time.monotonic()))
+        for process in started:
+            if process.is_alive():  # a parser that handles SIGTERM, or a machine too busy to let it end
+                with contextlib.suppress(OSError):
+                    process.kill()
+                process.join(self.END_WITHIN)
 
     def imap(self, batches: Sequence[list[str]]) -> Iterator[tuple[int, Callable[[], Parsed]]]:
         futures = {self.pool.submit(parse_shipped, self.parser_name, self.model, b): k for k, b in enumerate(batches)}
-        self._workers += list((getattr(self.pool, "_processes", None) or {}).values())
         for future in as_completed(futures):
             if not future.cancelled():
                 yield futures[future], functools.partial(_received_from, future)

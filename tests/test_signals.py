@@ -1,12 +1,15 @@
 """Signals (#45): SIGTERM or SIGINT to the main process of `semsim score --jobs 2` (alone, as
 a process manager sends them) ends the run promptly, and no worker process outlives it, even
 one busy with a batch that never finishes; SIGKILL to the main process takes the workers
-with it (the parent-death signal). A rerun after an interrupted one equals a clean run."""
+with it (the parent-death signal). A rerun after an interrupted one equals a clean run. A
+Ctrl-C that lands while the pool starts a worker, after the worker started and before the pool
+recorded it, ends that worker too (it is raised there deterministically: no race to win)."""
 
 from __future__ import annotations
 
 import contextlib
 import json
+import multiprocessing.process
 import os
 import signal
 import subprocess
@@ -17,6 +20,8 @@ from pathlib import Path
 import psutil
 import pytest
 from support import interruptible
+
+from semsim.app.executors import Processes
 
 TOY = str(Path(__file__).with_name("toy_plugin.py"))  # the toy plugin, as SEMSIM_PLUGINS loads it
 
@@ -105,3 +110,88 @@ def test_sigkill_to_the_main_process_takes_the_workers_with_it(tmp_path):
     proc.kill()
     proc.wait(timeout=10)
     assert _gone(workers, 10) == [], "worker processes outlived a killed main process"
+
+
+def _interrupted_second_start(started: list[multiprocessing.process.BaseProcess]):
+    """A ``Process.start`` that starts the process, then, for the second worker, raises
+    KeyboardInterrupt: a Ctrl-C landing after the worker started and before the pool recorded it."""
+    real = multiprocessing.process.BaseProcess.start
+
+    def start(process):
+        real(process)
+        started.append(process)
+        if len(started) == 2:
+            raise KeyboardInterrupt
+    return start
+
+
+def test_ctrl_c_between_a_workers_start_and_the_pool_recording_it_ends_that_worker(toy_env, monkeypatch):
+    """Leaving the executor by that Ctrl-C ends every worker it started, the second included,
+    before it returns (the second was left waiting for work, and Python's exit waited for it)."""
+    started: list[multiprocessing.process.BaseProcess] = []
+    monkeypatch.setattr(multiprocessing.process.BaseProcess, "start", _interrupted_second_start(started))
+    try:
+        with pytest.raises(KeyboardInterrupt), Processes("toy-parser", None, "key", jobs=2) as pool:
+            list(pool.imap([["a b"], ["c d"], ["e f"]]))
+        assert len(started) == 2
+        assert [p.pid for p in started if p.is_alive()] == [], "a worker outlived the interrupted executor"
+    finally:
+        for p in started:  # never leave one behind for the next test
+            if p.is_alive():
+                p.kill()
+                p.join()
+
+
+#: ``semsim`` with the second worker's start interrupted as above; it appends each worker's pid
+#: and start time to the file WORKERS names, so that the test can find them once the run is gone.
+_INTERRUPTED_RUN = """
+import multiprocessing.process, os, psutil
+real, started = multiprocessing.process.BaseProcess.start, []
+def start(process):
+    real(process)
+    started.append(process)
+    with open(os.environ["WORKERS"], "a") as f:
+        f.write(f"{process.pid} {psutil.Process(process.pid).create_time()}\\n")
+    if len(started) == 2:
+        raise KeyboardInterrupt
+multiprocessing.process.BaseProcess.start = start
+from semsim.app.cli import run
+run()
+"""
+
+
+def _alive(workers: Path) -> list[psutil.Process]:
+    """The processes listed in ``workers`` (pid and start time) still running (a pid reused since
+    is another process, a zombie has ended)."""
+    alive = []
+    for line in workers.read_text().splitlines() if workers.exists() else []:
+        pid, created = line.split()
+        with contextlib.suppress(psutil.NoSuchProcess):
+            process = psutil.Process(int(pid))
+            if process.create_time() == float(created) and process.status() != psutil.STATUS_ZOMBIE:
+                alive.append(process)
+    return alive
+
+
+def test_a_run_interrupted_as_its_second_worker_starts_ends_with_its_workers(tmp_path):
+    """The command: exit status 1 and click's one line, at once (it waited forever for the
+    worker, or the worker, left starting, failed with a traceback once the run removed the
+    pool's queues), and no worker left."""
+    (tmp_path / "src.txt").write_text("\n".join(LINES) + "\n")
+    workers = tmp_path / "workers"
+    env = {**os.environ, "SEMSIM_LOAD_PLUGINS": "", "SEMSIM_PLUGINS": TOY, "WORKERS": str(workers)}
+    src = str(tmp_path / "src.txt")
+    args = ["score", "--source", src, "--hyp", src, "--parser", "toy-parser", "--jobs", "2", "--batch-size", "4",
+            "--no-cache", "-q", "--bootstrap", "0"]
+    try:
+        r = subprocess.run([sys.executable, "-c", _INTERRUPTED_RUN, *args], env=env, capture_output=True, text=True,
+                           timeout=120)
+    except subprocess.TimeoutExpired as exc:
+        r = exc
+    left = _alive(workers)
+    for process in left:  # never leave them behind for the next test
+        process.kill()
+    assert not isinstance(r, subprocess.TimeoutExpired), f"the interrupted run did not end: {r.stderr!r}"
+    assert left == [], "worker processes outlived the run"
+    assert len(workers.read_text().splitlines()) == 2
+    assert r.returncode == 1 and r.stderr.strip() == "Aborted!", r.stderr

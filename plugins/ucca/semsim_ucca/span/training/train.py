@@ -40,7 +40,7 @@ from semsim.kernel.files import atomic_write
 
 from ..inference.encoder import load as encoder_load
 from ..inference.features import SPACY_MODEL, Features, featurize, spacy_version
-from ..inference.model import NULL, PAD, UNK, Config, Vocab, all_spans
+from ..inference.model import NULL, PAD, UNK, Config, Vocab, all_spans, span_index
 from ..inference.parser import SpanParser
 from ..inference.tree import CHAIN, Spans, spans_to_tree, tree_from_passage, tree_to_passage, tree_to_spans
 from . import data, noise
@@ -321,10 +321,13 @@ class Settings:
     seed: int = 1
     patience: int = 8
     config: Config = field(default_factory=Config)
+    #: (learner sentences, corrections) file pairs, line by line, for the consistency objective
+    pairs: tuple[tuple[str, str], ...] = ()
 
     def key(self) -> dict[str, Any]:
-        return {"train": self.train.__dict__, "dev": self.dev.__dict__, "batch_size": self.batch_size,
-                "lr": self.lr, "seed": self.seed, "config": self.config.to_dict()}
+        key = {"train": self.train.__dict__, "dev": self.dev.__dict__, "batch_size": self.batch_size,
+               "lr": self.lr, "seed": self.seed, "config": self.config.to_dict()}
+        return {**key, "pairs": [list(p) for p in self.pairs]} if self.pairs else key
 
 
 def evaluate_examples(parser: SpanParser, examples: Sequence[Example]) -> UccaScores:
@@ -430,6 +433,9 @@ def train(settings: Settings, model: str | os.PathLike[str], work_dir: str | os.
     np.random.seed(settings.seed)
     torch.manual_seed(settings.seed)
     config = settings.config
+    if config.consistency and not settings.pairs:
+        raise SemsimError("--set consistency needs (learner sentence, correction) pairs: train with --pairs SRC REF")
+    pair_texts = read_pairs(settings.pairs) if config.consistency else ([], "")
     pretrained = encoder_load(config.encoder, device=str(dev_name)) if config.encoder else None
     if config.encoder_layers and (config.encoder_tune or not pretrained or config.encoder_layers >= pretrained.depth):
         raise SemsimError(f"--set encoder_layers={config.encoder_layers} needs a frozen encoder (no encoder_tune) "
@@ -449,6 +455,7 @@ def train(settings: Settings, model: str | os.PathLike[str], work_dir: str | os.
     noisy_ex = noisy_examples(train_ex, work, settings.seed, pretrained, config, progress) if config.noise else []
     if noisy_ex:
         attach_targets(noisy_ex, labels, remote_labels)
+    pairs = consistency_pairs(*pair_texts, work, pretrained, config, progress) if config.consistency else []
     if config.ud_weight and syntax is None:
         raise SemsimError("--set ud_weight needs gold UD for the training sentences: train with --sentences CONLLU_DIR")
     if syntax:
@@ -472,6 +479,8 @@ def train(settings: Settings, model: str | os.PathLike[str], work_dir: str | os.
         info.update(encoder_sha256=pretrained.spec.sha256)
     if noisy_ex:
         info.update(learner_errors_sha256=noise.rates()[1])
+    if pairs:
+        info.update(pairs=" ".join(f"{a}|{b}" for a, b in settings.pairs), pairs_used=len(pairs))
     state: dict[str, Any] = {"epoch": 0, "best": -1.0, "best_epoch": 0, "history": []}
     checkpoint = work / "checkpoint.pt"
     if resume and checkpoint.is_file():
@@ -503,6 +512,10 @@ def train(settings: Settings, model: str | os.PathLike[str], work_dir: str | os.
                 # with --set noise=P, each sentence is its noisy copy with probability P (no draw without)
                 batch = [noisy_ex[k] if noisy_ex and rng.random() < config.noise else train_ex[k] for k in idx]
                 loss = _loss(net, batch, vocabs, dev_name, rng)
+                if pairs:  # half a batch of pairs beside each batch, drawn with the run's generator
+                    drawn = rng.integers(len(pairs), size=max(1, settings.batch_size // 2))
+                    loss = loss + config.consistency * _consistency_loss(net, [pairs[k] for k in drawn], vocabs,
+                                                                         dev_name, rng)
                 optimizer.zero_grad()
                 loss.backward()
                 torch.nn.utils.clip_grad_norm_(net.parameters(), 5.0)
@@ -570,6 +583,122 @@ def noisy_examples(examples: Sequence[Example], work: Path | None, seed: int, en
         if base is not None:
             _write_prepared(base, found, None)
     return _inputs(found, config)
+
+
+@dataclass
+class Pair:
+    """A learner's sentence and its correction, and the spans that correspond: each span of
+    the correction whose first and last tokens are matched, exactly (case aside), to tokens of
+    the learner's sentence, with the learner's span between those two (rows of
+    :func:`.model.all_spans` in each sentence)."""
+
+    source: Example
+    correction: Example
+    source_rows: np.ndarray
+    correction_rows: np.ndarray
+
+
+def corresponding_spans(source: Sequence[str], correction: Sequence[str]) -> tuple[np.ndarray, np.ndarray]:
+    """Rows of the corresponding spans of two sentences (see :class:`Pair`). Tokens are matched
+    by difflib's longest matching blocks, so the matching keeps the order of both sentences and
+    every span's image is a span; a span starting or ending at a word one side added or dropped
+    has no image (its unit may rightly differ)."""
+    import difflib
+    matcher = difflib.SequenceMatcher(None, [t.lower() for t in source], [t.lower() for t in correction],
+                                      autojunk=False)
+    image = {block.b + k: block.a + k for block in matcher.get_matching_blocks() for k in range(block.size)}
+    matched = sorted(image)
+    n, m = len(source), len(correction)
+    src, ref = [], []
+    for x, a in enumerate(matched):
+        for b in matched[x:]:
+            src.append(span_index(image[a], image[b] + 1, n))
+            ref.append(span_index(a, b + 1, m))
+    return np.array(src, dtype=np.int64), np.array(ref, dtype=np.int64)
+
+
+def read_pairs(files: Sequence[tuple[str, str]], longest: int = 80) -> tuple[list[tuple[list[str], list[str]]], str]:
+    """The (learner sentence, correction) pairs of line-aligned, whitespace-tokenised files, and
+    a digest of the files' text. Pairs the correction left as they were (case aside) are left
+    out: they would only teach the network to agree with itself; so are sentences over
+    ``longest`` tokens. Read before anything is prepared, so that a bad file costs no time."""
+    from semsim.kernel.files import read_text
+    texts: list[tuple[list[str], list[str]]] = []
+    h = hashlib.sha256()
+    for a, b in files:
+        left, right = read_text(a).splitlines(), read_text(b).splitlines()
+        if len(left) != len(right):
+            raise SemsimError(f"{b}: {len(right)} lines, where {a} has {len(left)}: --pairs needs line-aligned files")
+        for x, y in zip(left, right):
+            h.update(f"{x}\t{y}\n".encode())
+            src, ref = x.split(), y.split()
+            if src and ref and len(src) <= longest and len(ref) <= longest and \
+                    [t.lower() for t in src] != [t.lower() for t in ref]:
+                texts.append((src, ref))
+    return texts, h.hexdigest()
+
+
+def consistency_pairs(texts: Sequence[tuple[list[str], list[str]]], digest: str, work: Path | None, encoder: Any,
+                      config: Config, progress: bool = True) -> list[Pair]:
+    """:func:`read_pairs`' pairs with their features (prepared once and kept in the work
+    directory) and their corresponding spans; a pair without any is left out."""
+    key = hashlib.sha256(f"{PREPARED}|{spacy_version()}|{_encoder_source(encoder)}|{digest}".encode()).hexdigest()
+    base = work / f"prepared-pairs-{key[:16]}" if work else None
+    found = _read_prepared(base) if base is not None else None
+    if found is None:
+        if progress:
+            print(f"semsim: preparing {len(texts)} (learner sentence, correction) pairs ...", file=sys.stderr,
+                  flush=True)
+        tokens = [t for pair in texts for t in pair]
+        feats = featurize(tokens, encoder=encoder)
+        found = [Example(f"pair-{k // 2}{'ab'[k % 2]}", t, Spans(len(t), {}), f)
+                 for k, (t, f) in enumerate(zip(tokens, feats))]
+        if base is not None:
+            _write_prepared(base, found, None)
+    found = _inputs(found, config)
+    out = []
+    for source, correction in zip(found[::2], found[1::2]):
+        rows = corresponding_spans(source.tokens, correction.tokens)
+        if len(rows[0]):
+            out.append(Pair(source, correction, *rows))
+    return out
+
+
+def _consistency_loss(net: Any, pairs: Sequence[Pair], vocabs: dict[str, Vocab], device: Any,
+                      rng: np.random.Generator) -> Any:
+    """KL(correction ‖ learner's sentence) of the label distributions of corresponding spans,
+    summed over the spans and averaged over the pairs. The correction's distribution is the
+    target: the network without dropout and without gradient, on a fluent sentence of the kind
+    it was trained on; the learner's sentence is pulled towards it, so that a sentence and its
+    correction get the same units where they have the same words at the units' edges."""
+    import torch
+    import torch.nn.functional as F
+
+    def label_log_probs(examples: Sequence[Example], rows: Sequence[np.ndarray], dropout: bool) -> Any:
+        inputs = tensorize([ex.features for ex in examples], vocabs, device, rng if dropout else None,
+                           net.config.word_dropout if dropout else 0.0)
+        fw, bw = net.encode(inputs)
+        b, i, j = (torch.from_numpy(a).to(device) for a in _rows_spans(examples, rows))
+        return F.log_softmax(net.label_mlp(net.span_reps(fw, bw, b, i, j)), dim=-1)
+
+    was_training = net.training
+    net.eval()
+    with torch.no_grad():
+        target = label_log_probs([p.correction for p in pairs], [p.correction_rows for p in pairs], False)
+    net.train(was_training)
+    predicted = label_log_probs([p.source for p in pairs], [p.source_rows for p in pairs], True)
+    return F.kl_div(predicted, target, log_target=True, reduction="sum") / len(pairs)
+
+
+def _rows_spans(examples: Sequence[Example], rows: Sequence[np.ndarray]) -> tuple[np.ndarray, ...]:
+    """Sentence, start and end of the given rows of each example's :func:`.model.all_spans`."""
+    b, i, j = [], [], []
+    for k, (ex, r) in enumerate(zip(examples, rows)):
+        starts, ends = all_spans(len(ex.tokens))
+        b.append(np.full(len(r), k))
+        i.append(starts[r])
+        j.append(ends[r])
+    return np.concatenate(b), np.concatenate(i), np.concatenate(j)
 
 
 def _inputs(examples: list[Example], config: Config) -> list[Example]:

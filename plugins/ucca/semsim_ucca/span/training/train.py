@@ -557,6 +557,18 @@ def train(settings: Settings, model: str | os.PathLike[str], work_dir: str | os.
             "seconds": round(time.monotonic() - started, 1)}
 
 
+def _prepared_once(work: Path | None, name: str, make: Any) -> list[Example]:
+    """Examples kept in the work directory as ``prepared-NAME`` (no gold passages), made by
+    ``make()`` and written there when not found; without a work directory, made each time."""
+    base = work / f"prepared-{name}" if work else None
+    found = _read_prepared(base) if base is not None else None
+    if found is None:
+        found = make()
+        if base is not None:
+            _write_prepared(base, found, None)
+    return found
+
+
 def noisy_examples(examples: Sequence[Example], work: Path | None, seed: int, encoder: Any, config: Config,
                    progress: bool = True) -> list[Example]:
     """A copy of each training example with learner errors injected (:mod:`.noise`, at the
@@ -566,9 +578,8 @@ def noisy_examples(examples: Sequence[Example], work: Path | None, seed: int, en
     clean = hashlib.sha256("\n".join(f"{ex.id}\t{' '.join(ex.tokens)}" for ex in examples).encode()).hexdigest()
     key = hashlib.sha256(f"{PREPARED}|{clean}|{noise.rates()[1]}|{seed}|{spacy_version()}|"
                          f"{_encoder_source(encoder)}".encode()).hexdigest()[:16]
-    base = work / f"prepared-noisy-{key}" if work else None
-    found = _read_prepared(base) if base is not None else None
-    if found is None:
+
+    def make() -> list[Example]:
         if progress:
             print(f"semsim: injecting learner errors into {len(examples)} training sentences ...", file=sys.stderr,
                   flush=True)
@@ -578,11 +589,10 @@ def noisy_examples(examples: Sequence[Example], work: Path | None, seed: int, en
         rng = np.random.default_rng(seed)
         noisy = [noise.inject(tree, tag, rng, probabilities) for tree, tag in zip(trees, tags)]
         feats = featurize([tree.tokens for tree in noisy], encoder=encoder)
-        found = [Example(f"{ex.id}~noisy", tree.tokens, tree_to_spans(tree), f)
-                 for ex, tree, f in zip(examples, noisy, feats)]
-        if base is not None:
-            _write_prepared(base, found, None)
-    return _inputs(found, config)
+        return [Example(f"{ex.id}~noisy", tree.tokens, tree_to_spans(tree), f)
+                for ex, tree, f in zip(examples, noisy, feats)]
+
+    return _inputs(_prepared_once(work, f"noisy-{key}", make), config)
 
 
 @dataclass
@@ -643,19 +653,17 @@ def consistency_pairs(texts: Sequence[tuple[list[str], list[str]]], digest: str,
     """:func:`read_pairs`' pairs with their features (prepared once and kept in the work
     directory) and their corresponding spans; a pair without any is left out."""
     key = hashlib.sha256(f"{PREPARED}|{spacy_version()}|{_encoder_source(encoder)}|{digest}".encode()).hexdigest()
-    base = work / f"prepared-pairs-{key[:16]}" if work else None
-    found = _read_prepared(base) if base is not None else None
-    if found is None:
+
+    def make() -> list[Example]:
         if progress:
             print(f"semsim: preparing {len(texts)} (learner sentence, correction) pairs ...", file=sys.stderr,
                   flush=True)
         tokens = [t for pair in texts for t in pair]
         feats = featurize(tokens, encoder=encoder)
-        found = [Example(f"pair-{k // 2}{'ab'[k % 2]}", t, Spans(len(t), {}), f)
-                 for k, (t, f) in enumerate(zip(tokens, feats))]
-        if base is not None:
-            _write_prepared(base, found, None)
-    found = _inputs(found, config)
+        return [Example(f"pair-{k // 2}{'ab'[k % 2]}", t, Spans(len(t), {}), f)
+                for k, (t, f) in enumerate(zip(tokens, feats))]
+
+    found = _inputs(_prepared_once(work, f"pairs-{key[:16]}", make), config)
     out = []
     for source, correction in zip(found[::2], found[1::2]):
         rows = corresponding_spans(source.tokens, correction.tokens)

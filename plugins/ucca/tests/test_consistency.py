@@ -131,4 +131,7 @@ def test_pairs_must_be_line_aligned_and_consistency_needs_them(tmp_path):
                             text=True)
     assert result.returncode != 0 and "short.txt: 1 lines, where" in result.stderr
     assert len(result.stderr.strip().splitlines()) == 1
+    pairs_only = [*base[:-2], "--pairs", tmp_path / "src.txt", tmp_path / "ref.txt"]
+    result = subprocess.run(pairs_only, capture_output=True, text=True)
+    assert result.returncode != 0 and "--set consistency=W" in result.stderr and "Traceback" not in result.stderr
     assert not (tmp_path / "m.safetensors").exists()

@@ -435,6 +435,8 @@ def train(settings: Settings, model: str | os.PathLike[str], work_dir: str | os.
     config = settings.config
     if config.consistency and not settings.pairs:
         raise SemsimError("--set consistency needs (learner sentence, correction) pairs: train with --pairs SRC REF")
+    if settings.pairs and not config.consistency:  # never ignored in silence
+        raise SemsimError("--pairs are used by the consistency objective: give its weight, --set consistency=W")
     pair_texts = read_pairs(settings.pairs) if config.consistency else ([], "")
     pretrained = encoder_load(config.encoder, device=str(dev_name)) if config.encoder else None
     if config.encoder_layers and (config.encoder_tune or not pretrained or config.encoder_layers >= pretrained.depth):

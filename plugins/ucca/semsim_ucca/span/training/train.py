@@ -612,19 +612,18 @@ class Pair:
 
 def corresponding_spans(source: Sequence[str], correction: Sequence[str]) -> tuple[np.ndarray, np.ndarray]:
     """Rows of the corresponding spans of two sentences (see :class:`Pair`). Tokens are matched
-    by difflib's longest matching blocks, so the matching keeps the order of both sentences and
+    by difflib's longest matching blocks (:func:`.data.word_positions`, which aligns UD's words
+    to UCCA's terminals the same way), so the matching keeps the order of both sentences and
     every span's image is a span; a span starting or ending at a word one side added or dropped
     has no image (its unit may rightly differ)."""
-    import difflib
-    matcher = difflib.SequenceMatcher(None, [t.lower() for t in source], [t.lower() for t in correction],
-                                      autojunk=False)
-    image = {block.b + k: block.a + k for block in matcher.get_matching_blocks() for k in range(block.size)}
-    matched = sorted(image)
+    # each learner's word and the correction's word it is (the same matching as difflib's from this side)
+    matched = [(at, k) for k, at in enumerate(data.word_positions([t.lower() for t in correction],
+                                                                  [t.lower() for t in source])) if at is not None]
     n, m = len(source), len(correction)
     src, ref = [], []
-    for x, a in enumerate(matched):
-        for b in matched[x:]:
-            src.append(span_index(image[a], image[b] + 1, n))
+    for x, (a, a_at) in enumerate(matched):
+        for b, b_at in matched[x:]:
+            src.append(span_index(a_at, b_at + 1, n))
             ref.append(span_index(a, b + 1, m))
     return np.array(src, dtype=np.int64), np.array(ref, dtype=np.int64)
 

@@ -6,6 +6,8 @@ Test modules import it by name, ``from support import run_cli``: pytest puts ``t
 ``run_cli``: the ``semsim`` command in this process (click's ``CliRunner``).
 ``refusal``: the one error line of a ``semsim`` command that refuses its input, in this process.
 ``run_semsim``: the ``semsim`` command in a fresh Python process (``python -m semsim.app.cli``).
+``interruptible``: a ``preexec_fn`` giving a child SIGINT's default back.
+``interrupt_second_start``: a ``Process.start`` that raises KeyboardInterrupt once the second process started.
 ``MRP_SEEDS``: valid hand-made MRP files (bytes).
 ``SOURCE``, ``SYS1``, ``SYS2`` and ``files``: a source and two systems' outputs as text files.
 """
@@ -17,7 +19,9 @@ import os
 import signal
 import subprocess
 import sys
+from collections.abc import Callable
 from pathlib import Path
+from typing import Any
 
 from click.testing import CliRunner, Result
 
@@ -48,6 +52,24 @@ def interruptible() -> None:
     passes that on, and Python then never raises KeyboardInterrupt: as POSIX asks, semsim keeps
     a SIGINT it was started with ignored, so the test would see a run that ignores it."""
     signal.signal(signal.SIGINT, signal.SIG_DFL)
+
+
+def interrupt_second_start(started: list[Any], record: Callable[[Any], None] | None = None) -> Callable[[Any], None]:
+    """A ``multiprocessing`` ``BaseProcess.start`` that starts the process, adds it to ``started``
+    (and gives it to ``record``), and raises KeyboardInterrupt once the second has started: a
+    Ctrl-C landing after a pool's worker started and before the pool recorded it, raised there
+    deterministically (no race to win). Used in a test's process and in a child ``semsim``."""
+    import multiprocessing.process
+    real = multiprocessing.process.BaseProcess.start
+
+    def start(process: Any) -> None:
+        real(process)
+        started.append(process)
+        if record is not None:
+            record(process)
+        if len(started) == 2:
+            raise KeyboardInterrupt
+    return start
 
 
 def run_semsim(*args: object, env: dict[str, str] | None = None, **kwargs) -> subprocess.CompletedProcess[str]:

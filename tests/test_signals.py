@@ -19,7 +19,7 @@ from pathlib import Path
 
 import psutil
 import pytest
-from support import interruptible
+from support import interrupt_second_start, interruptible
 
 from semsim.app.executors import Processes
 
@@ -112,24 +112,11 @@ def test_sigkill_to_the_main_process_takes_the_workers_with_it(tmp_path):
     assert _gone(workers, 10) == [], "worker processes outlived a killed main process"
 
 
-def _interrupted_second_start(started: list[multiprocessing.process.BaseProcess]):
-    """A ``Process.start`` that starts the process, then, for the second worker, raises
-    KeyboardInterrupt: a Ctrl-C landing after the worker started and before the pool recorded it."""
-    real = multiprocessing.process.BaseProcess.start
-
-    def start(process):
-        real(process)
-        started.append(process)
-        if len(started) == 2:
-            raise KeyboardInterrupt
-    return start
-
-
 def test_ctrl_c_between_a_workers_start_and_the_pool_recording_it_ends_that_worker(toy_env, monkeypatch):
     """Leaving the executor by that Ctrl-C ends every worker it started, the second included,
     before it returns (the second was left waiting for work, and Python's exit waited for it)."""
     started: list[multiprocessing.process.BaseProcess] = []
-    monkeypatch.setattr(multiprocessing.process.BaseProcess, "start", _interrupted_second_start(started))
+    monkeypatch.setattr(multiprocessing.process.BaseProcess, "start", interrupt_second_start(started))
     try:
         with pytest.raises(KeyboardInterrupt), Processes("toy-parser", None, "key", jobs=2) as pool:
             list(pool.imap([["a b"], ["c d"], ["e f"]]))
@@ -145,16 +132,13 @@ def test_ctrl_c_between_a_workers_start_and_the_pool_recording_it_ends_that_work
 #: ``semsim`` with the second worker's start interrupted as above; it appends each worker's pid
 #: and start time to the file WORKERS names, so that the test can find them once the run is gone.
 _INTERRUPTED_RUN = """
-import multiprocessing.process, os, psutil
-real, started = multiprocessing.process.BaseProcess.start, []
-def start(process):
-    real(process)
-    started.append(process)
+import multiprocessing.process, os, sys, psutil
+sys.path.insert(0, os.environ["TESTS"])
+from support import interrupt_second_start
+def record(process):
     with open(os.environ["WORKERS"], "a") as f:
         f.write(f"{process.pid} {psutil.Process(process.pid).create_time()}\\n")
-    if len(started) == 2:
-        raise KeyboardInterrupt
-multiprocessing.process.BaseProcess.start = start
+multiprocessing.process.BaseProcess.start = interrupt_second_start([], record)
 from semsim.app.cli import run
 run()
 """
@@ -179,7 +163,8 @@ def test_a_run_interrupted_as_its_second_worker_starts_ends_with_its_workers(tmp
     pool's queues), and no worker left."""
     (tmp_path / "src.txt").write_text("\n".join(LINES) + "\n")
     workers = tmp_path / "workers"
-    env = {**os.environ, "SEMSIM_LOAD_PLUGINS": "", "SEMSIM_PLUGINS": TOY, "WORKERS": str(workers)}
+    env = {**os.environ, "SEMSIM_LOAD_PLUGINS": "", "SEMSIM_PLUGINS": TOY, "WORKERS": str(workers),
+           "TESTS": str(Path(__file__).parent)}
     src = str(tmp_path / "src.txt")
     args = ["score", "--source", src, "--hyp", src, "--parser", "toy-parser", "--jobs", "2", "--batch-size", "4",
             "--no-cache", "-q", "--bootstrap", "0"]

@@ -9,17 +9,15 @@ from brackets import TRAINING, to_xml
 pytestmark = pytest.mark.needs_ucca
 
 
-def spans_of(rows: np.ndarray, n: int) -> list[tuple[int, int]]:
-    from semsim_ucca.span.inference.model import all_spans
-    starts, ends = all_spans(n)
-    return list(zip(starts[rows].tolist(), ends[rows].tolist()))
+def spans_of(spans: np.ndarray) -> list[tuple[int, int]]:
+    return [(i, j) for i, j in spans.tolist()]
 
 
 def test_spans_correspond_where_both_edges_are_words_of_both_sentences():
     from semsim_ucca.span.training.train import corresponding_spans
     source, correction = ["I", "go", "school"], ["I", "go", "to", "school"]
     src, ref = corresponding_spans(source, correction)
-    pairs = sorted(zip(spans_of(ref, len(correction)), spans_of(src, len(source))))
+    pairs = sorted(zip(spans_of(ref), spans_of(src)))
     # `to` was added: no span starts or ends at it, but spans over it correspond to spans without it
     assert pairs == [((0, 1), (0, 1)), ((0, 2), (0, 2)), ((0, 4), (0, 3)), ((1, 2), (1, 2)), ((1, 4), (1, 3)),
                      ((3, 4), (2, 3))]
@@ -29,7 +27,7 @@ def test_a_changed_word_has_no_span_edge_of_its_own_and_case_is_no_change():
     from semsim_ucca.span.training.train import corresponding_spans
     source, correction = ["he", "see", "the", "apples"], ["He", "sees", "the", "apples"]
     src, ref = corresponding_spans(source, correction)
-    pairs = set(zip(spans_of(ref, 4), spans_of(src, 4)))
+    pairs = set(zip(spans_of(ref), spans_of(src)))
     assert ((0, 4), (0, 4)) in pairs and ((2, 4), (2, 4)) in pairs
     assert not any(1 in (i, j - 1) for (i, j), _ in pairs)  # `see` / `sees` is no span's edge
     assert len(pairs) == 6  # three matched words: 3 + 2 + 1 spans

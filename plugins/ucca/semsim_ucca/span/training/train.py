@@ -40,7 +40,7 @@ from semsim.kernel.files import atomic_write
 
 from ..inference.encoder import load as encoder_load
 from ..inference.features import SPACY_MODEL, Features, featurize, spacy_version
-from ..inference.model import NULL, PAD, UNK, Config, Vocab, all_spans, span_index
+from ..inference.model import NULL, PAD, UNK, Config, Vocab, all_spans
 from ..inference.parser import SpanParser
 from ..inference.tree import CHAIN, Spans, spans_to_tree, tree_from_passage, tree_to_passage, tree_to_spans
 from . import data, noise
@@ -601,17 +601,17 @@ def noisy_examples(examples: Sequence[Example], work: Path | None, seed: int, en
 class Pair:
     """A learner's sentence and its correction, and the spans that correspond: each span of
     the correction whose first and last tokens are matched, exactly (case aside), to tokens of
-    the learner's sentence, with the learner's span between those two (rows of
-    :func:`.model.all_spans` in each sentence)."""
+    the learner's sentence, with the learner's span between those two (start and end, one
+    pair of spans a row)."""
 
     source: Example
     correction: Example
-    source_rows: np.ndarray
-    correction_rows: np.ndarray
+    source_spans: np.ndarray
+    correction_spans: np.ndarray
 
 
 def corresponding_spans(source: Sequence[str], correction: Sequence[str]) -> tuple[np.ndarray, np.ndarray]:
-    """Rows of the corresponding spans of two sentences (see :class:`Pair`). Tokens are matched
+    """The corresponding spans of two sentences, (start, end) rows in each (see :class:`Pair`). Tokens are matched
     by difflib's longest matching blocks (:func:`.data.word_positions`, which aligns UD's words
     to UCCA's terminals the same way), so the matching keeps the order of both sentences and
     every span's image is a span; a span starting or ending at a word one side added or dropped
@@ -619,13 +619,12 @@ def corresponding_spans(source: Sequence[str], correction: Sequence[str]) -> tup
     # each learner's word and the correction's word it is (the same matching as difflib's from this side)
     matched = [(at, k) for k, at in enumerate(data.word_positions([t.lower() for t in correction],
                                                                   [t.lower() for t in source])) if at is not None]
-    n, m = len(source), len(correction)
     src, ref = [], []
     for x, (a, a_at) in enumerate(matched):
         for b, b_at in matched[x:]:
-            src.append(span_index(a_at, b_at + 1, n))
-            ref.append(span_index(a, b + 1, m))
-    return np.array(src, dtype=np.int64), np.array(ref, dtype=np.int64)
+            src.append((a_at, b_at + 1))
+            ref.append((a, b + 1))
+    return np.array(src, dtype=np.int64).reshape(-1, 2), np.array(ref, dtype=np.int64).reshape(-1, 2)
 
 
 def read_pairs(files: Sequence[tuple[str, str]], longest: int = 80) -> tuple[list[tuple[list[str], list[str]]], str]:
@@ -667,9 +666,9 @@ def consistency_pairs(texts: Sequence[tuple[list[str], list[str]]], digest: str,
     found = _inputs(_prepared_once(work, f"pairs-{key[:16]}", make), config)
     out = []
     for source, correction in zip(found[::2], found[1::2]):
-        rows = corresponding_spans(source.tokens, correction.tokens)
-        if len(rows[0]):
-            out.append(Pair(source, correction, *rows))
+        spans = corresponding_spans(source.tokens, correction.tokens)
+        if len(spans[0]):
+            out.append(Pair(source, correction, *spans))
     return out
 
 
@@ -683,31 +682,22 @@ def _consistency_loss(net: Any, pairs: Sequence[Pair], vocabs: dict[str, Vocab],
     import torch
     import torch.nn.functional as F
 
-    def label_log_probs(examples: Sequence[Example], rows: Sequence[np.ndarray], dropout: bool) -> Any:
+    def label_log_probs(examples: Sequence[Example], spans: Sequence[np.ndarray], dropout: bool) -> Any:
         inputs = tensorize([ex.features for ex in examples], vocabs, device, rng if dropout else None,
                            net.config.word_dropout if dropout else 0.0)
         fw, bw = net.encode(inputs)
-        b, i, j = (torch.from_numpy(a).to(device) for a in _rows_spans(examples, rows))
+        sentence = np.concatenate([np.full(len(s), k) for k, s in enumerate(spans)])
+        i, j = np.concatenate(spans).T
+        b, i, j = (torch.from_numpy(np.ascontiguousarray(a)).to(device) for a in (sentence, i, j))
         return F.log_softmax(net.label_mlp(net.span_reps(fw, bw, b, i, j)), dim=-1)
 
     was_training = net.training
     net.eval()
     with torch.no_grad():
-        target = label_log_probs([p.correction for p in pairs], [p.correction_rows for p in pairs], False)
+        target = label_log_probs([p.correction for p in pairs], [p.correction_spans for p in pairs], False)
     net.train(was_training)
-    predicted = label_log_probs([p.source for p in pairs], [p.source_rows for p in pairs], True)
+    predicted = label_log_probs([p.source for p in pairs], [p.source_spans for p in pairs], True)
     return F.kl_div(predicted, target, log_target=True, reduction="sum") / len(pairs)
-
-
-def _rows_spans(examples: Sequence[Example], rows: Sequence[np.ndarray]) -> tuple[np.ndarray, ...]:
-    """Sentence, start and end of the given rows of each example's :func:`.model.all_spans`."""
-    b, i, j = [], [], []
-    for k, (ex, r) in enumerate(zip(examples, rows)):
-        starts, ends = all_spans(len(ex.tokens))
-        b.append(np.full(len(r), k))
-        i.append(starts[r])
-        j.append(ends[r])
-    return np.concatenate(b), np.concatenate(i), np.concatenate(j)
 
 
 def _inputs(examples: list[Example], config: Config) -> list[Example]:

@@ -55,6 +55,7 @@ USIMS = {
     "paraphrase+leaves=2": USim(tokens="paraphrase", leaves=2),
     "paraphrase+scheme+leaves=2": USim(tokens="paraphrase", edge_weights="scheme", leaves=2),
     "preset=meaning": USim(preset="meaning"),
+    "meaning+order=splits": USim(preset="meaning", order="splits"),
 }
 MEASURES = (*USIMS, "leaves only", "lexical")
 #: USim paper §4.5: the source, the reference (paper USim 0.71) and a corrector's output (0.33)

@@ -137,6 +137,8 @@ def _paper(g1: Graph, g2: Graph, metric: USim, score: Score) -> DetailDoc:
     else:
         pairs, judged = judged_token_pairs(g1, g2, by_sentence=metric.by_sentence, how=metric.tokens,
                                            judge=metric.judge()[0])
+        pairs = usim.with_moves(g1, g2, pairs, metric)
+    excused = usim.excused_tokens(g1, g2, pairs, metric, credit)
     alignments = usim.unit_alignments(g1, g2, pairs, metric, credit)
     overlap = usim.overlap_matrix(g1, g2, pairs)
     sizes = usim.yield_sizes(g1, g2, pairs, metric.denominator)
@@ -146,9 +148,9 @@ def _paper(g1: Graph, g2: Graph, metric: USim, score: Score) -> DetailDoc:
         if [(g.edges[i].child) for i in idx] != [child for child, _ in items]:
             raise SemsimError("internal error: the explainer's compared edges differ from the metric's")
     directions: dict[str, DirectionDoc] = {}
-    weighed = metric.edge_weights != "uniform" or credit is not None
-    weights = [usim.weigh_edges(g, metric.edge_weights, metric.remote) if weighed else [] for g in graphs]
-    leaves = usim.leaf_counts(g1, g2, pairs, metric.leaves, credit) if metric.leaves else None
+    weighed = metric.edge_weights != "uniform" or credit is not None or any(excused)
+    weights = list(usim.counted_weights(g1, g2, metric, excused)) if weighed else [[], []]
+    leaves = usim.leaf_counts(g1, g2, pairs, metric.leaves, credit, excused) if metric.leaves else None
     graded = None if credit is None else usim.overlap_matrix(g1, g2, pairs, [credit[x, y] for x, y in pairs])
     for name, a in alignments.items():
         flags = usim.edge_matches(g1, g2, a, metric.labels, metric.remote)
@@ -169,7 +171,7 @@ def _paper(g1: Graph, g2: Graph, metric: USim, score: Score) -> DetailDoc:
         directions[name] = _paper_direction(name, graphs, a, by, sizes, compared, masks, flags, metric, counts)
         for k in (0, 1):  # what each compared edge weighed, and earned
             for n, row in enumerate(r for r in directions[name]["edges"][SIDES[k]] if r["compared"]):
-                if metric.edge_weights != "uniform":
+                if metric.edge_weights != "uniform" or excused[k]:
                     row["weight"] = weights[k][n]
                 if credit is not None:
                     row["credit"] = earned[k][n]  # exact, as the counts are
@@ -184,6 +186,8 @@ def _paper(g1: Graph, g2: Graph, metric: USim, score: Score) -> DetailDoc:
     if leaves is not None:
         doc["leaves"] = {"weight": metric.leaves, "source": sum(not t.punct for t in g1.tokens),
                          "correction": sum(not t.punct for t in g2.tokens), "aligned": len(pairs)}
+    if metric.order == "splits":  # what only restates aligned words, counted on neither side
+        doc["restated_tokens"] = {SIDES[k]: sorted(excused[k]) for k in (0, 1)}
     return doc
 
 

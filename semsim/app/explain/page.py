@@ -24,7 +24,7 @@ from .legend import registered_names, used_labels
 from .misses import CAUSES, Miss, misses
 from .schema import SIDES, ExplanationDoc, Side
 from .svg import esc, initial_direction, render_svg
-from .text_summary import count, leaves_note, paraphrase_note
+from .text_summary import count, leaves_note, paraphrase_note, restated_note
 
 
 def _num(v: float) -> str:
@@ -111,6 +111,8 @@ def _why(doc: ExplanationDoc, by_dir: dict[str, dict[Side, list[Miss]]]) -> str:
         note = leaves_note(leaves, "token_credits" in doc)
         out.append(f"<p>{esc(note)}, counted in every direction's precision and recall.</p>")
     if note := paraphrase_note(doc):
+        out.append(f"<p>{esc(note)}.</p>")
+    if note := restated_note(doc):
         out.append(f"<p>{esc(note)}.</p>")
     out.append("</section>")
     return "\n".join(out)

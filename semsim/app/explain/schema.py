@@ -186,6 +186,7 @@ class _DetailOptional(TypedDict, total=False):
     paraphrases: list[ParaphraseDoc]                        # paper, --tokens paraphrase
     leaves: LeavesDoc                                       # paper, --leaves 1|2|3|8
     token_credits: list[float]                              # paper, --tokens contextual: per aligned pair
+    restated_tokens: dict[Side, list[int]]                  # paper, --order splits: counted on neither side
 
 
 class DetailDoc(_DetailOptional):

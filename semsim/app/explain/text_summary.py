@@ -44,6 +44,17 @@ def leaves_note(leaves: LeavesDoc, graded: bool = False) -> str:
             f"correction tokens aligned{graded_}")
 
 
+def restated_note(doc: ExplanationDoc) -> str:
+    """The words ``--order splits`` found restating aligned words (a split-off sentence naming its
+    participant again), which count on neither side; empty when there are none."""
+    restated = doc.get("restated_tokens")
+    if not restated or not any(restated.values()):
+        return ""
+    words = [f"{side}: {' '.join(doc['graphs'][side]['tokens'][i]['text'] for i in restated[side])}"
+             for side in SIDES if restated[side]]
+    return "restated, so counted on neither side (--order splits): " + "; ".join(words)
+
+
 def paraphrase_note(doc: ExplanationDoc) -> str:
     """The gaps ``--tokens paraphrase`` asked its judge about, and the verdicts, in words."""
     gaps = doc.get("paraphrases", [])
@@ -86,6 +97,8 @@ def summary(doc: ExplanationDoc, limit: int = 12, width: int | None = None) -> s
                        width, "  ")
         if leaves := doc.get("leaves"):
             lines += _wrap(f"  {leaves_note(leaves, 'token_credits' in doc)}, counted above", width, "      ")
+        if note := restated_note(doc):
+            lines += _wrap(f"  {note}", width, "      ")
         sides = misses(doc, name, sentences)
         kind = "edge" if "edges" in d else "unit"
         shown = _share((len(sides["source"]), len(sides["correction"])), limit)

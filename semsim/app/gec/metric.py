@@ -145,6 +145,7 @@ class USimMetric(_Base):
         tokens: str = "edit"
         edge_weights: str = "uniform"
         units: str = "yield"
+        order: str = "kept"
         leaves: int = 0
         single_token_units: bool = True
         preset: str = "none"

@@ -100,6 +100,28 @@ def _related_pairs(a: Sequence[str], b: Sequence[str], dist: np.ndarray) -> tupl
     return dist <= MAX_RELATIVE_DISTANCE * longer, longer
 
 
+def related_matrix(g1: Graph, g2: Graph) -> np.ndarray:
+    """1.0 where token i of ``g1`` and token j of ``g2`` are lexically related (:func:`related`,
+    case aside), else 0; punctuation is related to nothing. What an all-or-nothing alignment's
+    pair is worth where a caller weighs pairs (``--order scenes``)."""
+    check_cells(len(g1.tokens), len(g2.tokens), "token alignment")
+    if not g1.tokens or not g2.tokens:
+        return np.zeros((len(g1.tokens), len(g2.tokens)))
+    la, lb = ([t.text.lower() for t in g.tokens] for g in (g1, g2))
+    ok, _ = _related_pairs(la, lb, edit_distances(la, lb))
+    ok[[t.punct for t in g1.tokens], :] = False
+    ok[:, [t.punct for t in g2.tokens]] = False
+    return ok.astype(np.float64)
+
+
+def same_words(g1: Graph, g2: Graph) -> np.ndarray:
+    """1.0 where token i of ``g1`` and token j of ``g2`` are the same word, case aside; punctuation
+    is the same as nothing."""
+    check_cells(len(g1.tokens), len(g2.tokens), "token alignment")
+    w1, w2 = (np.array([t.text.lower() if not t.punct else None for t in g.tokens], dtype=object) for g in (g1, g2))
+    return ((w1[:, None] == w2[None, :]) & (w1[:, None] != None)).astype(np.float64)  # noqa: E711
+
+
 def align_tokens(a: Sequence[str], b: Sequence[str], how: str = "edit") -> list[Pair]:
     """One-to-one alignment of two token lists (0-based pairs), by minimum total edit
     distance (``how``: one of :data:`TOKEN_ALIGNMENTS`; ``paraphrase`` aligns tokens as

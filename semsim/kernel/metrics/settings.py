@@ -29,6 +29,9 @@ LABEL_MODES = ("labeled", "weak", "unlabeled")
 DIRECTIONS = ("both", "s->r", "r->s")
 #: what a unit edge counts; ``none``: nothing, the leaves alone (an ablation: what the units add)
 EDGE_WEIGHTS = ("uniform", "height", "scheme", "capped", "none")
+#: where an aligned word may stand: ``kept``, as the token alignment says; ``scenes``, a scene the
+#: alignment left out matched with one of the other text's wherever it stands (:mod:`semsim.kernel.align.moves`)
+ORDERS = ("kept", "scenes", "splits")
 #: what a leaf edge (a token's edge from its unit) may weigh; 0: leaves are not counted
 LEAF_WEIGHTS = (0, 1, 2, 3, 8)
 #: Named settings of the paper variant, each a row's worth of values: ``meaning`` is the
@@ -43,6 +46,11 @@ PRESETS: dict[str, dict[str, Any]] = {
     "meaning": {"tokens": "contextual", "labels": "unlabeled", "leaves": 8, "denominator": "aligned",
                 "tie_break": "all", "units": "dice", "edge_weights": "capped"},
 }
+#: ``meaning-splits``: ``meaning``, and a scene that moved or was split off keeps its credit
+#: wherever it stands, and a split-off sentence's restated participant counts on neither side
+#: (``order="splits"``: :mod:`semsim.kernel.align.moves`); chosen on the simplification
+#: judgments (docs/validity.md), level with ``meaning`` on GEC.
+PRESETS["meaning-splits"] = {**PRESETS["meaning"], "order": "splits"}
 
 
 @dataclass(frozen=True)
@@ -119,6 +127,11 @@ SETTINGS: tuple[Setting, ...] = (
             help="What a node is aligned by: yield (the paper's w(v,u), the share of u's yield aligned into v) "
                  "or dice (the Dice coefficient of the two yields: a counterpart is charged for what it has "
                  "beyond v too). See docs/validity.md."),
+    Setting("order", "kept", ORDERS, option="--order", always_shown=False,
+            help="Where aligned words may stand: kept (as the token alignment says) or scenes (a scene the "
+                 "alignment left out is matched with a scene of the other text that shares no aligned word, "
+                 "wherever it stands, across sentences: a moved or split-off clause keeps its credit). "
+                 "See docs/validity.md."),
     Setting("leaves", 0, option="--leaves", words={str(w): w for w in LEAF_WEIGHTS}, always_shown=False,
             help="Count each token's edge from its unit as an edge of this weight, matched when the token "
                  "is aligned: 0 (the paper's reading: units only), 1, 2, 3 or 8. See docs/faithfulness.md."),
@@ -127,8 +140,9 @@ SETTINGS: tuple[Setting, ...] = (
     Setting("preset", "none", ("none", *PRESETS), option="--preset", always_shown=False,
             help="A named set of the settings above: meaning (tokens contextual, labels unlabeled, leaves 8, "
                  "denominator aligned, tie-break all, units dice, edge-weights capped: the setting that agrees "
-                 "best with human meaning judgments, docs/validity.md). It refuses a setting it sets given "
-                 "another value."),
+                 "best with human meaning judgments, docs/validity.md); meaning-splits (meaning, and order "
+                 "splits: for outputs that move clauses or split sentences, as simplification does). It refuses "
+                 "a setting it sets given another value."),
 )
 BY_NAME = {s.name: s for s in SETTINGS}
 
@@ -244,6 +258,7 @@ class Settings:
     tokens: str = "edit"
     edge_weights: str = "uniform"
     units: str = "yield"
+    order: str = "kept"
     leaves: int = 0
     single_token_units: bool = True
     preset: str = "none"

@@ -59,8 +59,9 @@ from __future__ import annotations
 import numpy as np
 
 from ..align.contextual import Encoder, contextual_pairs, credits
+from ..align.moves import moved_scenes, restated
 from ..align.paraphrase import Judge
-from ..align.tokens import paper_token_pairs
+from ..align.tokens import paper_token_pairs, related_matrix, same_words
 from ..align.units import align_units, dice_alignment, overlap_matrix
 from ..errors import SettingsError
 from ..graph import Graph
@@ -155,18 +156,24 @@ def match_edges(g1: Graph, g2: Graph, alignment: np.ndarray, labels: str = "labe
 
 
 def leaf_counts(g1: Graph, g2: Graph, token_pairs: list[tuple[int, int]], weight: int,
-                credit: np.ndarray | None = None) -> Counts:
+                credit: np.ndarray | None = None,
+                excused: tuple[frozenset[int], frozenset[int]] = (frozenset(), frozenset())) -> Counts:
     """The leaf edges of both graphs, each of ``weight``: one per token the leaf alignment
     considers (punctuation is never aligned, so it is left out here too), matched when the
     token is aligned. The same in both directions: A_l is shared by them.
 
     With ``credit`` (``--tokens contextual``), a leaf weighs ``weight`` times its
-    :func:`leaf_shares` and an aligned one counts its pair's credit of that."""
+    :func:`leaf_shares` and an aligned one counts its pair's credit of that. The ``excused``
+    tokens of each side (never aligned) are left out."""
     if credit is None:
-        n1, n2 = (sum(not t.punct for t in g.tokens) for g in (g1, g2))
+        n1, n2 = (sum(not t.punct and i not in x for i, t in enumerate(g.tokens)) for g, x in zip((g1, g2), excused))
         matched = weight * len(token_pairs)
         return Counts(matched, weight * n1, matched, weight * n2)
     q1, q2 = leaf_shares(g1), leaf_shares(g2)
+    if any(excused):
+        q1, q2 = q1.copy(), q2.copy()
+        q1[sorted(excused[0])] = 0.0
+        q2[sorted(excused[1])] = 0.0
     c = [float(credit[x, y]) for x, y in token_pairs]
     return Counts(weight * sum(k * float(q1[x]) for k, (x, _) in zip(c, token_pairs)), weight * float(q1.sum()),
                   weight * sum(k * float(q2[y]) for k, (_, y) in zip(c, token_pairs)), weight * float(q2.sum()))
@@ -218,23 +225,68 @@ def usim_parts(g1: Graph, g2: Graph, token_pairs: list[tuple[int, int]], setting
     """Counts per direction for a given leaf alignment (0-based token index pairs), the
     leaf edges (:func:`leaf_counts`) added when ``settings.leaves`` gives them a weight. With
     ``credit`` (``--tokens contextual``), matched edges and aligned leaves count their credit
-    (:func:`edge_credits`, :func:`leaf_counts`) instead of 1."""
+    (:func:`edge_credits`, :func:`leaf_counts`) instead of 1. With ``order="splits"``, the
+    units that only restate aligned words (:func:`semsim.kernel.align.moves.restated`) count
+    on neither side."""
     labels, remote, edge_weights = settings.labels, settings.remote, settings.edge_weights
     alignments = unit_alignments(g1, g2, token_pairs, settings, credit)
-    if credit is None:
+    excused = excused_tokens(g1, g2, token_pairs, settings, credit)
+    if credit is None and not any(excused):
         parts = {d: match_edges(g1, g2, a, labels, remote, edge_weights) for d, a in alignments.items()}
     else:
-        graded = overlap_matrix(g1, g2, token_pairs, [float(credit[x, y]) for x, y in token_pairs])
-        sizes = yield_sizes(g1, g2, token_pairs, settings.denominator)
-        w1, w2 = weigh_edges(g1, edge_weights, remote), weigh_edges(g2, edge_weights, remote)
+        w1, w2 = counted_weights(g1, g2, settings, excused)
         parts = {}
-        for d, a in alignments.items():
-            c1, c2 = edge_credits(g1, g2, a, graded, sizes, labels, remote, settings.units)
-            parts[d] = Counts(sum(w * c for w, c in zip(w1, c1)), sum(w1), sum(w * c for w, c in zip(w2, c2)), sum(w2))
+        if credit is None:
+            for d, a in alignments.items():
+                m1, m2 = edge_matches(g1, g2, a, labels, remote)
+                parts[d] = Counts(sum(w for w, m in zip(w1, m1) if m), sum(w1),
+                                  sum(w for w, m in zip(w2, m2) if m), sum(w2))
+        else:
+            graded = overlap_matrix(g1, g2, token_pairs, [float(credit[x, y]) for x, y in token_pairs])
+            sizes = yield_sizes(g1, g2, token_pairs, settings.denominator)
+            for d, a in alignments.items():
+                c1, c2 = edge_credits(g1, g2, a, graded, sizes, labels, remote, settings.units)
+                parts[d] = Counts(sum(w * c for w, c in zip(w1, c1)), sum(w1),
+                                  sum(w * c for w, c in zip(w2, c2)), sum(w2))
     if settings.leaves:
-        extra = leaf_counts(g1, g2, token_pairs, settings.leaves, credit)
+        extra = leaf_counts(g1, g2, token_pairs, settings.leaves, credit, excused)
         parts = {d: c + extra for d, c in parts.items()}
     return parts
+
+
+def excused_tokens(g1: Graph, g2: Graph, token_pairs: list[tuple[int, int]], settings: Settings,
+                   credit: np.ndarray | None = None) -> tuple[frozenset[int], frozenset[int]]:
+    """The tokens of each graph that count on neither side: with ``order="splits"``, those of the
+    units that only restate aligned words (:func:`semsim.kernel.align.moves.restated`; a repeated
+    word is the same word, case aside, or one the word encoder finds alike); none otherwise."""
+    if settings.order != "splits":
+        return frozenset(), frozenset()
+    same = same_words(g1, g2)
+    return restated(g1, g2, token_pairs, same if credit is None else np.maximum(same, credit))
+
+
+def counted_weights(g1: Graph, g2: Graph, settings: Settings,
+                    excused: tuple[frozenset[int], frozenset[int]]) -> tuple[list[float], list[float]]:
+    """What each compared edge of each graph weighs (:func:`weigh_edges`), the edges into units
+    whose every word is excused (:func:`excused_tokens`) weighing 0."""
+    def side(g: Graph, tokens: frozenset[int]) -> list[float]:
+        weights = weigh_edges(g, settings.edge_weights, settings.remote)
+        if not tokens:
+            return weights
+        yields = g.content_yields
+        return [0.0 if yields[g.edges[i].child] <= tokens else w
+                for i, w in zip(g.compared_edges_of(settings.remote), weights)]
+    return side(g1, excused[0]), side(g2, excused[1])
+
+
+def with_moves(g1: Graph, g2: Graph, pairs: list[tuple[int, int]], settings: Settings,
+               credit: np.ndarray | None = None) -> list[tuple[int, int]]:
+    """The leaf alignment ``pairs`` with the moved scenes added where ``settings.order`` asks
+    (:func:`semsim.kernel.align.moves.moved_scenes`; without ``credit``, a lexically related
+    pair is worth 1)."""
+    if settings.order == "kept":
+        return pairs
+    return moved_scenes(g1, g2, pairs, related_matrix(g1, g2) if credit is None else credit)
 
 
 def paper_settings(settings: Settings, judge_name: str = "", encoder_name: str = "") -> dict[str, object]:
@@ -251,6 +303,7 @@ def paper_settings(settings: Settings, judge_name: str = "", encoder_name: str =
             **({"ctx": encoder_name} if s.tokens == "contextual" else {}),
             **({"weights": s.edge_weights} if s.edge_weights != "uniform" else {}),
             **({"units": s.units} if s.units != "yield" else {}),
+            **({"order": s.order} if s.order != "kept" else {}),
             **({"leaves": s.leaves} if s.leaves else {})}
 
 
@@ -260,11 +313,12 @@ def leaf_alignment(g1: Graph, g2: Graph, settings: Settings, judge: Judge | None
     ``tokens="contextual"`` the credit matrix its pairs are counted by
     (:mod:`semsim.kernel.align.contextual`); ``None`` for the all-or-nothing alignments."""
     if settings.tokens != "contextual":
-        return paper_token_pairs(g1, g2, by_sentence=settings.by_sentence, how=settings.tokens, judge=judge), None
+        pairs = paper_token_pairs(g1, g2, by_sentence=settings.by_sentence, how=settings.tokens, judge=judge)
+        return with_moves(g1, g2, pairs, settings), None
     if encoder is None:
         raise ValueError("tokens='contextual' needs a word encoder")
     credit = credits(g1, g2, encoder)
-    return contextual_pairs(g1, g2, credit, settings.by_sentence), credit
+    return with_moves(g1, g2, contextual_pairs(g1, g2, credit, settings.by_sentence), settings, credit), credit
 
 
 def usim(g1: Graph, g2: Graph, settings: Settings, *, judge: Judge | None = None, judge_name: str = "",

@@ -46,9 +46,10 @@ Args:
     sources (`list` of `str`): the input sentences, one per example.
     predictions (`list` of `str`): the outputs (corrections), one per source.
     Settings (keywords of `compute` or `evaluate.load`, or `config_name`: default, legacy,
-    weak, unlabeled, meaning): any field of `semsim.app.gec.metric.USimMetric.Config`, e.g.
-    `parser`, `model`, `variant` (paper|legacy), `preset` (none|meaning: the setting that agrees
-    best with people's meaning judgments), `labels` (labeled|weak|unlabeled), `direction`,
+    weak, unlabeled, meaning, meaning-splits): any field of `semsim.app.gec.metric.USimMetric.Config`, e.g.
+    `parser`, `model`, `variant` (paper|legacy), `preset` (none|meaning|meaning-splits: the settings
+    that agree best with people's meaning judgments; -splits for outputs that move or split
+    clauses), `order` (kept|scenes|splits), `labels` (labeled|weak|unlabeled), `direction`,
     `tie_break`, `remote`, `tokens` (edit|lexical|ordered|paraphrase|contextual), `edge_weights`
     (uniform|height|scheme|capped|none), `units` (yield|dice), `denominator` (yield|aligned),
     `leaves` (0|1|2|3|8), `tokenize` (none|spacy: split untokenized text, such as LLM outputs,

@@ -29,7 +29,7 @@ import dataclasses
 import math
 from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass, field, fields
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from ...kernel.errors import SemsimError, SettingsError
 from ...kernel.stats import CORRELATIONS, Correlation, Difference, compare_correlations, correlate
@@ -46,6 +46,9 @@ from .metaeval_anchors import (
     anchor,
 )
 from .metaeval_tables import TABLE_FORMATS, Judgment, Pair, changed, read_judgments
+
+if TYPE_CHECKING:
+    from .metaeval_levels import Level
 
 __all__ = ["ANCHORS", "ANCHOR_MODULES", "CORRELATIONS", "ENCODER", "RENDERINGS", "TABLE_FORMATS", "BERTScore",
            "ChrF", "Correlation", "Difference", "Judgment", "Levenshtein", "Measure", "MeasureResult", "MetaEvaluation",
@@ -115,6 +118,8 @@ class MetaEvaluation:
     #: where the judgments came from, for the reports: ``table``, ``read`` (judgments in it),
     #: ``kept`` (which outputs), as a command sets them
     notes: Mapping[str, Any] = field(default_factory=dict)
+    #: further views (:mod:`semsim.app.gec.metaeval_levels`): subsets, the system level
+    levels: tuple[Level, ...] = ()
 
     @property
     def sources(self) -> int:
@@ -138,18 +143,21 @@ class MetaEvaluation:
         return {**self.notes, "n": len(self.judgments), "sources": self.sources, "bootstrap": self.n_bootstrap,
                 "confidence": self.confidence, "seed": self.seed, "resampled": "sources",
                 **({"versus": self.versus} if self.versus else {}),
-                "measures": [r.as_dict() for r in self.results]}
+                "measures": [r.as_dict() for r in self.results],
+                **({"levels": [level.as_dict() for level in self.levels]} if self.levels else {})}
 
     def render(self, fmt: str) -> str:
-        """The table of correlations as text, Markdown, TSV or JSON (:data:`RENDERINGS`)."""
-        rows = [{"measure": r.name, "n": len(r.scores),
+        """The table of correlations as text, Markdown, TSV or JSON (:data:`RENDERINGS`); with
+        further levels, a TSV row per measure per level, named in a first column ``level``."""
+        rows = [{**({"level": level} if self.levels else {}), "measure": r.name, "n": len(r.scores),
                  **{f"{c}{s}": float(getattr(r.correlations[c], a)) for c in CORRELATIONS
                     for s, a in (("", "value"), ("_low", "low"), ("_high", "high"))},
                  **({f"{c}_minus_versus{s}": float(getattr(r.differences[c], a)) if r.differences else math.nan
                      for c in CORRELATIONS for s, a in (("", "value"), ("_low", "low"), ("_high", "high"),
                                                         ("_above", "above"))} if self.versus else {}),
                  "signature": r.signature}
-                for r in self.results]
+                for level, results in (("sentence", self.results),
+                                       *((lv.name, lv.results) for lv in self.levels)) for r in results]
         return render(Report(rows, document=lambda _: self.as_dict(), parts=self._parts, formats=RENDERINGS), fmt)
 
     def _parts(self, _rows: list[Record], markdown: bool) -> list[Table | str]:
@@ -170,12 +178,37 @@ class MetaEvaluation:
             out.append(Table([Col("measure", "<"), *(Col(c.capitalize(), md=":---:") for c in CORRELATIONS)],
                              [[r.name, *(_difference(r.differences[c]) for c in CORRELATIONS)]
                               for r in self.results if r.differences]))
+        for level in self.levels:
+            out += ["", _level_title(level, markdown), ""]
+            if level.results:
+                out += _level_tables(level.results, ci, self.versus)
         out += ["", about, "", "**signatures**" if markdown else "signatures:"]
         if markdown:
             out.append("")
         for r in self.results:
             out.append(f"- {r.name}: `{r.signature}`" if markdown else f"  {r.name}: {r.signature}")
         return out
+
+
+def _level_title(level: Level, markdown: bool) -> str:
+    what = (f"{len(level.results[0].scores)} systems" if level.name == "system" and level.results
+            else f"{level.outputs} outputs")
+    title = f"{level.name}: {what} of {level.sources} sources ({level.about})"
+    return f"**{title}**" if markdown else title
+
+
+def _level_tables(results: Sequence[MeasureResult], ci: str, versus: str | None) -> list[Table | str]:
+    """A level's correlations, and its differences from ``versus``, as the main table's."""
+    cols = [Col("measure", "<"), Col("n", md="---:"), *(Col(f"{c.capitalize()} [{ci}]", md=":---:")
+                                                        for c in CORRELATIONS)]
+    out: list[Table | str] = [Table(cols, [[r.name, str(len(r.scores)), *(_cell(r.correlations[c])
+                                                                          for c in CORRELATIONS)] for r in results])]
+    if versus and any(r.differences for r in results):
+        out += ["", f"minus {versus}, on the same resamples:", ""]
+        out.append(Table([Col("measure", "<"), *(Col(c.capitalize(), md=":---:") for c in CORRELATIONS)],
+                         [[r.name, *(_difference(r.differences[c]) for c in CORRELATIONS)]
+                          for r in results if r.differences]))
+    return out
 
 
 def _cell(c: Correlation) -> str:

@@ -136,8 +136,8 @@ def _literal(value: str) -> Any:
 @quiet_option
 def meta_eval(table: str, table_format: str, measure_specs: tuple[str, ...], versus: str | None,
               columns_spec: str | None, subsets: tuple[str, ...], system_level: bool | None, published: str | None,
-              changed_only: bool, parsing: ParseSettings, n_bootstrap: int, confidence: float, seed: int, fmt: str, output: str | None,
-              per_sentence: str | None, quiet: bool) -> None:
+              changed_only: bool, parsing: ParseSettings, n_bootstrap: int, confidence: float, seed: int, fmt: str,
+              output: str | None, per_sentence: str | None, quiet: bool) -> None:
     """Correlate measures with people's judgments of meaning preservation in TABLE.
 
     Pearson, Spearman and Kendall of each measure's sentence scores with the human scores,

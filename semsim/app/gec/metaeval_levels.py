@@ -174,24 +174,24 @@ def published_measure(path: str, column: str, test_set: str | None, judgments: S
     records, header, col = _csv_table(where, text, ("sent_id", "sys_name", column.lower()), "published scores")
     if test_set is not None and "test_set" not in col:
         raise InputError(f"no column test_set, but {column}@{test_set} names one", where, 1)
+    rows = list(records)
+    sets = sorted({record[col["test_set"]].strip() for _, record in rows if len(record) == len(header)}
+                  if "test_set" in col else ())
     values: dict[tuple[str, str], tuple[float, int]] = {}
-    seen_sets = set()
-    for line, record in records:
+    for line, record in rows:
         _fields(where, line, record, header)
-        if "test_set" in col:
-            seen_sets.add(record[col["test_set"]].strip())
-            if test_set is not None and record[col["test_set"]].strip() != test_set:
-                continue
+        if test_set is not None and record[col["test_set"]].strip() != test_set:
+            continue
         key = (record[col["sent_id"]].strip(), record[col["sys_name"]].strip())
         value = _number(where, line, column, record[col[column.lower()]])
         if key in values and values[key][0] != value:
             first, at = values[key]
             raise InputError(f"{column} of sent_id {key[0]}, {key[1]} is {value} here but {first} on line {at}: "
-                             f"name a test set (published:{column}@SET; sets: {', '.join(sorted(seen_sets))})",
+                             f"name a test set (published:{column}@SET; sets: {', '.join(sets)})",
                              where, line)
         values.setdefault(key, (value, line))
     if test_set is not None and not values:
-        raise InputError(f"no row of test set {test_set!r} (sets: {', '.join(sorted(seen_sets))})", where)
+        raise InputError(f"no row of test set {test_set!r} (sets: {', '.join(sets)})", where)
     by_pair: dict[Pair, tuple[float, int]] = {}
     for j in judgments:
         key = (j.id.strip(), j.system.strip())

@@ -65,9 +65,9 @@ def read_judgments(path: str | os.PathLike[str], format: str = "auto",
     with any further scores in more columns, averaged; a first line whose third field is
     no number is a header), ``sulem2018`` (Sulem et al. 2018's CSV: :data:`SULEM2018`'s
     columns) and ``columns`` (any CSV whose columns ``columns`` names by role,
-    :data:`COLUMN_ROLES`: one judgment a row, its score one number). A missing column, a row with too few or too many fields, a
-    score that is no finite number, or no judgment at all is an :class:`InputError`
-    naming the file and line.
+    :data:`COLUMN_ROLES`: one judgment a row, its score one number). A missing column, a
+    row with too few or too many fields, a score that is no finite number, or no judgment
+    at all is an :class:`InputError` naming the file and line.
     """
     if format not in TABLE_FORMATS:
         raise SettingsError(f"unknown table format {format!r}: choose one of {', '.join(TABLE_FORMATS)}")

@@ -211,3 +211,18 @@ def test_sulem2018_dev_as_released():
         published_measure(metrics, "bertscore_F1", None, js)
     asset = published_measure(metrics, "bertscore_F1", "asset", js)
     assert len(asset([(j.source, j.output) for j in js])) == 575 and len(asset.scores) < 575  # systems agree often
+
+
+def test_system_coefficients_at_once_equal_scipy_with_ties_and_absent_systems():
+    from semsim.kernel.stats import _coefficient, _system_coefficients
+    rng = np.random.default_rng(1)
+    a, h = np.round(rng.random((60, 6)) * 3), np.round(rng.random((60, 6)) * 3)
+    a[5, 2] = h[7, 0] = math.nan  # a system none of whose sources was drawn
+    a[9] = 1.0  # every system level: undefined
+    got = _system_coefficients(a, h)
+    for name in ("pearson", "spearman", "kendall"):
+        want = []
+        for x, y in zip(a, h):
+            present = np.isfinite(x) & np.isfinite(y)
+            want.append(_coefficient(name, x[present], y[present]))
+        assert np.allclose(got[name], want, equal_nan=True, atol=1e-12)

@@ -494,13 +494,29 @@ def _system_means(x: np.ndarray, system: np.ndarray, k: int, w: np.ndarray) -> n
 
 
 def _system_coefficients(mx: np.ndarray, my: np.ndarray) -> dict[str, np.ndarray]:
-    """Each coefficient of each row's systems (scipy's, :func:`_coefficient`), leaving out the
-    systems a row has no mean for: ranking 25 systems is cheap enough to ask scipy each time."""
+    """Each coefficient of each row's systems: computed for all rows at once where every
+    system has a mean (scipy's ranks; Kendall's tau-b from the pairs' signs, as scipy counts
+    them), and by scipy (:func:`_coefficient`) on the systems present in a row that lacks some."""
+    from scipy.stats import rankdata
+    full = np.isfinite(mx).all(axis=1) & np.isfinite(my).all(axis=1)
     out = {name: np.full(len(mx), math.nan) for name in CORRELATIONS}
-    for b, (a, h) in enumerate(zip(mx, my)):
-        present = np.isfinite(a) & np.isfinite(h)
+    a, h = mx[full], my[full]
+    if len(a):
+        with np.errstate(divide="ignore", invalid="ignore"):
+            ones = np.ones_like(a)
+            out["pearson"][full] = _weighted_pearson(a, h, ones)
+            out["spearman"][full] = _weighted_pearson(rankdata(a, axis=1), rankdata(h, axis=1), ones)
+            sa, sh = np.sign(a[:, :, None] - a[:, None, :]), np.sign(h[:, :, None] - h[:, None, :])
+            k = a.shape[1]
+            pairs = k * (k - 1)  # ordered pairs: every count below is doubled alike
+            untied_a, untied_h = pairs - ((sa == 0).sum(axis=(1, 2)) - k), pairs - ((sh == 0).sum(axis=(1, 2)) - k)
+            out["kendall"][full] = (sa * sh).sum(axis=(1, 2)) / np.sqrt(untied_a * untied_h)
         for name in CORRELATIONS:
-            out[name][b] = _coefficient(name, a[present], h[present])
+            out[name] = np.where(np.isfinite(out[name]), np.clip(out[name], -1.0, 1.0), np.nan)
+    for b in np.flatnonzero(~full):
+        present = np.isfinite(mx[b]) & np.isfinite(my[b])
+        for name in CORRELATIONS:
+            out[name][b] = _coefficient(name, mx[b][present], my[b][present])
     return out
 
 

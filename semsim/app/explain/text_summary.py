@@ -54,6 +54,17 @@ def paraphrase_note(doc: ExplanationDoc) -> str:
     return "paraphrase gaps: " + "; ".join(said)
 
 
+def moved_note(doc: ExplanationDoc) -> str:
+    """The aligned pairs that cross the others (``moved_tokens``: content that moved, and kept
+    its pair), in words; empty where none crosses (an order-keeping alignment never does)."""
+    moved = doc.get("moved_tokens", [])
+    if not moved:
+        return ""
+    g1, g2 = doc["graphs"]["source"]["tokens"], doc["graphs"]["correction"]["tokens"]
+    return (f"moved: {len(moved)} aligned pairs cross the others (kept aligned): "
+            + " ".join(f"{g1[a]['text']}={g2[b]['text']}" for a, b in moved))
+
+
 def _wrap(line: str, width: int, indent: str) -> list[str]:
     """``line`` broken at spaces to ``width`` columns, continuation lines indented; a token
     longer than the width (a signature, a URL) stays whole on its own line."""
@@ -76,6 +87,8 @@ def summary(doc: ExplanationDoc, limit: int = 12, width: int | None = None) -> s
                                                    + (f"({credits[k]:.2f})" if credits else "")
                                                    for k, (a, b) in enumerate(doc["token_alignment"])) or "none"),
                    width, " " * 16)
+    if note := moved_note(doc):
+        lines += _wrap(note, width, " " * 16)
     if note := paraphrase_note(doc):
         lines += _wrap(note, width, " " * 16)
     for name, d in doc["directions"].items():

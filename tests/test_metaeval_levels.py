@@ -195,11 +195,16 @@ def test_cli_system_level_subsets_and_published_anchor(toy_env, tmp_path):
         ["level", "measure", "n"], ["sentence", "levenshtein", "8"], ["system", "levenshtein", "3"]]
     off = run("meta-eval", table, "--measure", "levenshtein", "--no-system-level", "--format", "tsv", "-q")
     assert off.stdout.splitlines()[0].split("\t")[0] == "measure"
+    tsv_table = tmp_path / "r.tsv"
+    tsv_table.write_text("A .\tB .\t3\nC .\tD .\t2\n", encoding="utf-8")
+    nameless = run("meta-eval", tsv_table, "--measure", "levenshtein", "--system-level", "-q")
+    assert nameless.exit_code != 0 and "r.tsv:1: no system named: --system-level needs" in nameless.output
     missing = run("meta-eval", table, "--measure", "published:samsa", "-q")
     assert missing.exit_code != 0 and "--measure published:samsa: give the file with --published" in missing.output
 
 
 @pytest.mark.needs_shared
+@pytest.mark.slow  # reads the 600 KB metrics file three times
 def test_sulem2018_dev_as_released():
     js = read_judgments(SHARED / "structural_simplicity.csv")
     assert len(js) == 575 and len(changed(js)) == 442 and len({j.system for j in js}) == 25

@@ -20,7 +20,7 @@ from typing import Any
 
 import click
 
-from ...kernel.errors import SemsimError, SettingsError
+from ...kernel.errors import InputError, SemsimError, SettingsError
 from ...kernel.limits import MAX_BOOTSTRAP
 from ..cli import format_option, parsing_options, quiet_option
 from ..gec.metaeval import ANCHOR_MODULES, ANCHORS, RENDERINGS, TABLE_FORMATS, MetaEvaluation
@@ -175,6 +175,10 @@ def meta_eval(table: str, table_format: str, measure_specs: tuple[str, ...], ver
     judgments = read_judgments(table, table_format, columns)
     if system_level is None:  # on where each output names its system and its source's id (sulem2018, --columns)
         system_level = all(j.system and j.id for j in judgments)
+    nameless = next((j for j in judgments if not j.system), None) if system_level else None
+    if nameless is not None:  # before any parse
+        raise InputError("no system named: --system-level needs every output's system (a system column, "
+                         "or --columns ...,system=COLUMN)", str(table), nameless.row)
     kept = changed(judgments) if changed_only else judgments
     if not kept:
         raise SemsimError(f"{table}: no output differs from its source (--keep-unchanged keeps them)")

@@ -398,6 +398,13 @@ def compare_correlations(a: Sequence[float], b: Sequence[float], human: Sequence
         return {name: Difference(v, math.nan, math.nan, math.nan) for name, v in values.items()}
     w = _group_resamples(len(y), groups, n_bootstrap, seed)
     sa, sb = _resampled(xa, y, w), _resampled(xb, y, w)
+    return _differences(values, sa, sb, confidence)
+
+
+def _differences(values: Mapping[str, float], sa: Mapping[str, np.ndarray], sb: Mapping[str, np.ndarray],
+                 confidence: float) -> dict[str, Difference]:
+    """Each coefficient's difference ``values`` with its percentile interval and share above 0,
+    from its resamples' values ``sa`` minus ``sb`` (left out where either is undefined)."""
     out = {}
     for name, v in values.items():
         d = sa[name] - sb[name]
@@ -582,10 +589,4 @@ def compare_system_correlations(a: Sequence[float], b: Sequence[float], human: S
     my_w = _system_means(y, system, k, w)
     sa = _system_coefficients(_system_means(xa, system, k, w), my_w)
     sb = _system_coefficients(_system_means(xb, system, k, w), my_w)
-    out = {}
-    for name, v in values.items():
-        d = sa[name] - sb[name]
-        d = d[np.isfinite(d)]
-        low, high = percentile_interval(d, confidence) if d.size else (math.nan, math.nan)
-        out[name] = Difference(v, low, high, float((d > 0).mean()) if d.size else math.nan)
-    return out
+    return _differences(values, sa, sb, confidence)

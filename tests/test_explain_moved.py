@@ -73,7 +73,11 @@ def test_a_word_an_order_keeping_alignment_left_out_says_its_pair_would_cross():
         assert t["reason"] == (f"related to {word}, left out too: pairing them would cross the aligned pair "
                                f"{aligned}={aligned} (the alignment keeps word order)")
         assert "aligned to another token" not in t["reason"]
+    note = ("left out in crossing order: 2 source words whose related correction word is left out too, the pair "
+            f"crossing the aligned ones (moved; this alignment keeps word order): {' '.join(f'{w}/{w}' for w in left)}")
+    assert note in summary(doc, width=300)
     page = render_html(doc)
+    assert f'<p class="moved">{note}.</p>' in page
     verdicts = re.findall(r'<p class="verdict">([^<]*)', page)
     assert verdicts and all("lost" not in v for v in verdicts)
     assert all("4 of the words left out have a related word left out in the other text, in crossing order"

@@ -24,7 +24,7 @@ from .legend import registered_names, used_labels
 from .misses import CAUSES, Miss, misses
 from .schema import SIDES, ExplanationDoc, Side
 from .svg import esc, initial_direction, render_svg
-from .text_summary import count, leaves_note, moved_note, paraphrase_note
+from .text_summary import count, crossing_note, leaves_note, moved_note, paraphrase_note
 
 
 def _num(v: float) -> str:
@@ -118,8 +118,9 @@ def _why(doc: ExplanationDoc, by_dir: dict[str, dict[Side, list[Miss]]]) -> str:
         out.append(f'<div class="why{" on" if name == first else ""}" data-dir="{esc(name)}">'
                    f'<table class="why-table">{"".join(rows)}</table>'
                    f'<p class="verdict">{esc(_verdict(counts, kind, _crossing_left_out(doc)))}</p></div>')
-    if note := moved_note(doc):
-        out.append(f'<p class="moved">{esc(note)}.</p>')
+    for note in (moved_note(doc), crossing_note(doc)):
+        if note:
+            out.append(f'<p class="moved">{esc(note)}.</p>')
     if leaves := doc.get("leaves"):
         note = leaves_note(leaves, "token_credits" in doc)
         out.append(f"<p>{esc(note)}, counted in every direction's precision and recall.</p>")

@@ -165,8 +165,8 @@ def render_svg(doc: ExplanationDoc, block: Block, names: Mapping[str, str] | Non
     moved = {(a, b) for a, b in doc.get("moved_tokens", [])}
     for a, b in doc["token_alignment"]:
         if a in s1.token_x and b in s2.token_x:
-            cls = "talign moved" if (a, b) in moved else "talign"
-            out.append(f'<line class="{cls}" data-source="{a}" data-correction="{b}" x1="{fmt(s1.token_x[a])}" '
+            mark = ' data-moved="1"' if (a, b) in moved else ""  # crosses other pairs (moved_tokens)
+            out.append(f'<line class="talign"{mark} data-source="{a}" data-correction="{b}" x1="{fmt(s1.token_x[a])}" '
                        f'y1="{fmt(s1.token_y + 12)}" x2="{fmt(s2.token_x[b])}" y2="{fmt(s2.token_y - 12)}"/>')
     out.append("</g>")
     first = initial_direction(doc)

@@ -193,7 +193,11 @@ def test_cli_system_level_subsets_and_published_anchor(toy_env, tmp_path):
     tsv = run("meta-eval", table, "--measure", "levenshtein", "--bootstrap", "0", "--format", "tsv", "-q")
     assert [line.split("\t")[:3] for line in tsv.stdout.splitlines()] == [
         ["level", "measure", "n"], ["sentence", "levenshtein", "8"], ["system", "levenshtein", "3"]]
-    off = run("meta-eval", table, "--measure", "levenshtein", "--no-system-level", "--format", "tsv", "-q")
+    pairs = tmp_path / "pairs.jsonl"
+    off = run("meta-eval", table, "--measure", "levenshtein", "--no-system-level", "--format", "tsv", "-q",
+              "--per-sentence", pairs)
+    assert [(r["id"], r["system"]) for r in map(json.loads, pairs.read_text().splitlines())][:2] == [("1", "A"),
+                                                                                                    ("1", "B")]
     assert off.stdout.splitlines()[0].split("\t")[0] == "measure"
     tsv_table = tmp_path / "r.tsv"
     tsv_table.write_text("A .\tB .\t3\nC .\tD .\t2\n", encoding="utf-8")

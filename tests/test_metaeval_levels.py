@@ -13,7 +13,7 @@ import pytest
 from scipy import stats
 from support import run_cli as run
 
-from semsim.app.gec.metaeval_levels import is_split, published_measure, sentence_ends
+from semsim.app.gec.metaeval_levels import is_split, published_measure, published_spec, sentence_ends
 from semsim.app.gec.metaeval_tables import SULEM2018, changed, parse_columns, read_judgments
 from semsim.kernel.errors import InputError, SettingsError
 from semsim.kernel.stats import _group_resamples, compare_system_correlations, system_correlate
@@ -142,6 +142,13 @@ def test_a_named_column_the_table_lacks_names_the_header(tmp_path):
 
 
 # -- published scores -----------------------------------------------------------------------------
+@pytest.mark.parametrize(("spec", "parsed"), [
+    ("published:samsa", ("samsa", None)), ("published:bertscore_F1@asset", ("bertscore_F1", "asset")),
+    ("published:leaves=2", None), ("paper", None), ("x:published=1", None)])
+def test_published_specs(spec, parsed):
+    assert published_spec(spec) == parsed
+
+
 def test_published_scores_join_on_id_and_system(tmp_path):
     js = read_judgments(sulem_table(tmp_path))
     pairs = [(j.source, j.output) for j in js]

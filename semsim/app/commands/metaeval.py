@@ -97,8 +97,8 @@ def _literal(value: str) -> Any:
                    "auto: by its header and suffix.")
 @click.option("--measure", "measure_specs", multiple=True, metavar="SPEC",
               help="A measure (repeatable): paper, legacy, an anchor (levenshtein, chrf, minilm-cosine, bertscore) "
-                   "or NAME:key=value,... USim settings (para:tokens=paraphrase,leaves=2). "
-                   "Default: paper and every anchor installed.")
+                   "or NAME:key=value,... USim settings (para:tokens=paraphrase,leaves=2), or published:COLUMN[@SET] "
+                   "(a column of --published). Default: paper and every anchor installed.")
 @click.option("--versus", metavar="NAME",
               help="Also give every other measure's coefficients minus this measure's (one of the measures), "
                    "with intervals from the same resamples: whether it agrees with people better, which two "

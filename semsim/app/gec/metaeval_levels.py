@@ -149,12 +149,12 @@ def system_level(judgments: Sequence[Judgment], measures: Mapping[str, Measure],
 
 
 # -- published scores -----------------------------------------------------------------------------
-_PUBLISHED = re.compile(r"published:(?P<column>[^@\s]+)(?:@(?P<set>\S+))?")
+_PUBLISHED = re.compile(r"published:(?P<column>[^@\s=,]+)(?:@(?P<set>[^\s=,]+))?")
 
 
 def published_spec(spec: str) -> tuple[str, str | None] | None:
     """``published:COLUMN`` or ``published:COLUMN@TEST_SET`` as ``(column, test set)``; None
-    for any other ``--measure``."""
+    for any other ``--measure`` (``published:leaves=2`` is USim settings, named ``published``)."""
     m = _PUBLISHED.fullmatch(spec)
     return (m["column"], m["set"]) if m else None
 

@@ -29,7 +29,7 @@ import dataclasses
 import math
 from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass, field, fields
-from typing import TYPE_CHECKING, Any
+from typing import Any
 
 from ...kernel.errors import SemsimError, SettingsError
 from ...kernel.stats import CORRELATIONS, Correlation, Difference, compare_correlations, correlate
@@ -46,9 +46,6 @@ from .metaeval_anchors import (
     anchor,
 )
 from .metaeval_tables import TABLE_FORMATS, Judgment, Pair, changed, read_judgments
-
-if TYPE_CHECKING:
-    from .metaeval_levels import Level
 
 __all__ = ["ANCHORS", "ANCHOR_MODULES", "CORRELATIONS", "ENCODER", "RENDERINGS", "TABLE_FORMATS", "BERTScore",
            "ChrF", "Correlation", "Difference", "Judgment", "Levenshtein", "Measure", "MeasureResult", "MetaEvaluation",
@@ -102,6 +99,24 @@ class MeasureResult:
                 **{k: c.as_dict() for k, c in self.correlations.items()}, "signature": self.signature,
                 **({"minus_versus": {k: d.as_dict() for k, d in self.differences.items()}}
                    if self.differences else {})}
+
+
+@dataclass(frozen=True)
+class Level:
+    """One further view of a meta-evaluation (:mod:`semsim.app.gec.metaeval_levels`): its
+    ``name`` (``system``, ``subset split``...), what it correlates (``about``), how many
+    outputs and sources it rests on, and a :class:`MeasureResult` per measure (at the system
+    level, ``scores`` are the systems' means and ``n`` the number of systems)."""
+
+    name: str
+    about: str
+    outputs: int
+    sources: int
+    results: list[MeasureResult]
+
+    def as_dict(self) -> dict[str, Any]:
+        return {"level": self.name, "about": self.about, "outputs": self.outputs, "sources": self.sources,
+                "measures": [r.as_dict() for r in self.results]}
 
 
 @dataclass(frozen=True)

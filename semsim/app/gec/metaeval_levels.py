@@ -16,14 +16,14 @@ import math
 import re
 from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass
-from typing import TYPE_CHECKING, Any
+from typing import TYPE_CHECKING
 
 from ...kernel.errors import InputError, SemsimError, SettingsError
-from ...kernel.files import read_text, shown
-from .metaeval_tables import Judgment, Pair, changed
+from ...kernel.files import shown
+from .metaeval import Level, MeasureResult, meta_evaluate
+from .metaeval_tables import Judgment, Pair, changed, read_published
 
 if TYPE_CHECKING:
-    from .metaeval import MeasureResult
     from .metaeval_anchors import Measure
 
 #: A sentence end on raw text: ``.``, ``!`` or ``?`` followed by whitespace or the end of the
@@ -47,24 +47,6 @@ SUBSETS: dict[str, tuple[Callable[[Sequence[Judgment]], list[Judgment]], str]] =
     "split": (lambda js: [j for j in js if is_split(j)],
               "outputs with more sentence ends (. ! ? before a space or the end) than their source"),
 }
-
-
-@dataclass(frozen=True)
-class Level:
-    """One further view of a meta-evaluation: its ``name`` (``system``, ``subset split``...),
-    what it correlates (``about``), how many outputs and sources it rests on, and a
-    :class:`MeasureResult` per measure (at the system level, ``scores`` are the systems' means
-    and ``n`` the number of systems)."""
-
-    name: str
-    about: str
-    outputs: int
-    sources: int
-    results: list[MeasureResult]
-
-    def as_dict(self) -> dict[str, Any]:
-        return {"level": self.name, "about": self.about, "outputs": self.outputs, "sources": self.sources,
-                "measures": [r.as_dict() for r in self.results]}
 
 
 class Scored:
@@ -100,7 +82,6 @@ def subset_levels(kept: Sequence[Judgment], measures: Mapping[str, Measure], sub
                   n_bootstrap: int, confidence: float, seed: int, versus: str | None) -> list[Level]:
     """The sentence-level study on each subset of the kept judgments (:data:`SUBSETS`), its
     bootstrap resampling the subset's sources and its differences paired as the main one's."""
-    from .metaeval import meta_evaluate
     levels = []
     for name in subsets:
         if name not in SUBSETS:
@@ -122,7 +103,6 @@ def system_level(judgments: Sequence[Judgment], measures: Mapping[str, Measure],
     source ids (their text where the table has none), with differences from ``versus``
     on the same resamples (:func:`semsim.kernel.stats.compare_system_correlations`)."""
     from ...kernel.stats import compare_system_correlations, system_correlate
-    from .metaeval import MeasureResult
     nameless = next((j for j in judgments if not j.system), None)
     if nameless is not None:
         raise SemsimError(f"line {nameless.row}: no system named: the system level needs every output's system")
@@ -160,38 +140,11 @@ def published_spec(spec: str) -> tuple[str, str | None] | None:
 
 
 def published_measure(path: str, column: str, test_set: str | None, judgments: Sequence[Judgment]) -> Measure:
-    """The scores a table's releasers published for each output, as a measure: read from
-    ``path`` (a CSV with ``sent_id``, ``sys_name``, optionally ``test_set``, and ``column``,
-    matched without regard to case) and joined to the judgments on their id and system.
-
-    Sulem et al.'s file has a row per reference set (``test_set``); a reference-less score
-    (SAMSA) is the same on each, a reference-based one (BLEU, BERTScore) differs, and then
-    ``test_set`` must say which: rows of one output that disagree are refused, naming the
-    line, rather than averaged in silence. An output the file lacks is refused too."""
-    from .metaeval_tables import _csv_table, _fields, _number
-    text = read_text(path)
+    """The scores a table's releasers published for each output (:func:`read_published`: rows of
+    one output that disagree are refused unless ``test_set`` picks one), as a measure, joined to
+    the judgments on their id and system; an output the file lacks is refused, naming its line."""
+    values = read_published(path, column, test_set)
     where = shown(path)
-    records, header, col = _csv_table(where, text, ("sent_id", "sys_name", column.lower()), "published scores")
-    if test_set is not None and "test_set" not in col:
-        raise InputError(f"no column test_set, but {column}@{test_set} names one", where, 1)
-    rows = list(records)
-    sets = sorted({record[col["test_set"]].strip() for _, record in rows if len(record) == len(header)}
-                  if "test_set" in col else ())
-    values: dict[tuple[str, str], tuple[float, int]] = {}
-    for line, record in rows:
-        _fields(where, line, record, header)
-        if test_set is not None and record[col["test_set"]].strip() != test_set:
-            continue
-        key = (record[col["sent_id"]].strip(), record[col["sys_name"]].strip())
-        value = _number(where, line, column, record[col[column.lower()]])
-        if key in values and values[key][0] != value:
-            first, at = values[key]
-            raise InputError(f"{column} of sent_id {key[0]}, {key[1]} is {value} here but {first} on line {at}: "
-                             f"name a test set (published:{column}@SET; sets: {', '.join(sets)})",
-                             where, line)
-        values.setdefault(key, (value, line))
-    if test_set is not None and not values:
-        raise InputError(f"no row of test set {test_set!r} (sets: {', '.join(sets)})", where)
     by_pair: dict[Pair, tuple[float, int]] = {}
     for j in judgments:
         key = (j.id.strip(), j.system.strip())

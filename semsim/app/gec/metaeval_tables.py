@@ -276,3 +276,39 @@ def changed(judgments: Sequence[Judgment]) -> list[Judgment]:
     copies its source keeps its meaning for every measure and every rater alike, so keeping
     such pairs measures how well a measure spots copies (the data's READMEs say so)."""
     return [j for j in judgments if _normalised(j.source) != _normalised(j.output)]
+
+
+def read_published(path: str | os.PathLike[str], column: str,
+                   test_set: str | None = None) -> dict[tuple[str, str], tuple[float, int]]:
+    """The scores a table's releasers published, by ``(sent_id, sys_name)``: each output's
+    ``column`` (matched without regard to case) and the line it was read on. The file is a CSV
+    with ``sent_id``, ``sys_name``, optionally ``test_set``, and ``column``.
+
+    Sulem et al.'s file has a row per reference set (``test_set``); a reference-less score
+    (SAMSA) is the same on each, a reference-based one (BLEU, BERTScore) differs, and then
+    ``test_set`` must say which: rows of one output that disagree are an :class:`InputError`
+    naming the line, rather than averaged in silence."""
+    text = read_text(path)
+    where = shown(path)
+    records, header, col = _csv_table(where, text, ("sent_id", "sys_name", column.lower()), "published scores")
+    if test_set is not None and "test_set" not in col:
+        raise InputError(f"no column test_set, but {column}@{test_set} names one", where, 1)
+    rows = list(records)
+    sets = sorted({record[col["test_set"]].strip() for _, record in rows if len(record) == len(header)}
+                  if "test_set" in col else ())
+    values: dict[tuple[str, str], tuple[float, int]] = {}
+    for line, record in rows:
+        _fields(where, line, record, header)
+        if test_set is not None and record[col["test_set"]].strip() != test_set:
+            continue
+        key = (record[col["sent_id"]].strip(), record[col["sys_name"]].strip())
+        value = _number(where, line, column, record[col[column.lower()]])
+        if key in values and values[key][0] != value:
+            first, at = values[key]
+            raise InputError(f"{column} of sent_id {key[0]}, {key[1]} is {value} here but {first} on line {at}: "
+                             f"name a test set (published:{column}@SET; sets: {', '.join(sets)})",
+                             where, line)
+        values.setdefault(key, (value, line))
+    if test_set is not None and not values:
+        raise InputError(f"no row of test set {test_set!r} (sets: {', '.join(sets)})", where)
+    return values

@@ -448,7 +448,8 @@ def test_summary_names_sides_under_r_to_s():
     doc = explain(g1, g2)
     text = summary(doc, limit=4, width=200)
     s2r, r2s = text.split("\nr->s: ")
-    assert s2r.splitlines()[3].endswith("(source units aligned onto correction units)")
+    assert s2r.splitlines()[3] == "moved: 1 aligned pairs cross the others (kept aligned): john=John"  # for john
+    assert s2r.splitlines()[4].endswith("(source units aligned onto correction units)")
     assert r2s.splitlines()[0].endswith("(correction units aligned onto source units)")
     assert 'unmatched source edge 1.1 -H-> 1.2 "He gva an apple for john": child unaligned (no correction unit ' \
            'chose it)' in r2s

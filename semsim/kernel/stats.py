@@ -398,6 +398,13 @@ def compare_correlations(a: Sequence[float], b: Sequence[float], human: Sequence
         return {name: Difference(v, math.nan, math.nan, math.nan) for name, v in values.items()}
     w = _group_resamples(len(y), groups, n_bootstrap, seed)
     sa, sb = _resampled(xa, y, w), _resampled(xb, y, w)
+    return _differences(values, sa, sb, confidence)
+
+
+def _differences(values: Mapping[str, float], sa: Mapping[str, np.ndarray], sb: Mapping[str, np.ndarray],
+                 confidence: float) -> dict[str, Difference]:
+    """Each coefficient's difference ``values`` with its percentile interval and share above 0,
+    from its resamples' values ``sa`` minus ``sb`` (left out where either is undefined)."""
     out = {}
     for name, v in values.items():
         d = sa[name] - sb[name]
@@ -469,3 +476,117 @@ def signature(metric: str, settings: Mapping[str, object], version: str) -> str:
     """``usim|variant:paper|...|version:0.1.0``: every setting that can change a number
     (:class:`~semsim.kernel.signature.Signature`, rendered)."""
     return Signature.of(metric, settings).add("version", version).format()
+
+
+# -- system level ---------------------------------------------------------------------------------
+@dataclass(frozen=True)
+class SystemCorrelation:
+    """A system-level meta-evaluation of one measure: ``systems`` in order of first
+    appearance, each one's mean score (``scores``) and people's mean (``human``) over all its
+    outputs, and the correlations of the two columns (:data:`CORRELATIONS`), with intervals."""
+
+    systems: list[str]
+    scores: list[float]
+    human: list[float]
+    correlations: dict[str, Correlation]
+
+
+def _system_means(x: np.ndarray, system: np.ndarray, k: int, w: np.ndarray) -> np.ndarray:
+    """Each of ``k`` systems' weighted mean of ``x`` in each resample (a row of ``w``: how
+    many times it holds each output); ``nan`` for a system none of whose outputs was drawn."""
+    onehot = np.zeros((len(x), k))
+    onehot[np.arange(len(x)), system] = 1.0
+    with np.errstate(divide="ignore", invalid="ignore"):
+        return (w @ (onehot * x[:, None])) / (w @ onehot)
+
+
+def _system_coefficients(mx: np.ndarray, my: np.ndarray) -> dict[str, np.ndarray]:
+    """Each coefficient of each row's systems: computed for all rows at once where every
+    system has a mean (scipy's ranks; Kendall's tau-b from the pairs' signs, as scipy counts
+    them), and by scipy (:func:`_coefficient`) on the systems present in a row that lacks some."""
+    from scipy.stats import rankdata
+    full = np.isfinite(mx).all(axis=1) & np.isfinite(my).all(axis=1)
+    out = {name: np.full(len(mx), math.nan) for name in CORRELATIONS}
+    a, h = mx[full], my[full]
+    if len(a):
+        with np.errstate(divide="ignore", invalid="ignore"):
+            ones = np.ones_like(a)
+            out["pearson"][full] = _weighted_pearson(a, h, ones)
+            out["spearman"][full] = _weighted_pearson(rankdata(a, axis=1), rankdata(h, axis=1), ones)
+            sa, sh = np.sign(a[:, :, None] - a[:, None, :]), np.sign(h[:, :, None] - h[:, None, :])
+            k = a.shape[1]
+            pairs = k * (k - 1)  # ordered pairs: every count below is doubled alike
+            untied_a, untied_h = pairs - ((sa == 0).sum(axis=(1, 2)) - k), pairs - ((sh == 0).sum(axis=(1, 2)) - k)
+            out["kendall"][full] = (sa * sh).sum(axis=(1, 2)) / np.sqrt(untied_a * untied_h)
+        for name in CORRELATIONS:
+            out[name] = np.where(np.isfinite(out[name]), np.clip(out[name], -1.0, 1.0), np.nan)
+    for b in np.flatnonzero(~full):
+        present = np.isfinite(mx[b]) & np.isfinite(my[b])
+        for name in CORRELATIONS:
+            out[name][b] = _coefficient(name, mx[b][present], my[b][present])
+    return out
+
+
+def _system_setup(scores: Sequence[float], human: Sequence[float], systems: Sequence[Any],
+                  groups: Sequence[Any] | None) -> tuple[np.ndarray, np.ndarray, np.ndarray, list[Any]]:
+    x, y = np.asarray(scores, dtype=float), np.asarray(human, dtype=float)
+    if x.ndim != 1 or x.shape != y.shape or len(systems) != len(x):
+        raise SemsimError(f"{len(x)} scores, {len(y)} human scores and {len(systems)} systems")
+    if groups is not None and len(groups) != len(x):
+        raise SemsimError(f"{len(groups)} groups for {len(x)} scores")
+    names: dict[Any, int] = {}
+    system = np.array([names.setdefault(s, len(names)) for s in systems], dtype=int)
+    return x, y, system, list(names)
+
+
+def system_correlate(scores: Sequence[float], human: Sequence[float], systems: Sequence[Any],
+                     groups: Sequence[Any] | None = None, n_bootstrap: int = 1000, confidence: float = 0.95,
+                     seed: int = 0) -> SystemCorrelation:
+    """How well a measure ranks systems as people do: each system's mean score over all its
+    outputs against people's mean over the same outputs, correlated across systems.
+
+    The interval resamples ``groups`` (sources) as :func:`correlate` does, with the same
+    draws for the same seed, and recomputes every system's two means on each resample: a
+    system's rank depends on which sources it was judged on, and that is the uncertainty a
+    handful of sources leaves. Resampling systems instead would ask another question (other
+    systems), which a fixed set of compared systems does not need."""
+    x, y, system, names = _system_setup(scores, human, systems, groups)
+    k = len(names)
+    ones = np.ones((1, len(x)))
+    mx, my = _system_means(x, system, k, ones)[0], _system_means(y, system, k, ones)[0]
+    values = {name: _coefficient(name, mx, my) for name in CORRELATIONS}
+    if n_bootstrap <= 0 or k < 2:
+        correlations = {name: Correlation(v, math.nan, math.nan) for name, v in values.items()}
+    else:
+        w = _group_resamples(len(x), groups, n_bootstrap, seed)
+        samples = _system_coefficients(_system_means(x, system, k, w), _system_means(y, system, k, w))
+        correlations = {}
+        for name, v in values.items():
+            finite = samples[name][np.isfinite(samples[name])]
+            low, high = percentile_interval(finite, confidence) if finite.size else (math.nan, math.nan)
+            correlations[name] = Correlation(v, low, high)
+    return SystemCorrelation([str(s) for s in names], mx.tolist(), my.tolist(), correlations)
+
+
+def compare_system_correlations(a: Sequence[float], b: Sequence[float], human: Sequence[float],
+                                systems: Sequence[Any], groups: Sequence[Any] | None = None,
+                                n_bootstrap: int = 1000, confidence: float = 0.95,
+                                seed: int = 0) -> dict[str, Difference]:
+    """:func:`compare_correlations` at the system level: measure ``a``'s system-level
+    coefficients (:func:`system_correlate`) minus ``b``'s, both on the same resamples of the
+    sources, with the share of resamples on which ``a`` is the higher."""
+    xa, y, system, names = _system_setup(a, human, systems, groups)
+    xb = np.asarray(b, dtype=float)
+    if xb.shape != xa.shape:
+        raise SemsimError(f"{len(xa)} and {len(xb)} scores for {len(y)} human scores")
+    k = len(names)
+    ones = np.ones((1, len(y)))
+    ma, mb, my = (_system_means(v, system, k, ones)[0] for v in (xa, xb, y))
+    values = {name: _coefficient(name, ma, my) - _coefficient(name, mb, my) for name in CORRELATIONS}
+    if n_bootstrap <= 0 or k < 2:
+        return {name: Difference(v, math.nan, math.nan, math.nan) for name, v in values.items()}
+    w = _group_resamples(len(y), groups, n_bootstrap, seed)
+    my_w = _system_means(y, system, k, w)
+    sa = _system_coefficients(_system_means(xa, system, k, w), my_w)
+    sb = _system_coefficients(_system_means(xb, system, k, w), my_w)
+    return _differences(values, sa, sb, confidence)

@@ -20,7 +20,7 @@ from typing import Any
 
 import click
 
-from ...kernel.errors import SemsimError, SettingsError
+from ...kernel.errors import InputError, SemsimError, SettingsError
 from ...kernel.limits import MAX_BOOTSTRAP
 from ..cli import format_option, parsing_options, quiet_option
 from ..gec.metaeval import ANCHOR_MODULES, ANCHORS, RENDERINGS, TABLE_FORMATS, MetaEvaluation
@@ -92,16 +92,33 @@ def _literal(value: str) -> Any:
 @click.command("meta-eval")
 @click.argument("table", type=click.Path(dir_okay=False))
 @click.option("--table-format", type=click.Choice(TABLE_FORMATS), default="auto", show_default=True,
-              help="The table's format: TMU-GFM's CSV, ASSET's ratings CSV, or source<TAB>output<TAB>score... "
-                   "(docs/validity.md); auto: by its header and suffix.")
+              help="The table's format: TMU-GFM's CSV, ASSET's ratings CSV, source<TAB>output<TAB>score..., "
+                   "Sulem et al. 2018's CSV (sulem2018), or columns named with --columns (docs/validity.md); "
+                   "auto: by its header and suffix.")
 @click.option("--measure", "measure_specs", multiple=True, metavar="SPEC",
               help="A measure (repeatable): paper, legacy, an anchor (levenshtein, chrf, minilm-cosine, bertscore) "
-                   "or NAME:key=value,... USim settings (para:tokens=paraphrase,leaves=2). "
-                   "Default: paper and every anchor installed.")
+                   "or NAME:key=value,... USim settings (para:tokens=paraphrase,leaves=2), or published:COLUMN[@SET] "
+                   "(a column of --published). Default: paper and every anchor installed.")
 @click.option("--versus", metavar="NAME",
               help="Also give every other measure's coefficients minus this measure's (one of the measures), "
                    "with intervals from the same resamples: whether it agrees with people better, which two "
                    "intervals side by side cannot say.")
+@click.option("--columns", "columns_spec", metavar="ROLE=COLUMN,...",
+              help="Read TABLE as a CSV with these columns (table format columns): source, output, score and "
+                   "optionally system and id, e.g. source=orig_sent,output=simp_sent,score=meaning,"
+                   "system=sys_name,id=sent_id.")
+@click.option("--subset", "subsets", multiple=True, type=click.Choice(["split", "changed"]),
+              help="Also correlate on a subset of the kept outputs (repeatable): split, the outputs with more "
+                   "sentence ends (. ! ? before a space or the end) than their source; changed, those that differ "
+                   "from it (with --keep-unchanged).")
+@click.option("--system-level/--no-system-level", "system_level", default=None,
+              help="Also rank the systems: each system's mean over all its outputs (unchanged ones included) "
+                   "against people's, the bootstrap resampling sources. Default: on when the table names each "
+                   "output's system (sulem2018, or --columns with system=).")
+@click.option("--published", "published", type=click.Path(dir_okay=False),
+              help="The releasers' scores of each output (a CSV with sent_id, sys_name[, test_set] and score "
+                   "columns, e.g. Sulem et al.'s metrics_structural_simplicity.csv), for --measure "
+                   "published:COLUMN[@TEST_SET] (published:samsa, published:bertscore_F1@asset).")
 @click.option("--changed-only/--keep-unchanged", default=True, show_default=True,
               help="Keep only the outputs that differ from their source (whitespace aside): copies inflate "
                    "every measure's correlation.")
@@ -117,9 +134,10 @@ def _literal(value: str) -> Any:
               help="Write every pair as JSON Lines here: human score, each measure's score and rank error, "
                    "and the commands that explain the pair.")
 @quiet_option
-def meta_eval(table: str, table_format: str, measure_specs: tuple[str, ...], versus: str | None, changed_only: bool,
-              parsing: ParseSettings, n_bootstrap: int, confidence: float, seed: int, fmt: str, output: str | None,
-              per_sentence: str | None, quiet: bool) -> None:
+def meta_eval(table: str, table_format: str, measure_specs: tuple[str, ...], versus: str | None,
+              columns_spec: str | None, subsets: tuple[str, ...], system_level: bool | None, published: str | None,
+              changed_only: bool, parsing: ParseSettings, n_bootstrap: int, confidence: float, seed: int, fmt: str,
+              output: str | None, per_sentence: str | None, quiet: bool) -> None:
     """Correlate measures with people's judgments of meaning preservation in TABLE.
 
     Pearson, Spearman and Kendall of each measure's sentence scores with the human scores,
@@ -132,10 +150,18 @@ def meta_eval(table: str, table_format: str, measure_specs: tuple[str, ...], ver
     semsim meta-eval human_ratings.csv --tokenize spacy --measure paper --measure legacy --measure chrf
     semsim meta-eval ratings.tsv --measure "para:tokens=paraphrase,leaves=2" --per-sentence pairs.jsonl
     semsim meta-eval ratings.tsv --measure "meaning:preset=meaning" --measure bertscore --versus bertscore
+    semsim meta-eval structural_simplicity.csv --tokenize spacy --subset split --versus paper \
+        --published metrics_structural_simplicity.csv --measure paper --measure published:samsa
     """
     from ..gec.metaeval import USimMeasure, anchor, changed, meta_evaluate, read_judgments
-    check_writable(output, per_sentence, inputs=[table])
-    specs = [measure_spec(s) for s in measure_specs]
+    from ..gec.metaeval_levels import published_spec
+    from ..gec.metaeval_tables import parse_columns
+    check_writable(output, per_sentence, inputs=[table, *([published] if published else [])])
+    columns = parse_columns(columns_spec) if columns_spec is not None else None
+    published_specs = {spec: published_spec(spec) for spec in measure_specs if published_spec(spec)}
+    if published_specs and published is None:
+        raise SettingsError(f"--measure {next(iter(published_specs))}: give the file with --published")
+    specs = [(spec, None) if spec in published_specs else measure_spec(spec) for spec in measure_specs]
     if not specs:
         specs = [measure_spec(s) for s in DEFAULT_MEASURES if s not in ANCHORS
                  or _installed(s, quiet)]
@@ -146,28 +172,60 @@ def meta_eval(table: str, table_format: str, measure_specs: tuple[str, ...], ver
     if versus is not None and versus not in names:
         raise SettingsError(f"--versus {versus}: no such measure; give it with --measure too "
                             f"(the measures: {', '.join(names)})")
-    judgments = read_judgments(table, table_format)
+    judgments = read_judgments(table, table_format, columns)
+    if system_level is None:  # on where each output names its system and its source's id (sulem2018, --columns)
+        system_level = all(j.system and j.id for j in judgments)
+    nameless = next((j for j in judgments if not j.system), None) if system_level else None
+    if nameless is not None:  # before any parse
+        raise InputError("no system named: --system-level needs every output's system (a system column, "
+                         "or --columns ...,system=COLUMN)", str(table), nameless.row)
     kept = changed(judgments) if changed_only else judgments
     if not kept:
         raise SemsimError(f"{table}: no output differs from its source (--keep-unchanged keeps them)")
     warn_if_untokenized({table: [t for j in kept for t in (j.source, j.output)]}, parsing.tokenize, quiet)
     from ..gec.metric import config_fields  # here, once the table is read: it imports gec-metrics (8 s)
     config = config_fields(parsing)
-    measures = {name: anchor(name, parsing.tokenize) if settings is None else USimMeasure(settings, **config)
+    measures = {name: _published(published, published_specs[name], judgments) if name in published_specs
+                else anchor(name, parsing.tokenize) if settings is None else USimMeasure(settings, **config)
                 for name, settings in specs}  # settings are checked here, before any parse
+    if system_level or subsets:
+        from ..gec.metaeval_levels import Scored
+        scored = judgments if system_level else kept  # each measure scored once, on every pair a level needs
+        measures = {name: Scored(name, m, [(j.source, j.output) for j in scored], None if quiet else _note)
+                    for name, m in measures.items()}
     with warnings.catch_warnings():
         # USimMetric's note on untokenized text is the Python API's; the command said it once above
         warnings.filterwarnings("ignore", message=".*looks untokenized", category=UserWarning)
-        report = meta_evaluate(kept, measures, n_bootstrap, confidence, seed, on_measure=None if quiet else _note,
-                               versus=versus)
+        report = meta_evaluate(kept, measures, n_bootstrap, confidence, seed,
+                               on_measure=None if quiet or system_level or subsets else _note, versus=versus)
+        levels = _levels(judgments, kept, measures, subsets, bool(system_level), n_bootstrap, confidence, seed,
+                         versus)
     report = dataclasses.replace(report, notes={"table": str(table), "read": len(judgments),
-                                                "kept": "changed outputs" if changed_only else "all outputs"})
+                                                "kept": "changed outputs" if changed_only else "all outputs"},
+                                 levels=tuple(levels))
     if per_sentence:
         usim = {name: settings for name, settings in specs if settings is not None}
         with open_output(per_sentence) as out:
             write_jsonl(_sentence_records(report, usim, config), out)
     with open_output(output) as out:
         out.write(report.render(fmt))
+
+
+def _published(path: str | None, spec: tuple[str, str | None] | None, judgments: list[Any]) -> Any:
+    """A ``published:COLUMN[@SET]`` measure: the releasers' scores, joined to every judgment."""
+    from ..gec.metaeval_levels import published_measure
+    assert path is not None and spec is not None  # the command checked both
+    return published_measure(path, spec[0], spec[1], judgments)
+
+
+def _levels(judgments: list[Any], kept: list[Any], measures: Mapping[str, Any], subsets: tuple[str, ...],
+            system: bool, n_bootstrap: int, confidence: float, seed: int, versus: str | None) -> list[Any]:
+    """The subsets' and the system level's views (:mod:`semsim.app.gec.metaeval_levels`)."""
+    from ..gec.metaeval_levels import subset_levels, system_level
+    levels = subset_levels(kept, measures, list(dict.fromkeys(subsets)), n_bootstrap, confidence, seed, versus)
+    if system:
+        levels.append(system_level(judgments, measures, n_bootstrap, confidence, seed, versus))
+    return levels
 
 
 def _note(measure: str) -> None:

@@ -20,7 +20,7 @@ import numpy as np
 
 from ...api import USim
 from ...kernel.align.paraphrase import Gap, Verdict
-from ...kernel.align.tokens import judged_token_pairs, related, synchronised_spans
+from ...kernel.align.tokens import crossing, judged_token_pairs, moved_pairs, related, synchronised_spans
 from ...kernel.errors import SemsimError
 from ...kernel.graph import Graph
 from ...kernel.metrics import legacy, settings, usim
@@ -178,9 +178,10 @@ def _paper(g1: Graph, g2: Graph, metric: USim, score: Score) -> DetailDoc:
     doc: DetailDoc = {"detail": "paper", "token_alignment": [list(p) for p in sorted(pairs)], "directions": directions}
     if credit is not None:
         doc["token_credits"] = [float(credit[x, y]) for x, y in sorted(pairs)]
+    doc["moved_tokens"] = [list(p) for p in moved_pairs(pairs)]
     paraphrases = [paraphrase_doc(g1, g2, gap, v) for gap, v in judged]
     if metric.tokens != "edit":
-        doc["unaligned_tokens"] = unaligned_tokens(g1, g2, pairs, metric, paraphrases)
+        doc["unaligned_tokens"] = unaligned_tokens(g1, g2, pairs, metric, paraphrases, credit)
     if metric.tokens == "paraphrase":
         doc["paraphrases"] = paraphrases
     if leaves is not None:
@@ -200,12 +201,16 @@ def paraphrase_doc(g1: Graph, g2: Graph, gap: Gap, verdict: Verdict) -> Paraphra
 
 
 def unaligned_tokens(g1: Graph, g2: Graph, pairs: list[tuple[int, int]], metric: USim,
-                     paraphrases: Sequence[ParaphraseDoc] = ()) -> dict[Side, list[UnalignedTokenDoc]]:
-    """Per side, each content token the leaf alignment left out and why: nothing in the
-    other sentence is lexically related to it, or what is went elsewhere (or, with
-    ``tokens="ordered"``, would cross the order of the pairs); with ``paraphrase``, a token
-    of a gap the judge refused says so, and a token left over by an uneven paraphrase
-    (``a lot of`` / ``many``) too (``paraphrases``: the judged gaps, :func:`paraphrase_doc`)."""
+                     paraphrases: Sequence[ParaphraseDoc] = (),
+                     credit: np.ndarray | None = None) -> dict[Side, list[UnalignedTokenDoc]]:
+    """Per side, each content token the leaf alignment left out and why, naming only what the
+    alignment did: nothing in the other sentence is lexically related to it; the related
+    tokens are aligned to others; or a related token was left out too (listed as
+    ``left_out_too``), and then whether pairing the two would cross the aligned pairs (an
+    alignment that keeps word order drops content that moved) or earn no contextual credit
+    (``credit``: ``--tokens contextual``'s). With ``paraphrase``, a token of a gap the judge
+    refused says so, and a token left over by an uneven paraphrase (``a lot of`` / ``many``)
+    too (``paraphrases``: the judged gaps, :func:`paraphrase_doc`)."""
     aligned = ({a for a, _ in pairs}, {b for _, b in pairs})
     in_gap: tuple[dict[int, str], dict[int, str]] = ({}, {})
     for p in paraphrases:
@@ -223,22 +228,48 @@ def unaligned_tokens(g1: Graph, g2: Graph, pairs: list[tuple[int, int]], metric:
             for i in spans[k]:
                 if g.tokens[i].punct or i in aligned[k]:
                     continue
-                why = in_gap[k].get(i) or _unaligned_token_reason(g.tokens[i].text, other, candidates, metric.tokens)
-                out[SIDES[k]].append({"token": i, "text": g.tokens[i].text, "reason": why})
+                row: UnalignedTokenDoc = {"token": i, "text": g.tokens[i].text, "reason": in_gap[k].get(i, "")}
+                if not row["reason"]:
+                    near = [j for j in candidates if related(g.tokens[i].text.lower(), other.tokens[j].text.lower())]
+                    free = [j for j in near if j not in aligned[1 - k]]
+                    row["reason"] = _unaligned_token_reason(graphs, k, i, [j for j in near if j in aligned[1 - k]],
+                                                            free, pairs, credit)
+                    if free:
+                        row["left_out_too"] = free
+                        pair = (i, free[0]) if k == 0 else (free[0], i)
+                        row["would_cross"] = bool((credit is None or credit[pair] > 0) and crossing(pairs, pair))
+                out[SIDES[k]].append(row)
     return out
 
 
-def _unaligned_token_reason(text: str, other: Graph, candidates: list[int], tokens: str) -> str:
-    """Why a token outside every judged gap was left unaligned: nothing in the other sentence
-    is lexically related to it, or what is went to another token (or would cross the order)."""
-    word = text.lower()
-    near = [other.tokens[j].text for j in candidates if related(word, other.tokens[j].text.lower())]
-    if not near:
+def _unaligned_token_reason(graphs: tuple[Graph, Graph], k: int, i: int, taken: list[int], free: list[int],
+                            pairs: Sequence[tuple[int, int]], credit: np.ndarray | None) -> str:
+    """Why token ``i`` of side ``k`` (outside every judged gap) was left unaligned, from what
+    the alignment did with its lexically related tokens in the other sentence: ``taken``,
+    aligned to other tokens; ``free``, left out too (then: the aligned pair that pairing them
+    would cross, or their contextual credit of 0)."""
+    other = graphs[1 - k]
+    if not taken and not free:
         return "no lexically related token in the other sentence"
-    if tokens in ("ordered", "paraphrase"):
-        return (f"related to {', '.join(near)}, but each is aligned to another token or would "
-                "cross the order of the other pairs")
-    return f"related to {', '.join(near)}, but each is aligned to another token"
+    reasons = []
+    if free:
+        j = free[0]
+        pair = (i, j) if k == 0 else (j, i)
+        crossed = crossing(pairs, pair)
+        texts = ", ".join(other.tokens[j].text for j in free)
+        if credit is not None and credit[pair] <= 0:
+            why = "their contextual credit is 0"
+        elif crossed:
+            a, b = crossed[0]
+            why = (f"pairing them would cross the aligned pair {graphs[0].tokens[a].text}={graphs[1].tokens[b].text}"
+                   + (f" and {len(crossed) - 1} more" if len(crossed) > 1 else "")
+                   + " (the alignment keeps word order)")
+        else:
+            why = "the alignment did not pair them"
+        reasons.append(f"related to {texts}, left out too: {why}")
+    if taken:
+        reasons.append(f"related to {', '.join(other.tokens[j].text for j in taken)}, each aligned to another token")
+    return "; ".join(reasons)
 
 
 def _paper_direction(name: str, graphs: tuple[Graph, Graph], a: np.ndarray, overlap: np.ndarray,

@@ -207,7 +207,8 @@
     var tok = D.graphs[side].tokens[t].text;
     info.textContent = side + " token " + t + " \u201c" + tok + "\u201d: " + (partners.length
       ? "aligned with \u201c" + D.graphs[OTHER[side]].tokens[partners[0]].text + "\u201d" +
-        where(tokenEls(OTHER[side], partners[0]))
+        where(tokenEls(OTHER[side], partners[0])) + ((D.moved_tokens || []).some(function (p) {
+          return p[k] === t; }) ? " (moved: the pair crosses other pairs)" : "")
       : "not aligned" + (D.graphs[side].tokens[t].punct ? " (punctuation is not aligned)" : ""));
   }
 

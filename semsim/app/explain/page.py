@@ -24,7 +24,7 @@ from .legend import registered_names, used_labels
 from .misses import CAUSES, Miss, misses
 from .schema import SIDES, ExplanationDoc, Side
 from .svg import esc, initial_direction, render_svg
-from .text_summary import count, leaves_note, paraphrase_note, restated_note
+from .text_summary import count, crossing_note, leaves_note, moved_note, paraphrase_note, restated_note
 
 
 def _num(v: float) -> str:
@@ -66,16 +66,27 @@ def _content_tokens(doc: ExplanationDoc) -> list[tuple[int, int]]:
     return out
 
 
-def _verdict(counts: dict[str, int], kind: str) -> str:
-    """One sentence on where a direction's misses come from: structure or content."""
+def _verdict(counts: dict[str, int], kind: str, crossing: int = 0) -> str:
+    """One sentence on where a direction's misses come from, naming only what the alignments
+    did: structure over aligned words, or words the token alignment left out (``crossing``:
+    how many of those have a related word left out in the other text that pairing would
+    cross the aligned pairs: moved, which an order-keeping alignment cannot pair, not lost)."""
     total, content = sum(counts.values()), counts["words"]
     structure = total - content
     if not total:
         return f"Nothing unmatched: every compared {kind[:-1]} has its match."
-    lead = ("Mostly different structure" if structure > content else "Mostly lost or changed content"
-            if content > structure else "As much different structure as lost content")
+    lead = ("Mostly different structure" if structure > content else "Mostly words the token alignment left out"
+            if content > structure else "As many misses over different structure as over words left out")
+    moved = (f" {crossing} of the words left out have a related word left out in the other text, in crossing "
+             "order: moved, which an alignment that keeps word order does not pair." if crossing and content else "")
     return (f"{lead}: {structure} of the {total} unmatched {kind} are over words aligned in both texts, "
-            f"{content} over words the token alignment left out.")
+            f"{content} over words the token alignment left out.{moved}")
+
+
+def _crossing_left_out(doc: ExplanationDoc) -> int:
+    """How many words the token alignment left out have a related word left out in the other
+    text that would cross the aligned pairs (``unaligned_tokens``' ``would_cross``)."""
+    return sum(bool(t.get("would_cross")) for side in doc.get("unaligned_tokens", {}).values() for t in side)
 
 
 def _why(doc: ExplanationDoc, by_dir: dict[str, dict[Side, list[Miss]]]) -> str:
@@ -106,7 +117,10 @@ def _why(doc: ExplanationDoc, by_dir: dict[str, dict[Side, list[Miss]]]) -> str:
                         f'{"".join(cells)}</tr>')
         out.append(f'<div class="why{" on" if name == first else ""}" data-dir="{esc(name)}">'
                    f'<table class="why-table">{"".join(rows)}</table>'
-                   f'<p class="verdict">{esc(_verdict(counts, kind))}</p></div>')
+                   f'<p class="verdict">{esc(_verdict(counts, kind, _crossing_left_out(doc)))}</p></div>')
+    for note in (moved_note(doc), crossing_note(doc)):
+        if note:
+            out.append(f'<p class="moved">{esc(note)}.</p>')
     if leaves := doc.get("leaves"):
         note = leaves_note(leaves, "token_credits" in doc)
         out.append(f"<p>{esc(note)}, counted in every direction's precision and recall.</p>")

@@ -136,7 +136,12 @@ class DirectionDoc(_DirectionBase, total=False):
     edges: dict[Side, list[EdgeVerdictDoc]]
 
 
-class UnalignedTokenDoc(TypedDict):
+class _UnalignedTokenOptional(TypedDict, total=False):
+    left_out_too: list[int]   # related tokens of the other side the alignment left out as well
+    would_cross: bool         # pairing it with the first of them would cross the aligned pairs
+
+
+class UnalignedTokenDoc(_UnalignedTokenOptional):
     """A content token the leaf alignment left out, and why."""
 
     token: int
@@ -187,6 +192,7 @@ class _DetailOptional(TypedDict, total=False):
     leaves: LeavesDoc                                       # paper, --leaves 1|2|3|8
     token_credits: list[float]                              # paper, --tokens contextual: per aligned pair
     restated_tokens: dict[Side, list[int]]                  # paper, --order splits: counted on neither side
+    moved_tokens: list[list[int]]                           # paper: aligned pairs that cross the others (moved)
 
 
 class DetailDoc(_DetailOptional):

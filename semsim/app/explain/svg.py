@@ -162,9 +162,11 @@ def render_svg(doc: ExplanationDoc, block: Block, names: Mapping[str, str] | Non
            f'viewBox="0 0 {fmt(width)} {fmt(height)}" role="img" '
            f'aria-label="source and correction graphs, sentence {block.index + 1}">']
     out.append('<g class="token-alignment">')
+    moved = {(a, b) for a, b in doc.get("moved_tokens", [])}
     for a, b in doc["token_alignment"]:
         if a in s1.token_x and b in s2.token_x:
-            out.append(f'<line class="talign" data-source="{a}" data-correction="{b}" x1="{fmt(s1.token_x[a])}" '
+            mark = ' data-moved="1"' if (a, b) in moved else ""  # crosses other pairs (moved_tokens)
+            out.append(f'<line class="talign"{mark} data-source="{a}" data-correction="{b}" x1="{fmt(s1.token_x[a])}" '
                        f'y1="{fmt(s1.token_y + 12)}" x2="{fmt(s2.token_x[b])}" y2="{fmt(s2.token_y - 12)}"/>')
     out.append("</g>")
     first = initial_direction(doc)

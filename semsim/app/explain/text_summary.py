@@ -65,6 +65,30 @@ def paraphrase_note(doc: ExplanationDoc) -> str:
     return "paraphrase gaps: " + "; ".join(said)
 
 
+def moved_note(doc: ExplanationDoc) -> str:
+    """The aligned pairs that cross the others (``moved_tokens``: content that moved, and kept
+    its pair), in words; empty where none crosses (an order-keeping alignment never does)."""
+    moved = doc.get("moved_tokens", [])
+    if not moved:
+        return ""
+    g1, g2 = doc["graphs"]["source"]["tokens"], doc["graphs"]["correction"]["tokens"]
+    return (f"moved: {len(moved)} aligned pairs cross the others (kept aligned): "
+            + " ".join(f"{g1[a]['text']}={g2[b]['text']}" for a, b in moved))
+
+
+def crossing_note(doc: ExplanationDoc) -> str:
+    """The source words the token alignment left out whose related word in the correction it
+    left out too, in crossing order (``unaligned_tokens``' ``would_cross``): content that moved,
+    which an order-keeping alignment does not pair; empty where there is none."""
+    g2 = doc["graphs"]["correction"]["tokens"]
+    left = [f"{t['text']}/{g2[t['left_out_too'][0]]['text']}"
+            for t in doc.get("unaligned_tokens", {}).get("source", []) if t.get("would_cross")]
+    if not left:
+        return ""
+    return (f"left out in crossing order: {len(left)} source words whose related correction word is left out too, "
+            f"the pair crossing the aligned ones (moved; this alignment keeps word order): {' '.join(left)}")
+
+
 def _wrap(line: str, width: int, indent: str) -> list[str]:
     """``line`` broken at spaces to ``width`` columns, continuation lines indented; a token
     longer than the width (a signature, a URL) stays whole on its own line."""
@@ -87,6 +111,10 @@ def summary(doc: ExplanationDoc, limit: int = 12, width: int | None = None) -> s
                                                    + (f"({credits[k]:.2f})" if credits else "")
                                                    for k, (a, b) in enumerate(doc["token_alignment"])) or "none"),
                    width, " " * 16)
+    if note := moved_note(doc):
+        lines += _wrap(note, width, " " * 16)
+    if note := crossing_note(doc):
+        lines += _wrap(note, width, " " * 16)
     if note := paraphrase_note(doc):
         lines += _wrap(note, width, " " * 16)
     for name, d in doc["directions"].items():

@@ -102,6 +102,24 @@ class MeasureResult:
 
 
 @dataclass(frozen=True)
+class Level:
+    """One further view of a meta-evaluation (:mod:`semsim.app.gec.metaeval_levels`): its
+    ``name`` (``system``, ``subset split``...), what it correlates (``about``), how many
+    outputs and sources it rests on, and a :class:`MeasureResult` per measure (at the system
+    level, ``scores`` are the systems' means and ``n`` the number of systems)."""
+
+    name: str
+    about: str
+    outputs: int
+    sources: int
+    results: list[MeasureResult]
+
+    def as_dict(self) -> dict[str, Any]:
+        return {"level": self.name, "about": self.about, "outputs": self.outputs, "sources": self.sources,
+                "measures": [r.as_dict() for r in self.results]}
+
+
+@dataclass(frozen=True)
 class MetaEvaluation:
     """Every measure's correlations on the same judgments, and the per-sentence view."""
 
@@ -115,6 +133,8 @@ class MetaEvaluation:
     #: where the judgments came from, for the reports: ``table``, ``read`` (judgments in it),
     #: ``kept`` (which outputs), as a command sets them
     notes: Mapping[str, Any] = field(default_factory=dict)
+    #: further views (:mod:`semsim.app.gec.metaeval_levels`): subsets, the system level
+    levels: tuple[Level, ...] = ()
 
     @property
     def sources(self) -> int:
@@ -129,8 +149,9 @@ class MetaEvaluation:
         from scipy.stats import rankdata
         human = rankdata([j.human for j in self.judgments])
         ranks = {r.name: rankdata(r.scores) - human for r in self.results}
-        return [{"row": j.row, "system": j.system, "source": j.source, "output": j.output, "human": j.human,
-                 "ratings": list(j.ratings), "scores": {r.name: r.scores[i] for r in self.results},
+        return [{"row": j.row, "system": j.system, **({"id": j.id} if j.id else {}), "source": j.source,
+                 "output": j.output, "human": j.human, "ratings": list(j.ratings),
+                 "scores": {r.name: r.scores[i] for r in self.results},
                  "rank_errors": {name: float(e[i]) for name, e in ranks.items()}}
                 for i, j in enumerate(self.judgments)]
 
@@ -138,18 +159,21 @@ class MetaEvaluation:
         return {**self.notes, "n": len(self.judgments), "sources": self.sources, "bootstrap": self.n_bootstrap,
                 "confidence": self.confidence, "seed": self.seed, "resampled": "sources",
                 **({"versus": self.versus} if self.versus else {}),
-                "measures": [r.as_dict() for r in self.results]}
+                "measures": [r.as_dict() for r in self.results],
+                **({"levels": [level.as_dict() for level in self.levels]} if self.levels else {})}
 
     def render(self, fmt: str) -> str:
-        """The table of correlations as text, Markdown, TSV or JSON (:data:`RENDERINGS`)."""
-        rows = [{"measure": r.name, "n": len(r.scores),
+        """The table of correlations as text, Markdown, TSV or JSON (:data:`RENDERINGS`); with
+        further levels, a TSV row per measure per level, named in a first column ``level``."""
+        rows = [{**({"level": level} if self.levels else {}), "measure": r.name, "n": len(r.scores),
                  **{f"{c}{s}": float(getattr(r.correlations[c], a)) for c in CORRELATIONS
                     for s, a in (("", "value"), ("_low", "low"), ("_high", "high"))},
                  **({f"{c}_minus_versus{s}": float(getattr(r.differences[c], a)) if r.differences else math.nan
                      for c in CORRELATIONS for s, a in (("", "value"), ("_low", "low"), ("_high", "high"),
                                                         ("_above", "above"))} if self.versus else {}),
                  "signature": r.signature}
-                for r in self.results]
+                for level, results in (("sentence", self.results),
+                                       *((lv.name, lv.results) for lv in self.levels)) for r in results]
         return render(Report(rows, document=lambda _: self.as_dict(), parts=self._parts, formats=RENDERINGS), fmt)
 
     def _parts(self, _rows: list[Record], markdown: bool) -> list[Table | str]:
@@ -170,12 +194,37 @@ class MetaEvaluation:
             out.append(Table([Col("measure", "<"), *(Col(c.capitalize(), md=":---:") for c in CORRELATIONS)],
                              [[r.name, *(_difference(r.differences[c]) for c in CORRELATIONS)]
                               for r in self.results if r.differences]))
+        for level in self.levels:
+            out += ["", _level_title(level, markdown), ""]
+            if level.results:
+                out += _level_tables(level.results, ci, self.versus)
         out += ["", about, "", "**signatures**" if markdown else "signatures:"]
         if markdown:
             out.append("")
         for r in self.results:
             out.append(f"- {r.name}: `{r.signature}`" if markdown else f"  {r.name}: {r.signature}")
         return out
+
+
+def _level_title(level: Level, markdown: bool) -> str:
+    what = (f"{len(level.results[0].scores)} systems" if level.name == "system" and level.results
+            else f"{level.outputs} outputs")
+    title = f"{level.name}: {what} of {level.sources} sources ({level.about})"
+    return f"**{title}**" if markdown else title
+
+
+def _level_tables(results: Sequence[MeasureResult], ci: str, versus: str | None) -> list[Table | str]:
+    """A level's correlations, and its differences from ``versus``, as the main table's."""
+    cols = [Col("measure", "<"), Col("n", md="---:"), *(Col(f"{c.capitalize()} [{ci}]", md=":---:")
+                                                        for c in CORRELATIONS)]
+    out: list[Table | str] = [Table(cols, [[r.name, str(len(r.scores)), *(_cell(r.correlations[c])
+                                                                          for c in CORRELATIONS)] for r in results])]
+    if versus and any(r.differences for r in results):
+        out += ["", f"minus {versus}, on the same resamples:", ""]
+        out.append(Table([Col("measure", "<"), *(Col(c.capitalize(), md=":---:") for c in CORRELATIONS)],
+                         [[r.name, *(_difference(r.differences[c]) for c in CORRELATIONS)]
+                          for r in results if r.differences]))
+    return out
 
 
 def _cell(c: Correlation) -> str:

@@ -13,7 +13,7 @@ import io
 import math
 import os
 import re
-from collections.abc import Callable, Iterator, Sequence
+from collections.abc import Callable, Iterator, Mapping, Sequence
 from dataclasses import dataclass
 from pathlib import Path
 
@@ -23,7 +23,12 @@ from ...kernel.errors import InputError, SettingsError
 from ...kernel.files import read_text, shown
 
 #: The table formats :func:`read_judgments` reads; ``auto`` tells them apart by header and suffix.
-TABLE_FORMATS = ("auto", "tmu-gfm", "asset", "tsv")
+TABLE_FORMATS = ("auto", "tmu-gfm", "asset", "tsv", "sulem2018", "columns")
+#: The roles a ``columns`` table names (:func:`parse_columns`): the first three are required.
+COLUMN_ROLES = ("source", "output", "score", "system", "id")
+#: Sulem et al. 2018's table (as Alva-Manchego et al. 2021 released it), as named columns.
+SULEM2018 = {"source": "orig_sent", "output": "simp_sent", "score": "meaning", "system": "sys_name",
+             "id": "sent_id"}
 
 Pair = tuple[str, str]
 
@@ -44,9 +49,12 @@ class Judgment:
     ratings: tuple[float, ...]
     row: int
     system: str = ""
+    #: the source's id in the table (``sent_id``), where the table gives one
+    id: str = ""
 
 
-def read_judgments(path: str | os.PathLike[str], format: str = "auto") -> list[Judgment]:
+def read_judgments(path: str | os.PathLike[str], format: str = "auto",
+                   columns: Mapping[str, str] | None = None) -> list[Judgment]:
     """The judgments of a table (``-``: standard input), in the table's order.
 
     Formats (:data:`TABLE_FORMATS`): ``tmu-gfm`` (CSV with ``source``, ``output``,
@@ -55,18 +63,27 @@ def read_judgments(path: str | os.PathLike[str], format: str = "auto") -> list[J
     ``simplification``, ``aspect``, ``rating``; the ``meaning`` ratings of each pair
     averaged, the pairs in the order first seen), ``tsv`` (``source<TAB>output<TAB>score``
     with any further scores in more columns, averaged; a first line whose third field is
-    no number is a header). A missing column, a row with too few or too many fields, a
-    score that is no finite number, or no judgment at all is an :class:`InputError`
-    naming the file and line.
+    no number is a header), ``sulem2018`` (Sulem et al. 2018's CSV: :data:`SULEM2018`'s
+    columns) and ``columns`` (any CSV whose columns ``columns`` names by role,
+    :data:`COLUMN_ROLES`: one judgment a row, its score one number). A missing column, a
+    row with too few or too many fields, a score that is no finite number, or no judgment
+    at all is an :class:`InputError` naming the file and line.
     """
     if format not in TABLE_FORMATS:
         raise SettingsError(f"unknown table format {format!r}: choose one of {', '.join(TABLE_FORMATS)}")
     text = read_text(path)
     where = shown(path)
+    if columns is not None and format not in ("auto", "columns"):
+        raise SettingsError(f"named columns are read as table format columns, not {format}")
     if format == "auto":
-        format = _detect(where, text)
-    readers: dict[str, Callable[[str, str], list[Judgment]]] = {"tmu-gfm": _read_tmu_gfm, "asset": _read_asset,
-                                                                 "tsv": _read_tsv}
+        format = "columns" if columns is not None else _detect(where, text)
+    if format == "columns" and columns is None:
+        raise SettingsError("table format columns needs the columns named: source=...,output=...,score=...")
+    named = dict(SULEM2018 if format == "sulem2018" else columns or {})
+    readers: dict[str, Callable[[str, str], list[Judgment]]] = {
+        "tmu-gfm": _read_tmu_gfm, "asset": _read_asset, "tsv": _read_tsv,
+        "sulem2018": lambda p, t: _read_columns(p, t, named, "sulem2018"),
+        "columns": lambda p, t: _read_columns(p, t, named, "columns")}
     judgments = readers[format](where, text)
     if not judgments:
         raise InputError(f"no judgments in this {format} table", where)
@@ -89,13 +106,16 @@ def _detect(path: str, text: str) -> str:
     if "\t" in first or Path(path).suffix.lower() in (".tsv", ".tab"):
         return "tsv"
     header = set(_header_cells(text))
+    if set(SULEM2018.values()) <= header:
+        return "sulem2018"
     if {"source", "output"} <= header:
         return "tmu-gfm"
     if {"original", "simplification"} <= header:
         return "asset"
     raise InputError("cannot tell the table's format: neither a TMU-GFM header (source,output,...,meaning,...,"
-                     "ave_m), an ASSET one (original,simplification,...,aspect,...,rating) nor tab-separated "
-                     "fields; name it with --table-format", path, 1)
+                     "ave_m), an ASSET one (original,simplification,...,aspect,...,rating), Sulem et al. 2018's "
+                     "(sent_id,sys_name,...,orig_sent,simp_sent,...,meaning,...) nor tab-separated fields; "
+                     "name it with --table-format, or its columns with --columns", path, 1)
 
 
 def _csv_records(path: str, text: str) -> Iterator[tuple[int, list[str]]]:
@@ -178,6 +198,43 @@ def _read_asset(path: str, text: str) -> list[Judgment]:
     return [Judgment(src, out, float(np.mean(r)), tuple(r), rows[src, out]) for (src, out), r in ratings.items()]
 
 
+def parse_columns(spec: str) -> dict[str, str]:
+    """``source=orig_sent,output=simp_sent,score=meaning[,system=sys_name][,id=sent_id]``: the
+    column of each role (:data:`COLUMN_ROLES`); an unknown or repeated role, or a missing
+    required one, is a :class:`SettingsError` naming the item."""
+    out: dict[str, str] = {}
+    for n, item in enumerate(spec.split(","), 1):
+        role, eq, column = (part.strip() for part in item.partition("="))
+        if not eq or not role or not column:
+            raise SettingsError(f"--columns {spec!r}, item {n}: {item.strip()!r} is not ROLE=COLUMN")
+        if role not in COLUMN_ROLES:
+            raise SettingsError(f"--columns {spec!r}, item {n}: unknown role {role!r}: choose from "
+                                f"{', '.join(COLUMN_ROLES)}")
+        if role in out:
+            raise SettingsError(f"--columns {spec!r}, item {n}: {role} given twice")
+        out[role] = column
+    missing = [r for r in COLUMN_ROLES[:3] if r not in out]
+    if missing:
+        raise SettingsError(f"--columns {spec!r}: no {', '.join(missing)} column named (source, output and "
+                            "score are needed)")
+    return out
+
+
+def _read_columns(path: str, text: str, named: Mapping[str, str], fmt: str) -> list[Judgment]:
+    """A CSV with one judgment a row, its columns named by role: the score is one number (a
+    mean over raters already, as Sulem et al.'s ``meaning`` is), the id and system text."""
+    columns = {role: column.strip().lower() for role, column in named.items()}
+    records, header, col = _csv_table(path, text, tuple(columns.values()), fmt)
+    out = []
+    for line, record in records:
+        _fields(path, line, record, header)
+        score = _number(path, line, named["score"], record[col[columns["score"]]])
+        cell = {role: record[col[c]] for role, c in columns.items()}
+        out.append(Judgment(cell["source"], cell["output"], score, (score,), line, cell.get("system", ""),
+                            cell.get("id", "")))
+    return out
+
+
 def _read_tsv(path: str, text: str) -> list[Judgment]:
     lines = text.split("\n")
     while lines and not lines[-1].strip():  # the end of the last line, or blank lines after it
@@ -219,3 +276,39 @@ def changed(judgments: Sequence[Judgment]) -> list[Judgment]:
     copies its source keeps its meaning for every measure and every rater alike, so keeping
     such pairs measures how well a measure spots copies (the data's READMEs say so)."""
     return [j for j in judgments if _normalised(j.source) != _normalised(j.output)]
+
+
+def read_published(path: str | os.PathLike[str], column: str,
+                   test_set: str | None = None) -> dict[tuple[str, str], tuple[float, int]]:
+    """The scores a table's releasers published, by ``(sent_id, sys_name)``: each output's
+    ``column`` (matched without regard to case) and the line it was read on. The file is a CSV
+    with ``sent_id``, ``sys_name``, optionally ``test_set``, and ``column``.
+
+    Sulem et al.'s file has a row per reference set (``test_set``); a reference-less score
+    (SAMSA) is the same on each, a reference-based one (BLEU, BERTScore) differs, and then
+    ``test_set`` must say which: rows of one output that disagree are an :class:`InputError`
+    naming the line, rather than averaged in silence."""
+    text = read_text(path)
+    where = shown(path)
+    records, header, col = _csv_table(where, text, ("sent_id", "sys_name", column.lower()), "published scores")
+    if test_set is not None and "test_set" not in col:
+        raise InputError(f"no column test_set, but {column}@{test_set} names one", where, 1)
+    rows = list(records)
+    sets = sorted({record[col["test_set"]].strip() for _, record in rows if len(record) == len(header)}
+                  if "test_set" in col else ())
+    values: dict[tuple[str, str], tuple[float, int]] = {}
+    for line, record in rows:
+        _fields(where, line, record, header)
+        if test_set is not None and record[col["test_set"]].strip() != test_set:
+            continue
+        key = (record[col["sent_id"]].strip(), record[col["sys_name"]].strip())
+        value = _number(where, line, column, record[col[column.lower()]])
+        if key in values and values[key][0] != value:
+            first, at = values[key]
+            raise InputError(f"{column} of sent_id {key[0]}, {key[1]} is {value} here but {first} on line {at}: "
+                             f"name a test set (published:{column}@SET; sets: {', '.join(sets)})",
+                             where, line)
+        values.setdefault(key, (value, line))
+    if test_set is not None and not values:
+        raise InputError(f"no row of test set {test_set!r} (sets: {', '.join(sets)})", where)
+    return values

@@ -191,6 +191,31 @@ def heaviest_monotone(weight: np.ndarray, ok: np.ndarray) -> list[Pair]:
     return pairs[::-1]
 
 
+def moved_pairs(pairs: Sequence[Pair]) -> list[Pair]:
+    """The pairs of an alignment that mark moved content: those outside a largest subset in
+    which no two pairs cross (:func:`heaviest_monotone`, every pair weighing 1). An alignment
+    that may cross (``edit``) pairs a clause moved to the front with its source words; the
+    largest order-keeping subset is the text that stayed in place, the rest moved. Where
+    several largest subsets tie, :func:`heaviest_monotone`'s deterministic choice decides."""
+    pairs = sorted(set(pairs))
+    if len(pairs) < 2:
+        return []
+    rows = sorted({a for a, _ in pairs})
+    cols = sorted({b for _, b in pairs})
+    at_row, at_col = {a: n for n, a in enumerate(rows)}, {b: n for n, b in enumerate(cols)}
+    ok = np.zeros((len(rows), len(cols)), dtype=bool)
+    for a, b in pairs:
+        ok[at_row[a], at_col[b]] = True
+    kept = {(rows[i], cols[j]) for i, j in heaviest_monotone(ok.astype(np.int64), ok)}
+    return [p for p in pairs if p not in kept]
+
+
+def crossing(pairs: Sequence[Pair], pair: Pair) -> list[Pair]:
+    """The pairs of an alignment that ``pair`` would cross, were it added."""
+    i, j = pair
+    return [(a, b) for a, b in pairs if (a < i and b > j) or (a > i and b < j)]
+
+
 # -- sentence synchronisation (shared by both variants) ---------------------------------------
 _NON_WORD = re.compile(r"[\W_]+")
 

@@ -100,12 +100,12 @@ def _version(ctx: click.Context, _param: click.Parameter, value: bool) -> None:
     import platform
 
     from .plugins import BUILTIN, parsers, plugin_info
-    click.echo(f"semsim, version {__version__} (Python {platform.python_version()})")
-    for p in plugin_info():
-        click.echo(f"plugin {p['name']} {'(built in)' if p['name'] in BUILTIN else p['version'] or 'unknown'}")
-    for name, parser in sorted(parsers().items()):
-        default = ", default" if parser.default else ""
-        click.echo(f"parser {name} [{parser.representation}{default}] from {parser.plugin}")
+    from .report import text
+    click.echo(text([f"semsim, version {__version__} (Python {platform.python_version()})",
+                     *(f"plugin {p['name']} {'(built in)' if p['name'] in BUILTIN else p['version'] or 'unknown'}"
+                       for p in plugin_info()),
+                     *(f"parser {name} [{parser.representation}{', default' if parser.default else ''}] "
+                       f"from {parser.plugin}" for name, parser in sorted(parsers().items()))]), nl=False)
     ctx.exit()
 
 

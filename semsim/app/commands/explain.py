@@ -21,6 +21,7 @@ from ...kernel.files import atomic_write
 from ...kernel.graph import Graph
 from ...kernel.limits import LimitError
 from ...kernel.signature import Signature
+from .. import report
 from ..cli import parsing_options, quiet_option, usim_options
 from ..parsing import ParseSettings
 from .inputs import GraphPair, check_writable, pair_inputs, read_pairs
@@ -95,7 +96,7 @@ def explain(source: str | None, correction: str | None, text_source: Path | None
         write_atomic(path, rendered)
         _note(f"wrote {path}", quiet)
     if not outputs:
-        click.echo(summary(doc))
+        click.echo(report.text(summary(doc).split("\n")), nl=False)  # escaped, as every command's text
 
 
 @dataclass(frozen=True)

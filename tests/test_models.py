@@ -190,8 +190,9 @@ def test_a_pinned_model_s_tokenizer_and_config_are_pinned_too(monkeypatch, tmp_p
                                                      ("tokenizer.json", sha["tokenizer.json"]))))
     assert pinned_path("tokenized") == model
     (model / "tokenizer.json").write_bytes(b'{"vocab": {"a": 2, "b": 1}}')  # remapped: the same size
-    with pytest.raises(SemsimError, match=r"tokenizer\.json: SHA-256 \w{12}\.\.\. is not tokenized's pinned "
-                                          rf"{sha['tokenizer.json'][:12]}\.\.\.; refusing it \(reinstall fake-tokenized\)$"):
+    pin = sha["tokenizer.json"][:12]
+    with pytest.raises(SemsimError, match=rf"tokenizer\.json: SHA-256 \w{{12}}\.\.\. is not tokenized's pinned "
+                                          rf"{pin}\.\.\.; refusing it \(reinstall fake-tokenized\)$"):
         pinned_path("tokenized")
     (model / "tokenizer.json").unlink()
     with pytest.raises(SemsimError, match=r"tokenizer\.json: missing; reinstall fake-tokenized$"):

@@ -24,7 +24,7 @@ from click.core import ParameterSource
 
 from ..api import USim
 from ..kernel.errors import SemsimError, SettingsError
-from ..kernel.limits import MAX_BOOTSTRAP
+from ..kernel.limits import MAX_BOOTSTRAP, MAX_JOBS
 from ..kernel.metrics.settings import BY_NAME, SETTINGS, Setting, flag
 from ..kernel.version import __version__
 from .report import FORMATS
@@ -156,8 +156,6 @@ def quiet_option(f: Callable[..., Any]) -> Callable[..., Any]:
     return click.option("-q", "--quiet", is_flag=True, help="No progress bars or notes on stderr.")(f)
 
 
-#: more parsing processes than this only contend for the cores (and each loads its own model)
-MAX_JOBS = 4 * (os.cpu_count() or 1)
 #: seconds: a batch cannot even start a model in less, so a shorter timeout would retry forever
 MIN_BATCH_TIMEOUT = 1.0
 

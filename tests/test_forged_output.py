@@ -23,8 +23,13 @@ HOSTILE = "a\x1b[2J\x00b\tc\nd\x9be\u202ef"
 
 FORGER = '''
 import toy_plugin as toy
+from semsim.kernel.errors import SemsimError
 from semsim.kernel.hookspecs import hookimpl
 from semsim.kernel.records import Parser
+
+
+def fail(texts, model=None):
+    raise SemsimError("cannot parse\\nError: forged line \\x1b[2J")
 
 
 @hookimpl
@@ -33,6 +38,7 @@ def register_parsers(register):
                     "rules\\n  parser forged [toy] from nobody: \\x1b[31mred\\x00",
                     model_identity=lambda model: "rules-v1\\x1b[2J\\x9b\\nforged: 1 parses, 0 hits",
                     model_name=lambda model: "forger\\x1b[2J\\x00\\tx"))
+    register(Parser("failer", "toy", fail, "fails, saying two lines"))
 '''
 
 
@@ -78,7 +84,7 @@ def forger(tmp_path, monkeypatch):
 def test_a_plugin_s_description_forges_no_line_of_semsim_plugins(forger):
     r = run_cli("plugins", catch_exceptions=False)
     assert r.exit_code == 0 and not RAW.search(r.stdout), r.output
-    assert [line for line in r.stdout.splitlines() if "parser" in line and "[toy" in line and "forge" in line] == [
+    assert [line for line in r.stdout.splitlines() if "parser" in line and "[toy" in line and "forged" in line] == [
         f"  parser forger [toy] from {forger / 'forger.py'}: rules\\n  parser forged [toy] from nobody: "
         "\\x1b[31mred\\x00"]
     assert "forged" not in run_cli("--version", catch_exceptions=False).stdout.replace("forger", "")
@@ -103,3 +109,12 @@ def test_what_a_parser_and_a_hypothesis_say_is_escaped_in_every_format(forger):
     assert not RAW.search(written) and "A \x9bcat\tsits" in [json.loads(x).get("output") for x in written.splitlines()]
     info = run_cli("cache", "info", catch_exceptions=False).stdout
     assert not RAW.search(info) and len(info.splitlines()) == 2, info  # the path, one line for the one model
+
+
+def test_what_a_plugin_says_in_an_error_stays_on_its_line(forger):
+    (forger / "src.txt").write_text("The Big dog\n", encoding="utf-8")
+    r = run_cli("score", "--source", forger / "src.txt", "--hyp", forger / "src.txt", "--parser", "failer",
+                catch_exceptions=False)
+    assert r.exit_code == 1 and not RAW.search(r.stderr), r.stderr
+    assert all(line.startswith(("Error: ", "semsim: ")) for line in r.stderr.splitlines()), r.stderr
+    assert "cannot parse\\nError: forged line \\x1b[2J" in r.stderr

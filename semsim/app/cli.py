@@ -24,6 +24,7 @@ from click.core import ParameterSource
 
 from ..api import USim
 from ..kernel.errors import SemsimError, SettingsError
+from ..kernel.files import one_line
 from ..kernel.limits import MAX_BOOTSTRAP, MAX_JOBS
 from ..kernel.metrics.settings import BY_NAME, SETTINGS, Setting, flag
 from ..kernel.version import __version__
@@ -74,14 +75,14 @@ class _Group(click.Group):
             return super().invoke(ctx)
         except SemsimError as exc:
             _debug(exc)
-            raise click.ClickException(str(exc)) from None
+            raise click.ClickException(one_line(str(exc))) from None  # what a plugin or file said in it too
 
     def main(self, *args: Any, **kwargs: Any) -> Any:
         try:
             return super().main(*args, **kwargs)
         except SemsimError as exc:  # before any command ran: --version, --help listing a faulty plugin's commands
             _debug(exc)
-            click.echo(f"Error: {exc}", err=True)
+            click.echo(f"Error: {one_line(str(exc))}", err=True)
             sys.exit(1)
 
 

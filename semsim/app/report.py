@@ -246,7 +246,7 @@ class Skipped:
     def show(self) -> None:
         """Say, one stderr line each, the items not said yet."""
         for line in self.lines[self._shown:]:
-            click.echo(f"Error: {line}", err=True)
+            click.echo(f"Error: {one_line(line)}", err=True)
         self._shown = len(self.lines)
 
     def fail(self, summary: Callable[[Skipped], str]) -> None:

@@ -9,7 +9,6 @@ one. Notes (which pair, what was written) go to stderr unless ``-q``.
 
 from __future__ import annotations
 
-import json
 from dataclasses import dataclass, field
 from pathlib import Path
 
@@ -89,7 +88,7 @@ def explain(source: str | None, correction: str | None, text_source: Path | None
         doc["signature"] = (Signature.parse(doc["signature"]) + chosen.parsed_by).format()
     outputs = []  # everything is rendered before anything is written
     if json_path:
-        outputs.append((json_path, json.dumps(doc, indent=2, ensure_ascii=False) + "\n"))
+        outputs.append((json_path, report.json_text(doc, indent=2) + "\n"))
     if html_path:
         outputs.append((html_path, render_html(doc)))
     for path, rendered in outputs:

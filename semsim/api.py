@@ -23,7 +23,7 @@ from .kernel.metrics.legacy import legacy_settings, usim_legacy
 from .kernel.metrics.settings import Settings
 from .kernel.metrics.usim import paper_settings
 from .kernel.metrics.usim import usim as _usim_paper
-from .kernel.scheme import scheme_fields
+from .kernel.scheme import other_scheme, scheme_fields
 from .kernel.signature import Signature
 from .kernel.stats import CorpusScore, Score, corpus_score
 
@@ -49,6 +49,8 @@ def _pair(a: GraphLike, b: GraphLike) -> tuple[Graph, Graph]:
     if g1.scheme.name != g2.scheme.name:
         raise GraphError(f"cannot compare graphs of two representations: {g1.id or 'the first'} is "
                          f"{g1.scheme.name!r}, {g2.id or 'the second'} is {g2.scheme.name!r}")
+    if why := other_scheme(g1.scheme, g2.scheme):  # one name, two schemes: no signature could say which
+        raise GraphError(f"cannot compare {g1.id or 'the first'} and {g2.id or 'the second'}: {why}")
     return g1, g2
 
 

@@ -238,6 +238,27 @@ def test_bounded_fails_a_hang_or_a_blow_up_and_passes_results_back():
 
 
 
+@pytest.mark.slow
+def test_bounded_children_live_under_a_hard_memory_limit():
+    """#56: under ``ulimit -v`` (a hard RLIMIT_AS) every child died setting its own limit with a
+    hard limit of infinity, which only root may raise to; now it lowers soft limits only, and
+    its memory bound still holds."""
+    import resource
+    import subprocess
+    import sys
+    script = ("from semsim.app.testing import bounded\n"
+              "assert bounded(len, 'abc') == 3\n"
+              "try:\n    bounded(bytearray, 2**31, megabytes=200)\n"
+              "except AssertionError as exc:\n    print(exc)\n")
+    limit = 16 * 2**30
+
+    def hard_limit() -> None:
+        resource.setrlimit(resource.RLIMIT_AS, (limit, limit))
+    r = subprocess.run([sys.executable, "-c", script], capture_output=True, text=True, timeout=300,
+                       preexec_fn=hard_limit)
+    assert r.returncode == 0 and r.stdout.endswith("more than 200 MB of memory\n"), (r.stdout, r.stderr)
+
+
 def _imported(name: str) -> bool:
     import sys
     return name in sys.modules

@@ -168,6 +168,37 @@ def test_pinned_model_is_found_and_checked_by_content(monkeypatch, tmp_path):
         pinned_path("nope")
 
 
+def test_a_pinned_model_s_tokenizer_and_config_are_pinned_too(monkeypatch, tmp_path):
+    """#56: signatures name a pinned encoder by its weights' hash; a remapped tokenizer.json (or
+    config.json) beside the same weights changes every score, so it is refused like other weights."""
+    import hashlib
+
+    from semsim.kernel.models import PINNED, Pinned, pinned_path
+    pinned = {f for f, _ in PINNED["all-MiniLM-L6-v2"].files}
+    assert {"config.json", "tokenizer.json"} <= pinned  # what the UCCA parser's encoder reads (bert.Bert)
+    model = tmp_path / "fake_tokenized_pkg" / "model"
+    model.mkdir(parents=True)
+    (model.parent / "__init__.py").write_text("")
+    files = {"model.safetensors": b"weights", "tokenizer.json": b'{"vocab": {"a": 1, "b": 2}}', "config.json": b"{}"}
+    for name, content in files.items():
+        (model / name).write_bytes(content)
+    sha = {name: hashlib.sha256(content).hexdigest() for name, content in files.items()}
+    monkeypatch.syspath_prepend(str(tmp_path))
+    monkeypatch.setitem(PINNED, "tokenized", Pinned("fake-tokenized", "fake_tokenized_pkg", "model",
+                                                    "model.safetensors", sha["model.safetensors"], "MIT",
+                                                    (("config.json", sha["config.json"]),
+                                                     ("tokenizer.json", sha["tokenizer.json"]))))
+    assert pinned_path("tokenized") == model
+    (model / "tokenizer.json").write_bytes(b'{"vocab": {"a": 2, "b": 1}}')  # remapped: the same size
+    pin = sha["tokenizer.json"][:12]
+    with pytest.raises(SemsimError, match=rf"tokenizer\.json: SHA-256 \w{{12}}\.\.\. is not tokenized's pinned "
+                                          rf"{pin}\.\.\.; refusing it \(reinstall fake-tokenized\)$"):
+        pinned_path("tokenized")
+    (model / "tokenizer.json").unlink()
+    with pytest.raises(SemsimError, match=r"tokenizer\.json: missing; reinstall fake-tokenized$"):
+        pinned_path("tokenized")
+
+
 def test_a_code_running_format_loads_no_model_by_a_name_the_working_directory_answers(tmp_path, monkeypatch):
     """TUPA's and amrlib's models run code when loaded: a bare name is an installed model only,
     never a file of that name in the working directory (say, /tmp); ./name is the explicit way."""

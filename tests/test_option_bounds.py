@@ -26,6 +26,15 @@ def test_nonsense_parsing_options_are_refused_at_once(toy_env, args, message):
     assert len([line for line in r.output.splitlines() if line.startswith("Error")]) == 1
 
 
+def test_the_python_api_holds_the_jobs_bound_of_the_command_line(toy_env):
+    """#56: ``semsim.api.parse(jobs=9)`` on 2 cores was accepted, where ``--jobs 9`` is refused."""
+    import semsim.api
+    from semsim.kernel.errors import SettingsError
+    with pytest.raises(SettingsError, match=rf"^jobs={MAX_JOBS + 1}: at most {MAX_JOBS} \(4 per core"):
+        semsim.api.parse(["a b ."], parser="toy-parser", jobs=MAX_JOBS + 1)
+    assert len(semsim.api.parse(["a b ."], parser="toy-parser", jobs=2, cache=False).graphs) == 1
+
+
 @pytest.mark.parametrize("source", ["/dev/zero", "-"])
 def test_an_endless_or_huge_input_is_refused_at_the_bound(toy_env, monkeypatch, source):
     monkeypatch.setenv("SEMSIM_MAX_INPUT_BYTES", "4096")

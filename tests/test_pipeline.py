@@ -110,6 +110,16 @@ def test_corrupt_cache_file_is_a_clear_error(toy_env):
     assert r.exit_code == 1 and "not a usable semsim cache" in r.output
 
 
+def test_cache_info_creates_no_cache_it_is_asked_about(toy_env):
+    """#56: ``cache info`` made the file (and its directory) it was asked about."""
+    named, default = toy_env / "none" / "c.sqlite3", toy_env / "cache" / "parses.sqlite3"
+    r = run_cli("cache", "info", "--cache", named, catch_exceptions=False)
+    assert r.exit_code == 0 and r.stdout == f"{named}: no cache yet (the first parse makes it)\n"
+    r = run_cli("cache", "info", "--format", "json", catch_exceptions=False)
+    assert json.loads(r.stdout) == {"path": str(default), "bytes": 0, "entries": 0, "hits": 0, "groups": []}
+    assert not named.parent.exists() and not default.parent.exists()
+
+
 def test_cache_clear(toy_env):
     with ParseCache() as cache:
         parse_sentences(["a b"], plugins.parsers()["toy-parser"], cache=cache)

@@ -44,7 +44,7 @@ def test_one_report_in_every_format():
     out = io.StringIO()
     write(report(items()), "jsonl", out)  # a generator: written as made, then the trailer
     assert [json.loads(line) for line in out.getvalue().splitlines()][-1] == {"corpus": True}
-    assert render(report(items()), "tsv") == 'name\tf\na\t0.500000\n"b\tc"\t1.000000\n'  # quoted: keeps its columns
+    assert render(report(items()), "tsv") == 'name\tf\na\t0.500000\nb\\tc\t1.000000\n'  # escaped: keeps its columns
     assert json.loads(render(report(items()), "json"))["pairs"][1]["name"] == "b\tc"
     assert render(report(items()), "text").splitlines()[1] == "a     0.5000"
     with pytest.raises(ValueError, match="unknown format 'xml'"):

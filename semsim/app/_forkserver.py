@@ -126,9 +126,9 @@ def fork_and_call(call: bytes, seconds: float, megabytes: int) -> tuple[int, lis
         try:
             os.close(read_end)
             cpu = math.ceil(seconds)
-            resource.setrlimit(resource.RLIMIT_CPU, (cpu, cpu + 1))  # SIGXCPU, then SIGKILL
+            lower_limit(resource.RLIMIT_CPU, cpu, cpu + 1)  # SIGXCPU, then SIGKILL
             size = int(Path("/proc/self/statm").read_text().split()[0]) * resource.getpagesize()
-            resource.setrlimit(resource.RLIMIT_AS, (size + megabytes * 2**20, resource.RLIM_INFINITY))
+            lower_limit(resource.RLIMIT_AS, size + megabytes * 2**20)
             try:
                 fn, args = pickle.loads(call)
                 outcome: tuple[str, Any] = ("returned", fn(*args))
@@ -156,6 +156,19 @@ def fork_and_call(call: bytes, seconds: float, megabytes: int) -> tuple[int, lis
             imported, payload = [], b""
     _, wait_status, _ = os.wait4(pid, 0)
     return wait_status, imported, payload
+
+
+def lower_limit(kind: int, soft: int, hard: int | None = None) -> None:
+    """Lower the limit ``kind`` to ``soft`` (and its hard limit to ``hard``; None: as it is),
+    never above the hard limit the process was given: an unprivileged process may not raise
+    it, so asking for more (``RLIM_INFINITY`` under ``ulimit -v``) would fail the child
+    before it ran. A child that inherits a lower limit than ours is held to that one."""
+    _, ceiling = resource.getrlimit(kind)
+
+    def within(value: int) -> int:
+        return value if ceiling == resource.RLIM_INFINITY else min(value, ceiling)
+
+    resource.setrlimit(kind, (within(soft), ceiling if hard is None else within(hard)))
 
 
 def adopt(modules: list[str]) -> None:

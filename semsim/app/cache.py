@@ -49,6 +49,11 @@ def normalise(text: str) -> str:
     return " ".join(text.split())
 
 
+def default_path() -> Path:
+    """The cache file when none is named: ``parses.sqlite3`` in :func:`~semsim.kernel.files.cache_dir`."""
+    return cache_dir() / "parses.sqlite3"
+
+
 @dataclass(frozen=True)
 class Entry:
     native: str | None
@@ -59,7 +64,7 @@ class ParseCache:
     """Parses by (representation, parser, model, text). Safe for concurrent processes."""
 
     def __init__(self, path: str | os.PathLike[str] | None = None):
-        self.path = Path(path) if path is not None else cache_dir() / "parses.sqlite3"
+        self.path = Path(path) if path is not None else default_path()
         try:
             self.path.parent.mkdir(parents=True, exist_ok=True)
         except OSError as exc:

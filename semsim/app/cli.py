@@ -24,7 +24,8 @@ from click.core import ParameterSource
 
 from ..api import USim
 from ..kernel.errors import SemsimError, SettingsError
-from ..kernel.limits import MAX_BOOTSTRAP
+from ..kernel.files import one_line
+from ..kernel.limits import MAX_BOOTSTRAP, MAX_JOBS
 from ..kernel.metrics.settings import BY_NAME, SETTINGS, Setting, flag
 from ..kernel.version import __version__
 from .report import FORMATS
@@ -74,14 +75,14 @@ class _Group(click.Group):
             return super().invoke(ctx)
         except SemsimError as exc:
             _debug(exc)
-            raise click.ClickException(str(exc)) from None
+            raise click.ClickException(one_line(str(exc))) from None  # what a plugin or file said in it too
 
     def main(self, *args: Any, **kwargs: Any) -> Any:
         try:
             return super().main(*args, **kwargs)
         except SemsimError as exc:  # before any command ran: --version, --help listing a faulty plugin's commands
             _debug(exc)
-            click.echo(f"Error: {exc}", err=True)
+            click.echo(f"Error: {one_line(str(exc))}", err=True)
             sys.exit(1)
 
 
@@ -100,12 +101,12 @@ def _version(ctx: click.Context, _param: click.Parameter, value: bool) -> None:
     import platform
 
     from .plugins import BUILTIN, parsers, plugin_info
-    click.echo(f"semsim, version {__version__} (Python {platform.python_version()})")
-    for p in plugin_info():
-        click.echo(f"plugin {p['name']} {'(built in)' if p['name'] in BUILTIN else p['version'] or 'unknown'}")
-    for name, parser in sorted(parsers().items()):
-        default = ", default" if parser.default else ""
-        click.echo(f"parser {name} [{parser.representation}{default}] from {parser.plugin}")
+    from .report import text
+    click.echo(text([f"semsim, version {__version__} (Python {platform.python_version()})",
+                     *(f"plugin {p['name']} {'(built in)' if p['name'] in BUILTIN else p['version'] or 'unknown'}"
+                       for p in plugin_info()),
+                     *(f"parser {name} [{parser.representation}{', default' if parser.default else ''}] "
+                       f"from {parser.plugin}" for name, parser in sorted(parsers().items()))]), nl=False)
     ctx.exit()
 
 
@@ -156,8 +157,6 @@ def quiet_option(f: Callable[..., Any]) -> Callable[..., Any]:
     return click.option("-q", "--quiet", is_flag=True, help="No progress bars or notes on stderr.")(f)
 
 
-#: more parsing processes than this only contend for the cores (and each loads its own model)
-MAX_JOBS = 4 * (os.cpu_count() or 1)
 #: seconds: a batch cannot even start a model in less, so a shorter timeout would retry forever
 MIN_BATCH_TIMEOUT = 1.0
 

@@ -28,7 +28,7 @@ from typing import Any
 from ..kernel import threads
 from ..kernel.errors import InputError, ParseError, PluginError, SemsimError, SettingsError
 from ..kernel.graph import Graph
-from ..kernel.limits import check_settings
+from ..kernel.limits import MAX_JOBS, check_settings
 from ..kernel.models import trusting
 from ..kernel.records import Parser
 from ..kernel.signature import Signature
@@ -76,6 +76,9 @@ class ParseSettings:
             value = getattr(self, name)
             if type(value) is not int or value < 1:
                 raise SettingsError(f"{name}={value!r}: expected a whole number of at least 1", [name])
+        if self.jobs > MAX_JOBS:  # the bound of --jobs, held for the Python API too
+            raise SettingsError(f"jobs={self.jobs}: at most {MAX_JOBS} (4 per core: more only contend for the "
+                                "cores, and each loads its own model)", ["jobs"])
         check(self.tokenize)
         spec = executor_spec(self.executor)
         if self.batch_timeout is not None:

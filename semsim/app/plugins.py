@@ -271,11 +271,23 @@ def word_encoder() -> WordEncoder:
 
 def schemes() -> dict[str, Scheme]:
     """Every registered :class:`~semsim.kernel.scheme.Scheme` by name (one name registered twice
-    alike is one scheme; differently, an error)."""
-    out: dict[str, Scheme] = {}
-    for scheme in _collect("register_schemes"):
-        if out.setdefault(scheme.name, scheme) != scheme:
-            raise PluginError(f"two plugins register different schemes named {scheme.name!r}")
+    alike is one scheme; differently, an error naming both plugins: :func:`_owned_schemes`)."""
+    return {name: scheme for name, (_, scheme) in _owned_schemes().items()}
+
+
+def _owned_schemes() -> dict[str, tuple[str, Scheme]]:
+    """Each registered scheme's name -> the plugin that registered it first, and the scheme.
+    Two different schemes under one name are refused, naming both plugins: graphs carry a
+    scheme's name, and a signature names the plugin of that name, which would sign one
+    plugin's graphs as the other's."""
+    from ..kernel.scheme import scheme_digest
+    out: dict[str, tuple[str, Scheme]] = {}
+    for plugin, scheme in _collect_owned("register_schemes"):
+        first, known = out.setdefault(scheme.name, (plugin, scheme))
+        if known != scheme:
+            raise PluginError(f"two plugins register different schemes named {scheme.name!r}: {first!r} "
+                              f"({scheme.name}@{scheme_digest(known)}) and {plugin!r} "
+                              f"({scheme.name}@{scheme_digest(scheme)}); load only one of them")
     return out
 
 
@@ -293,7 +305,7 @@ def scheme_owners() -> dict[str, str]:
     """Each registered scheme's name -> the name of the plugin that registered it."""
     global _owners
     if _owners is None:
-        _owners = {scheme.name: plugin for plugin, scheme in _collect_owned("register_schemes")}
+        _owners = {name: plugin for name, (plugin, _) in _owned_schemes().items()}
     return _owners
 
 

@@ -121,7 +121,7 @@ class SystemsReport:
                           [[num(r["f"]), r["system"], str(r["line"]), f"{r['source']} → {r['output']}"]
                            for r in self.worst], rstrip=True)]
             if why:
-                out += ["", "\n".join(f"    {c}" if markdown else c for c in why)]
+                out += ["", *(f"    {c}" if markdown else c for c in why)]
         sig = self.signature
         if sig:
             out += ["", f"signature: `{sig}`" if markdown else f"signature: {sig}"]

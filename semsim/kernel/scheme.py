@@ -102,6 +102,21 @@ def scheme_digest(scheme: Scheme) -> str:
     return hashlib.sha256(json.dumps(content, sort_keys=True).encode("utf-8")).hexdigest()[:12]
 
 
+def other_scheme(a: Scheme, b: Scheme) -> str | None:
+    """Why graphs of schemes ``a`` and ``b`` cannot be scored together (None: they can): two
+    representations (a UCCA passage and an AMR: no label of one can match the other), or one
+    name for two schemes (one graph's scheme edited in its file, or written by another
+    version of its plugin), which a score would mix while its signature names ``a`` alone."""
+    if a is b or a == b:
+        return None
+    if a.name != b.name:
+        return f"two representations, {a.name!r} and {b.name!r}"
+    if scheme_digest(a) == scheme_digest(b):  # they differ in label names only, which no number reads
+        return None
+    return (f"two schemes named {a.name!r}, {a.name}@{scheme_digest(a)} and {b.name}@{scheme_digest(b)} (one edited "
+            "in its file, or written by another version of its plugin)")
+
+
 #: Who made graphs of a scheme, by the scheme's name: ``NAME-VERSION`` of the plugin that
 #: registered it, or None (the plugin manager's :func:`semsim.app.plugins.scheme_plugin`, which the
 #: application hands to the metrics: the kernel knows no plugin).

@@ -29,6 +29,8 @@ def mrp_ucca_to_graph(m: MrpGraph) -> Graph:
             punct_nodes.add(n["id"])
     kinds = {n["id"]: "PNCT" if n["id"] in punct_nodes else "FN" for n in d.get("nodes", ())}
     g = mrp_to_graph(m, UCCA, kinds)
-    # as in UCCA XML, a token is punctuation exactly when a punctuation unit holds it
+    # as in UCCA XML, a token is punctuation exactly when a punctuation unit holds it; an MRP
+    # graph is one sentence, one paragraph: its tokens' positions 1..n, as UCCA XML numbers them
     punct = {t for u in g.units if u.kind == "PNCT" for t in u.anchors}
-    return finish(g, tokens=tuple(replace(t, punct=i in punct) for i, t in enumerate(g.tokens)))
+    return finish(g, tokens=tuple(replace(t, punct=i in punct, para_pos=t.para_pos or i + 1)
+                                  for i, t in enumerate(g.tokens)))

@@ -133,3 +133,34 @@ def test_pairs_must_be_line_aligned_and_consistency_needs_them(tmp_path):
     result = subprocess.run(pairs_only, capture_output=True, text=True)
     assert result.returncode != 0 and "--set consistency=W" in result.stderr and "Traceback" not in result.stderr
     assert not (tmp_path / "m.safetensors").exists()
+
+
+def test_empty_pairs_files_or_pairs_without_a_change_are_refused(tmp_path):
+    """#56: empty --pairs files trained as if the objective had not been asked for."""
+    from semsim.kernel.errors import SemsimError
+    from semsim_ucca.span.training.train import read_pairs
+    (tmp_path / "a.txt").write_text("")
+    (tmp_path / "b.txt").write_text("")
+    (tmp_path / "same.txt").write_text("Dogs run fast .\n")
+    with pytest.raises(SemsimError, match=r"^--pairs \S+a\.txt \S+b\.txt: empty files; the consistency objective"):
+        read_pairs([(str(tmp_path / "a.txt"), str(tmp_path / "b.txt"))])
+    with pytest.raises(SemsimError, match=r"^--pairs \S+same\.txt \S+same\.txt: no pair the correction changed"):
+        read_pairs([(str(tmp_path / "same.txt"), str(tmp_path / "same.txt"))])
+
+
+@pytest.mark.slow
+def test_pairs_files_edited_in_place_do_not_resume_the_old_checkpoint(tmp_path):
+    """#56: the checkpoint kept the --pairs files' names, and resumed on whatever they held now."""
+    from semsim_ucca.span.inference.model import Config
+    from semsim_ucca.span.training.train import Corpus, Settings, train
+    _corpus(tmp_path)
+    config = Config(lstm_dim=8, mlp_dim=8, remote_dim=4, word_dim=4, feat_dim=2, lstm_layers=1, consistency=1.0)
+    settings = Settings(Corpus((str(tmp_path / "train"),)), Corpus((str(tmp_path / "dev"),)), epochs=1, config=config,
+                        pairs=((str(tmp_path / "src.txt"), str(tmp_path / "ref.txt")),))
+    model = tmp_path / "m.safetensors"
+    train(settings, model, progress=False, log=lambda m: None)
+    settings.epochs = 2
+    (tmp_path / "ref.txt").write_text("John gave Mary the book .\nDogs ran fast .\nThe cat sat on a mat .\n")
+    with pytest.raises(Exception, match=r"checkpoint\.pt: a run with other --pairs contents \(the files were edited "
+                                         r"since\); use another work directory or --restart"):
+        train(settings, model, progress=False, log=lambda m: None)

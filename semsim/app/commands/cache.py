@@ -2,6 +2,9 @@
 
 from __future__ import annotations
 
+from pathlib import Path
+from typing import Any
+
 import click
 
 from ...kernel.signature import Signature
@@ -24,10 +27,15 @@ def cache_info(cache_path: str | None, fmt: str, quiet: bool) -> None:
     A model key names the model's content, then the plugin's code (its version, and for an
     editable or inline plugin a hash of its sources: ``+src.HASH``), then the graph form: two
     keys that differ only there are two lines, each saying which code made its entries."""
-    from ..cache import ParseCache
-    with ParseCache(cache_path) as c:
-        st = c.stats()
-    lines = [f"{st['path']}: {st['entries']} parses, {st['hits']} hits, {st['bytes'] / 1e6:.1f} MB",
+    from ..cache import ParseCache, default_path
+    path = Path(cache_path) if cache_path is not None else default_path()
+    if not path.exists():  # asked about, not made: opening would create the file (and its directory)
+        st: dict[str, Any] = {"path": str(path), "bytes": 0, "entries": 0, "hits": 0, "groups": []}
+    else:
+        with ParseCache(path) as c:
+            st = c.stats()
+    lines = [f"{st['path']}: " + (f"{st['entries']} parses, {st['hits']} hits, {st['bytes'] / 1e6:.1f} MB"
+                                  if path.exists() else "no cache yet (the first parse makes it)"),
              *(f"  {g['representation']}/{g['parser']} model {_model(g['model'])}: {g['entries']} parses, "
                f"{g['hits']} hits" for g in st["groups"])]
     write(Report(document=lambda _: st, parts=lambda _, __: lines, formats=("text", "json")), fmt)

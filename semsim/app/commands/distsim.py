@@ -8,7 +8,7 @@ from ...kernel.errors import GraphError
 from ...kernel.limits import LimitError
 from ...kernel.version import __version__
 from ..cli import format_option, quiet_option
-from ..report import Report, Skipped, num, write
+from ..report import Part, Report, Skipped, num, write
 from .common import report_unscored, skip_pair
 from .inputs import pair_inputs, read_pairs, readable_pairs
 
@@ -43,7 +43,7 @@ def distsim(source: str, correction: str, by_sentence: bool, labels: tuple[str, 
     result = _distsim([(p.g1, p.g2) for p in graphs], labels or None, by_sentence)
     document = {"distsim": dict(result), "by_sentence": by_sentence, "n_pairs": len(graphs), "version": __version__,
                 "signature": result.signature}
-    lines = [*(f"{k}\t{num(v)}" for k, v in result.items()), f"signature: {result.signature}"]
+    lines: list[Part] = [*((k, num(v)) for k, v in result.items()), f"signature: {result.signature}"]
     write(Report(document=lambda _: document, parts=lambda _, __: lines, formats=("text", "json")), fmt)
     report_unscored(unscored, read)
 

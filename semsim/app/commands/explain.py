@@ -9,7 +9,6 @@ one. Notes (which pair, what was written) go to stderr unless ``-q``.
 
 from __future__ import annotations
 
-import json
 from dataclasses import dataclass, field
 from pathlib import Path
 
@@ -21,6 +20,7 @@ from ...kernel.files import atomic_write
 from ...kernel.graph import Graph
 from ...kernel.limits import LimitError
 from ...kernel.signature import Signature
+from .. import report
 from ..cli import parsing_options, quiet_option, usim_options
 from ..parsing import ParseSettings
 from .inputs import GraphPair, check_writable, pair_inputs, read_pairs
@@ -88,14 +88,14 @@ def explain(source: str | None, correction: str | None, text_source: Path | None
         doc["signature"] = (Signature.parse(doc["signature"]) + chosen.parsed_by).format()
     outputs = []  # everything is rendered before anything is written
     if json_path:
-        outputs.append((json_path, json.dumps(doc, indent=2, ensure_ascii=False) + "\n"))
+        outputs.append((json_path, report.json_text(doc, indent=2) + "\n"))
     if html_path:
         outputs.append((html_path, render_html(doc)))
     for path, rendered in outputs:
         write_atomic(path, rendered)
         _note(f"wrote {path}", quiet)
     if not outputs:
-        click.echo(summary(doc))
+        click.echo(report.text(summary(doc).split("\n")), nl=False)  # escaped, as every command's text
 
 
 @dataclass(frozen=True)

@@ -16,6 +16,7 @@ from typing import IO
 from ...kernel.errors import InputError, SemsimError
 from ...kernel.files import atomic_write, is_stdin, one_line, same_file, shown
 from ...kernel.graph import Graph
+from ...kernel.scheme import other_scheme
 from ..reading import iter_graphs
 from ..report import Skipped
 
@@ -148,9 +149,14 @@ def read_pairs(pairs: list[tuple[Path, Path]], read_format: str | None, quiet: b
 
 def _mixed(g1: Graph, g2: Graph, a: Path, b: Path) -> InputError | None:
     """The error for two graphs of two representations (a UCCA passage and an AMR, a PSD
-    graph in a file of DM graphs), naming both files: no label of one can match the other."""
+    graph in a file of DM graphs), naming both files: no label of one can match the other; or
+    of two schemes of one name (:func:`~semsim.kernel.scheme.other_scheme`), which the score's
+    signature could not tell apart."""
     if g1.scheme.name == g2.scheme.name:
-        return None
+        if (why := other_scheme(g1.scheme, g2.scheme)) is None:
+            return None
+        return InputError(f"graph {g2.id or b.name} and its pair, graph {g1.id or a.name} of {shown(a)}, have {why}: "
+                          "no signature could name the scheme of their score", shown(b), g2.meta.get("line"))
     return InputError(f"graph {g2.id or b.name} is {g2.scheme.name!r} but its pair, graph {g1.id or a.name} of "
                       f"{shown(a)}, is {g1.scheme.name!r}: two representations cannot be compared", shown(b),
                       g2.meta.get("line"))

@@ -15,7 +15,7 @@ from ...kernel.limits import MAX_BOOTSTRAP
 from ...kernel.stats import Score
 from ..cli import format_option, parsing_options, quiet_option, systems_inputs, usim_options
 from ..parsing import ParseSettings
-from ..report import write_jsonl
+from ..report import text, write_jsonl
 from .common import fail_if_unparsed, is_preset, rerun_options, system_names, warn_if_untokenized
 from .inputs import check_writable, open_output
 
@@ -110,8 +110,8 @@ def score(source_path: Path, hyps: tuple[tuple[str | None, Path], ...], refs: tu
                              note="" if quiet or is_preset(metric, "meaning") else PRESET_NOTE)
     if score_only:
         for row in report.systems:
-            name = "" if len(report.systems) == 1 else f"{row['system']}\t"
-            click.echo(f"{name}{row['macro_f']:.6f}")
+            f = f"{row['macro_f']:.6f}"
+            click.echo(text([(f,) if len(report.systems) == 1 else (row["system"], f)]), nl=False)
     else:
         click.echo(report.render(fmt), nl=False)
     fail_if_unparsed(unparsed)

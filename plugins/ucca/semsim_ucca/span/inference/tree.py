@@ -210,7 +210,9 @@ def tree_to_graph(tree: Tree, graph_id: str = "") -> Graph:
     units = tuple(Unit(str(u), "PNCT" if u in punct_units else "FN", tuple(sorted(node.terminals)),
                        implicit=not node.terminals and u not in parents) for u, node in enumerate(tree.nodes))
     punct = {t for u in punct_units for t in tree.nodes[u].terminals}
-    tokens = tuple(Token(text, punct=i in punct) for i, text in enumerate(tree.tokens))
+    # a sentence is one paragraph: its tokens' positions 1..n, as UCCA's layer 0 (and the XML
+    # writer, which cannot write an unknown one) numbers them
+    tokens = tuple(Token(text, punct=i in punct, para_pos=i + 1) for i, text in enumerate(tree.tokens))
     ends = sentence_ends_of(tokens, units, edges, 0, tree.yields().__getitem__)
     return Graph(tokens, units, tuple(edges), scheme=UCCA, id=graph_id, sentence_ends=ends,
                  meta={"framework": "ucca", "input": " ".join(tree.tokens), "source": ""})

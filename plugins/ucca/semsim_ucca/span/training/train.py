@@ -438,6 +438,9 @@ def train(settings: Settings, model: str | os.PathLike[str], work_dir: str | os.
     if settings.pairs and not config.consistency:  # never ignored in silence
         raise SemsimError("--pairs are used by the consistency objective: give its weight, --set consistency=W")
     pair_texts = read_pairs(settings.pairs) if config.consistency else ([], "")
+    # the checkpoint keeps what the pairs files held, not only their names: files edited in
+    # place are another run's data, never resumed in silence
+    run_key = {**settings.key(), **({"pairs_sha256": pair_texts[1]} if pair_texts[1] else {})}
     pretrained = encoder_load(config.encoder, device=str(dev_name)) if config.encoder else None
     if config.encoder_layers and (config.encoder_tune or not pretrained or config.encoder_layers >= pretrained.depth):
         raise SemsimError(f"--set encoder_layers={config.encoder_layers} needs a frozen encoder (no encoder_tune) "
@@ -487,9 +490,11 @@ def train(settings: Settings, model: str | os.PathLike[str], work_dir: str | os.
     checkpoint = work / "checkpoint.pt"
     if resume and checkpoint.is_file():
         saved = _load_checkpoint(checkpoint, dev_name)
-        if saved["settings"] != settings.key():
-            raise SemsimError(f"{checkpoint}: a run with other data or settings; use another work directory "
-                              "or --restart")
+        if saved["settings"] != run_key:
+            edited = {**saved["settings"], "pairs_sha256": None} == {**run_key, "pairs_sha256": None}
+            raise SemsimError(f"{checkpoint}: a run with other " + ("--pairs contents (the files were edited since)"
+                                                                     if edited else "data or settings")
+                              + "; use another work directory or --restart")
         state = _restore(checkpoint, saved, net, optimizer, scheduler, rng)
         log(f"resuming after epoch {state['epoch']} (best dev labelled primary F1 "
             f"{state['best']:.4f} at epoch {state['best_epoch']})")
@@ -540,7 +545,7 @@ def train(settings: Settings, model: str | os.PathLike[str], work_dir: str | os.
         since_best = epoch - state["best_epoch"]
         _save_atomic({"net": net.state_dict(), "optimizer": optimizer.state_dict(),
                       "scheduler": scheduler.state_dict(), "rng": rng.bit_generator.state,
-                      "torch_rng": torch.get_rng_state(), "state": state, "settings": settings.key()}, checkpoint)
+                      "torch_rng": torch.get_rng_state(), "state": state, "settings": run_key}, checkpoint)
         # the checkpoint's history is the record; this file is its readable copy
         with atomic_write(history_file) as f:
             f.writelines(json.dumps(r) + "\n" for r in state["history"])
@@ -639,12 +644,17 @@ def read_pairs(files: Sequence[tuple[str, str]], longest: int = 80) -> tuple[lis
         left, right = read_text(a).splitlines(), read_text(b).splitlines()
         if len(left) != len(right):
             raise SemsimError(f"{b}: {len(right)} lines, where {a} has {len(left)}: --pairs needs line-aligned files")
+        if not left:  # an objective on nothing would train as if it had not been asked for
+            raise SemsimError(f"--pairs {a} {b}: empty files; the consistency objective needs sentence pairs")
         for x, y in zip(left, right):
             h.update(f"{x}\t{y}\n".encode())
             src, ref = x.split(), y.split()
             if src and ref and len(src) <= longest and len(ref) <= longest and \
                     [t.lower() for t in src] != [t.lower() for t in ref]:
                 texts.append((src, ref))
+    if not texts:
+        raise SemsimError(f"--pairs {' '.join(f'{a} {b}' for a, b in files)}: no pair the correction changed (of at "
+                          f"most {longest} tokens); the consistency objective learns from changed pairs only")
     return texts, h.hexdigest()
 
 

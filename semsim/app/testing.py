@@ -1,5 +1,5 @@
-"""Fuzzing helpers for readers, semsim's own and plugins' (needs ``hypothesis``, in the
-``test`` extra).
+"""Fuzzing helpers for readers, semsim's own and plugins' (needs ``pytest`` and ``hypothesis``:
+the ``kit`` extra, ``pip install "semsim[kit]"``).
 
 semsim's promise on bad input is that every reader either returns graphs or refuses with
 a :class:`~semsim.kernel.errors.SemsimError` naming the file and line; never another exception
@@ -65,8 +65,13 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Any, TypeVar
 
-from hypothesis import HealthCheck, settings
-from hypothesis import strategies as st
+try:
+    import pytest
+    from hypothesis import HealthCheck, settings
+    from hypothesis import strategies as st
+except ModuleNotFoundError as exc:  # the kit's libraries are an extra, not semsim's dependencies
+    raise ModuleNotFoundError(f"semsim's conformance kit (semsim.app.testing) needs pytest and hypothesis, and "
+                              f"{exc.name!r} is not installed: pip install \"semsim[kit]\"", name=exc.name) from None
 
 from ..kernel.errors import SemsimError
 from ..kernel.graph import Graph
@@ -291,35 +296,37 @@ def _run_command(args: list[str]) -> CommandResult:
 
 
 # -- the conformance kit ------------------------------------------------------------------------------
-def differences(expected: Graph, actual: Graph, limit: int = 5, *, ids: bool = True) -> list[str]:
+def differences(expected: Graph, actual: Graph, limit: int = 5, *, ids: bool = True,
+                then: str = "read back") -> list[str]:
     """What differs between two graphs beyond their names and metadata (where they were read):
     at most ``limit`` lines, each naming the token, unit or field. Empty: the same graph.
 
     With ``ids=False``, units are compared by what they are, not by their ids or order (a
     native format may number its nodes its own way): each unit by its kind, label, whether it
-    is implicit, its anchors and its yield, each edge by those of its ends."""
+    is implicit, its anchors and its yield, each edge by those of its ends. ``then`` says what
+    ``actual`` is in the lines (``token 3 'x': punct True, read back False``)."""
     if not ids:
-        return _structural_differences(expected, actual, limit)
+        return _structural_differences(expected, actual, limit, then)
     a, b = graph_to_dict(expected), graph_to_dict(actual)
     out: list[str] = []
     for key in ("tokens", "units"):
         if len(a[key]) != len(b[key]):
-            out.append(f"{len(a[key])} {key}, read back {len(b[key])}")
+            out.append(f"{len(a[key])} {key}, {then} {len(b[key])}")
             continue
         fields = ("text", "punct", "paragraph", "para_pos") if key == "tokens" else \
             ("id", "kind", "anchors", "implicit", "label")
         for i, (x, y) in enumerate(zip(a[key], b[key])):
-            out += [f"{key[:-1]} {i} {x[0]!r}: {f} {v!r}, read back {w!r}"
+            out += [f"{key[:-1]} {i} {x[0]!r}: {f} {v!r}, {then} {w!r}"
                     for f, v, w in zip(fields, x, y) if v != w]
     for key in ("edges", "root", "sentence_ends", "scheme"):
         if a[key] != b[key]:
             shown = ([e for e in a[key] if e not in b[key]][:2], [e for e in b[key] if e not in a[key]][:2]) \
                 if key == "edges" else (a[key], b[key])
-            out.append(f"{key}: {shown[0]!r:.200}, read back {shown[1]!r:.200}")
+            out.append(f"{key}: {shown[0]!r:.200}, {then} {shown[1]!r:.200}")
     return out[:limit]
 
 
-def _structural_differences(expected: Graph, actual: Graph, limit: int) -> list[str]:
+def _structural_differences(expected: Graph, actual: Graph, limit: int, then: str) -> list[str]:
     """:func:`differences` up to unit ids and order."""
     from collections import Counter
 
@@ -332,24 +339,25 @@ def _structural_differences(expected: Graph, actual: Graph, limit: int) -> list[
                 "sentence_ends": d["sentence_ends"], "scheme": d["scheme"]}
 
     a, b = form(expected), form(actual)
-    out = [f"token {i} {x[0]!r}: {f} {v!r}, read back {w!r}" for i, (x, y) in enumerate(zip(a["tokens"], b["tokens"]))
+    out = [f"token {i} {x[0]!r}: {f} {v!r}, {then} {w!r}" for i, (x, y) in enumerate(zip(a["tokens"], b["tokens"]))
            for f, v, w in zip(("text", "punct", "paragraph", "para_pos"), x, y) if v != w]
     if len(a["tokens"]) != len(b["tokens"]):
-        out.append(f"{len(a['tokens'])} tokens, read back {len(b['tokens'])}")
+        out.append(f"{len(a['tokens'])} tokens, {then} {len(b['tokens'])}")
     for key in ("units", "edges"):
         missing, extra = list((a[key] - b[key]).elements()), list((b[key] - a[key]).elements())
         if missing or extra:
-            out.append(f"{key} (kind, label, implicit, anchors, yield): {missing[:2]!r:.200} not read back; "
-                       f"read back instead {extra[:2]!r:.200}")
-    out += [f"{key}: {a[key]!r:.200}, read back {b[key]!r:.200}" for key in ("root", "sentence_ends", "scheme")
+            out.append(f"{key} (kind, label, implicit, anchors, yield): {missing[:2]!r:.200} not {then}; "
+                       f"{then} instead {extra[:2]!r:.200}")
+    out += [f"{key}: {a[key]!r:.200}, {then} {b[key]!r:.200}" for key in ("root", "sentence_ends", "scheme")
             if a[key] != b[key]]
     return out[:limit]
 
 
-def _same(expected: Sequence[Graph], actual: Sequence[Graph], route: str, ids: bool = True) -> None:
-    assert len(actual) == len(expected), f"{route}: {len(expected)} graphs, read back {len(actual)}"
+def _same(expected: Sequence[Graph], actual: Sequence[Graph], route: str, ids: bool = True,
+          then: str = "read back") -> None:
+    assert len(actual) == len(expected), f"{route}: {len(expected)} graphs, {then} {len(actual)}"
     for k, (g, h) in enumerate(zip(expected, actual)):
-        diff = differences(g, h, ids=ids)
+        diff = differences(g, h, ids=ids, then=then)
         assert not diff, f"{route}: graph {k + 1} ({g.id or 'unnamed'}) differs:\n  " + "\n  ".join(diff)
 
 
@@ -373,10 +381,7 @@ def conformance_tests(plugin: str, examples: Sequence[str | os.PathLike[str]], s
 
     Assign the class to a name starting with ``Test`` in a test module.
     """
-    import pytest
     from hypothesis import given
-    from hypothesis import strategies as st
-
 
     name = str(Path(plugin).resolve()) if inline and plugin.endswith(".py") else plugin  # as SEMSIM_PLUGINS names it
     paths = [Path(p).resolve() for p in examples]
@@ -466,8 +471,9 @@ def conformance_tests(plugin: str, examples: Sequence[str | os.PathLike[str]], s
 
         def test_parser_is_deterministic(self) -> None:
             first = _parsed(batch_size=32)
-            _same(first, _parsed(batch_size=32), "parsed again")
-            _same(first, _parsed(batch_size=1), "parsed one sentence a batch")
+            _same(first, _parsed(batch_size=32), "parsed again", then="parsed again")
+            _same(first, _parsed(batch_size=1), "parsed one sentence a batch (against 32 a batch)",
+                  then="one a batch")
 
         def test_parsed_graphs_survive_every_route(self, tmp_path: Path) -> None:
             import semsim
@@ -492,7 +498,8 @@ def conformance_tests(plugin: str, examples: Sequence[str | os.PathLike[str]], s
 
         @pytest.mark.slow
         def test_jobs_agree(self) -> None:
-            _same(_parsed(batch_size=1), _parsed(batch_size=1, jobs=2), "parsed by two worker processes")
+            _same(_parsed(batch_size=1), _parsed(batch_size=1, jobs=2), "parsed by two worker processes",
+                  then="by two workers")
 
     def _graphs(path: Path) -> list[Graph]:
         import semsim
@@ -557,3 +564,43 @@ def conformance_tests(plugin: str, examples: Sequence[str | os.PathLike[str]], s
         setattr(Conformance, test, left_out(getattr(Conformance, test)))
     Conformance.__name__ = Conformance.__qualname__ = "Conformance_" + re.sub(r"\W", "_", plugin)
     return Conformance
+
+
+# -- the kit as a pytest plugin: pytest_plugins = ["semsim.app.testing"] in a conftest.py, or -p semsim.app.testing --
+@pytest.fixture
+def semsim_cache(tmp_path_factory: Any, monkeypatch: pytest.MonkeyPatch) -> Path:
+    """A parse cache of the test's own (``SEMSIM_CACHE_DIR``, which worker processes and
+    subprocesses inherit), so that no test is served parses another test made."""
+    path = tmp_path_factory.mktemp("semsim-cache")
+    monkeypatch.setenv("SEMSIM_CACHE_DIR", str(path))
+    return Path(path)
+
+
+@pytest.fixture
+def semsim_plugins(monkeypatch: pytest.MonkeyPatch, semsim_cache: Path) -> Iterator[Callable[..., list[str]]]:
+    """Load plugins for one test: ``semsim_plugins("my_plugin.py", "mypackage")`` registers
+    modules or ``.py`` files as ``SEMSIM_PLUGINS`` does (so ``--jobs`` workers and
+    subprocesses load them too) and returns the names of the plugins loaded; with
+    ``only=True``, no installed plugin is loaded beside them. The plugin manager is read
+    afresh, and again after the test."""
+    from .plugins import plugin_info, reset_plugin_manager
+
+    def load(*modules: str | os.PathLike[str], only: bool = False) -> list[str]:
+        names = [str(Path(m).resolve()) if str(m).endswith(".py") else str(m) for m in modules]
+        monkeypatch.setenv("SEMSIM_PLUGINS", ",".join(filter(None, [os.environ.get("SEMSIM_PLUGINS"), *names])))
+        if only:
+            monkeypatch.setenv("SEMSIM_LOAD_PLUGINS", "")
+        reset_plugin_manager()
+        return [p["name"] for p in plugin_info()]
+
+    yield load
+    reset_plugin_manager()
+
+
+@pytest.fixture
+def semsim_run(semsim_cache: Path) -> Callable[..., CommandResult]:
+    """Run a ``semsim`` command in this process, with the test's own parse cache:
+    ``semsim_run("usim", a, b, "-b")`` gives its :class:`CommandResult` (arguments pass
+    through ``str``). A traceback, or an exit status other than 0 and 1, fails the test: a
+    refusal is exit status 1 with one line."""
+    return lambda *args: _run_command([str(a) for a in args])

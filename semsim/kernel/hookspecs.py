@@ -28,6 +28,13 @@ if TYPE_CHECKING:
     from .records import Download, MetricSpec, ParaphraseJudge, Parser, Reader, WordEncoder, Writer
     from .scheme import Scheme
 
+#: The plugin API (these hooks and the records of :mod:`semsim.kernel.records`), ``MAJOR.MINOR``.
+#: A plugin declares the one it is written for as a module attribute, ``SEMSIM_PLUGIN_API =
+#: "1.0"``, and semsim refuses to load it under another major version, with one line naming it,
+#: rather than fail later in a hook. A minor version adds hooks or record fields with defaults;
+#: a major one changes or removes what a plugin written for the last one relies on.
+PLUGIN_API = "1.0"
+
 hookspec = pluggy.HookspecMarker("semsim")
 hookimpl = pluggy.HookimplMarker("semsim")
 

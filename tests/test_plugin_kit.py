@@ -199,11 +199,11 @@ def test_plugins_check_fails_a_plugin_the_kit_fails(tmp_path):
     and exits 1, naming what differs."""
     env = _env(tmp_path / "site")
     env["PYTHONPATH"] = os.pathsep.join([str(tmp_path / "demo"), env["PYTHONPATH"]])
-    env["SEMSIM_PLUGINS"] = "semsim_demo"
     run = {"cwd": tmp_path, "env": env, "stdout": subprocess.PIPE, "stderr": subprocess.STDOUT, "text": True,
            "timeout": 600}
     semsim = [sys.executable, "-m", "semsim.app.cli"]
     assert subprocess.run([*semsim, "plugins", "new", "demo"], **run).returncode == 0
+    env["SEMSIM_PLUGINS"] = "semsim_demo"  # inline, from its directory: no install needed
     graphs = tmp_path / "demo" / "semsim_demo" / "graphs.py"
     graphs.write_text(graphs.read_text().replace('f"{t.text}/{label[i]}"', 'f"{t.text}/WORD"'))
     r = subprocess.run([*semsim, "plugins", "check", "semsim_demo", "--fast"], **run)
@@ -240,3 +240,25 @@ def test_the_plugin_is_gone_after_the_test(semsim_run):
     r = subprocess.run([sys.executable, "-m", "pytest", "-q", "-p", "no:cacheprovider", "test_it.py"], cwd=tmp_path,
                        env=env, stdout=subprocess.PIPE, stderr=subprocess.STDOUT, text=True, timeout=600)
     assert r.returncode == 0 and "2 passed" in r.stdout, r.stdout
+
+
+def test_parse_with_a_writer_parses_into_the_writer_s_representation(monkeypatch, tmp_path):
+    """`semsim parse --format clf` with no --representation: the DRS writer's representation,
+    not UCCA's (which is not installed here), and the others refuse as before (issue #58.8)."""
+    monkeypatch.setenv("SEMSIM_LOAD_PLUGINS", "")
+    monkeypatch.setenv("SEMSIM_PLUGINS", ",".join([TOY, str(Path(__file__).with_name("drs_plugin.py"))]))
+    monkeypatch.setenv("SEMSIM_CACHE_DIR", str(tmp_path / "cache"))
+    plugins.reset_plugin_manager()
+    text = tmp_path / "t.txt"
+    text.write_text("Tom sleeps .\n", encoding="utf-8")
+    try:
+        r = run_cli("parse", "--format", "clf", "-o", tmp_path / "t.clf", "-q", text)
+        assert r.exit_code == 0, r.output
+        assert run_cli("usim", tmp_path / "t.clf", tmp_path / "t.clf", "-b").stdout == "1.000000\n"
+        r = run_cli("parse", "--format", "clf", "--representation", "toy", "-o", tmp_path / "u.clf", "-q", text)
+        assert r.exit_code == 1 and r.stderr.strip() == (
+            "Error: writer 'clf' writes drs graphs; parser 'toy-parser' parses into toy")
+        r = run_cli("parse", "--format", "clf", "--parser", "toy-parser", "-o", tmp_path / "u.clf", "-q", text)
+        assert r.exit_code == 1 and "writer 'clf' writes drs graphs" in r.stderr
+    finally:
+        plugins.reset_plugin_manager()

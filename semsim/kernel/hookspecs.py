@@ -88,7 +88,8 @@ def register_writers(register: Callable[[Writer], None]) -> None:
 
     ``write(graph, path)`` writes one graph whose scheme is named ``representation`` to one
     file (the UCCA plugin's ``xml`` writes UCCA XML passages): ``semsim parse --format NAME -o
-    DIR`` writes one file per graph into DIR. ``write_all(graphs, path)`` writes them all, in
+    DIR`` writes one file per graph into DIR, parsing into ``representation`` when neither
+    ``--representation`` nor ``--parser`` is given. ``write_all(graphs, path)`` writes them all, in
     order, to one file (a treebank: CoNLL-U, multi-graph PENMAN): ``semsim parse --format NAME
     -o FILE``. Give either or both (with both, an existing directory or a path ending in ``/``
     takes one file per graph). Either writes to the path it is given, a temporary name that

@@ -49,7 +49,11 @@ the tests of what every plugin must hold (docs/plugins.md, "The conformance kit"
   give the same graphs; marked ``slow``: it starts two interpreters).
 
 Each failure says what differs (:func:`differences`), e.g. ``token 3 '..n.01': punct True,
-read back False``.
+read back False``. ``semsim plugins check NAME`` runs the same tests from the command line.
+
+**As a pytest plugin** (``pytest_plugins = ["semsim.app.testing"]`` in a ``conftest.py``): the
+fixtures :func:`semsim_run` (a ``semsim`` command in the test's process), :func:`semsim_plugins`
+(plugins loaded for one test) and :func:`semsim_cache` (a parse cache of the test's own).
 """
 
 from __future__ import annotations

@@ -187,10 +187,10 @@ def test_a_new_plugin_installs_registers_and_passes_the_kit(tmp_path):
     assert "demo 0.1.0: hooks register_metrics, register_parsers, register_readers, register_schemes, " \
            "register_writers" in r.stdout, r.stdout
     r = subprocess.run([*semsim, "plugins", "check", "demo"], **run)
-    assert r.returncode == 0 and "8 passed" in r.stdout and "skipped" not in r.stdout, r.stdout
+    assert r.returncode == 0 and "9 passed" in r.stdout and "skipped" not in r.stdout, r.stdout
     r = subprocess.run([sys.executable, "-m", "pytest", "-q", "-p", "no:cacheprovider", "tests"],
                        **{**run, "cwd": tmp_path / "demo"})
-    assert r.returncode == 0 and "10 passed" in r.stdout and "skipped" not in r.stdout, r.stdout
+    assert r.returncode == 0 and "11 passed" in r.stdout and "skipped" not in r.stdout, r.stdout
 
 
 @pytest.mark.slow
@@ -262,3 +262,84 @@ def test_parse_with_a_writer_parses_into_the_writer_s_representation(monkeypatch
         assert r.exit_code == 1 and "writer 'clf' writes drs graphs" in r.stderr
     finally:
         plugins.reset_plugin_manager()
+
+
+#: a reader of "HEAD word word ..." lines (HEAD: the word the root points at, 1-based) that forgets to
+#: check HEAD's bounds (a crash), and one that leaves the check to Graph (an error naming no line)
+POINTER_PLUGIN = '''
+from semsim.kernel.errors import InputError
+from semsim.kernel.files import read_text
+from semsim.kernel.graph import Graph, Token, Unit, Edge
+from semsim.kernel.hookspecs import hookimpl
+from semsim.kernel.records import Reader
+
+class Native:
+    def __init__(self, head, words):
+        self.head, self.words = head, words
+
+def read_crash(path):
+    for n, line in enumerate(read_text(path).splitlines(), 1):
+        head, *words = line.split()
+        if not head.isdigit():
+            yield InputError("expected HEAD first", path, n)
+            continue
+        words[int(head) - 1]  # no bounds check: IndexError
+        yield Graph(tuple(Token(w) for w in words), (Unit("0"), Unit("1", anchors=(int(head) - 1,))), (Edge(0, 1, "L"),))
+
+def read_native(path):
+    for n, line in enumerate(read_text(path).splitlines(), 1):
+        head, *words = line.split()
+        yield Native(int(head), words) if head.isdigit() else InputError("expected HEAD first", path, n)
+
+@hookimpl
+def register_readers(register):
+    register(Reader("crash", (".crash",), read_crash))
+    register(Reader("native", (".native",), read_native))
+
+@hookimpl
+def to_graph(obj):
+    if isinstance(obj, Native):  # Graph refuses an anchor out of range: a GraphError, no line
+        return Graph(tuple(Token(w) for w in obj.words), (Unit("0"), Unit("1", anchors=(obj.head - 1,))),
+                     (Edge(0, 1, "L"),))
+'''
+
+
+@pytest.fixture
+def pointer_plugin(monkeypatch, tmp_path):
+    path = tmp_path / "pointer_plugin.py"
+    path.write_text(POINTER_PLUGIN, encoding="utf-8")
+    monkeypatch.setenv("SEMSIM_LOAD_PLUGINS", "")
+    monkeypatch.setenv("SEMSIM_PLUGINS", str(path))
+    plugins.reset_plugin_manager()
+    yield tmp_path
+    plugins.reset_plugin_manager()
+
+
+@pytest.mark.slow
+def test_the_reader_check_fails_a_crash_and_an_error_naming_no_line(pointer_plugin):
+    """A reader that crashes was taken for one that refused (semsim names the plugin at fault, a
+    SemsimError), and an error naming no line passed too (issue #58.8): both fail now."""
+    from semsim.app.testing import check_reader
+    assert len(check_reader(pointer_plugin / "ok.crash", b"1 a b\n2 a b\n")) == 2
+    with pytest.raises(AssertionError, match=r"failed in reader 'crash'.*IndexError: list index out of range"):
+        check_reader(pointer_plugin / "x.crash", b"1 a b\n3 a b\n")
+    with pytest.raises(AssertionError, match=r"the reader yielded an error naming no line: .*x.native: graph 2: "):
+        check_reader(pointer_plugin / "x.native", b"1 a b\n3 a b\n")
+    r = run_cli("usim", pointer_plugin / "x.native", pointer_plugin / "x.native")
+    assert r.exit_code == 1 and "x.native: graph 2: " in r.stderr  # which graph, where the reader gave no line
+
+
+@pytest.mark.slow
+def test_check_numbers_finds_a_missing_bounds_check_whatever_the_seed(pointer_plugin):
+    """Every number of the example moved just out of place: the missing check is found, and the
+    failure names the line the edit changed (the kit's test_reader_checks_its_numbers)."""
+    from semsim.app.testing import bounded, check_numbers
+    example = pointer_plugin / "a.crash"
+    example.write_bytes(b"1 a b\n2 a b\n")
+    with pytest.raises(AssertionError, match=r"^a.crash:1: 1 changed to 3: plugin .* IndexError"):
+        bounded(check_numbers, example, pointer_plugin / "edited.crash")
+    example.write_bytes(b"1 a b\n")
+    good = pointer_plugin / "good.native"
+    good.write_bytes(b"1 a b\n")
+    with pytest.raises(AssertionError, match=r"^good.native:1: 1 changed to 3: the reader yielded an error naming"):
+        bounded(check_numbers, good, pointer_plugin / "edited.native")

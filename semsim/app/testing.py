@@ -41,8 +41,10 @@ the tests of what every plugin must hold (docs/plugins.md, "The conformance kit"
 * ``test_signature_names_the_plugin``: the plugin registered the scheme its graphs carry, and
   scores name it (``scheme:NAME@HASH|plugin:...``);
 * ``test_reader_refuses_bad_bytes``: mutations of the example files are read, or refused with
-  one semsim error naming the file, within time and memory bounds (:func:`check_reader`;
-  marked ``slow``, as every fuzz test);
+  one semsim error naming the file (and, for one graph, the line), within time and memory
+  bounds (:func:`check_reader`; marked ``slow``, as every fuzz test);
+* ``test_reader_checks_its_numbers``: every number of each example moved just out of place
+  (:func:`check_numbers`: one past, doubled, 0...) is read or refused so too (``slow``);
 * with ``sentences``: ``test_parser_is_deterministic`` (the same graphs twice, and whatever
   the batch), ``test_parsed_graphs_survive_every_route`` (from ``semsim parse``'s MRP and the
   plugin's writers, and through the parse cache), and ``test_jobs_agree`` (worker processes
@@ -120,6 +122,7 @@ def any_bytes(max_size: int = 2000) -> st.SearchStrategy[bytes]:
 
 
 _WORD = re.compile(rb"[\w.-]+")
+_NUMBER = re.compile(rb"\d{1,9}")
 
 
 @st.composite
@@ -128,14 +131,22 @@ def mutated(draw: st.DrawFn, seeds: Sequence[bytes], max_edits: int = 4) -> byte
     deleted, duplicated or replaced by a fragment, a fragment inserted, the file cut short,
     or a word (an id, a number, a label) replaced by another word of the file, which keeps
     the syntax and changes what refers to what (the edits that make cycles, self-loops and
-    spans out of range)."""
+    spans out of range), or a number moved just past where it was (by one or two, doubled,
+    to 0, or ten times and more): the edits that find a missing bounds check, an index or
+    span end one past the last, at a few dozen examples."""
     data = bytearray(draw(st.sampled_from(list(seeds))))
     for _ in range(draw(st.integers(1, max_edits))):
         i = draw(st.integers(0, len(data)))
         j = draw(st.integers(i, min(len(data), i + 40)))
-        op = draw(st.sampled_from(("delete", "duplicate", "replace", "insert", "truncate", "reuse", "reuse")))
+        op = draw(st.sampled_from(("delete", "duplicate", "replace", "insert", "truncate", "reuse", "reuse", "number",
+                                   "number")))
         piece = draw(st.sampled_from(FRAGMENTS) | st.binary(min_size=1, max_size=3))
-        if op == "reuse":
+        if op == "number":
+            numbers = list(_NUMBER.finditer(data))
+            if numbers:
+                n = draw(st.sampled_from(numbers))
+                data[n.start():n.end()] = _moved(draw, int(n.group()))
+        elif op == "reuse":
             words = list(_WORD.finditer(data))
             if words:
                 a, b = draw(st.sampled_from(words)), draw(st.sampled_from(words))
@@ -151,6 +162,55 @@ def mutated(draw: st.DrawFn, seeds: Sequence[bytes], max_edits: int = 4) -> byte
         else:
             del data[i:]
     return bytes(data)
+
+
+@st.composite
+def renumbered(draw: st.DrawFn, seeds: Sequence[bytes]) -> bytes:
+    """A valid file (one of ``seeds``) with one number moved just out of where it was (by one or
+    two, doubled, to 0, or ten times and more) and nothing else changed: the file still parses,
+    so only a reader's bounds checks (an index one past the last, a span that ends beyond its
+    sentence) stand between the number and a crash. :func:`mutated` makes the same edit among
+    others, which often break the syntax first."""
+    data = bytearray(draw(st.sampled_from(list(seeds))))
+    numbers = list(_NUMBER.finditer(data))
+    if numbers:
+        n = draw(st.sampled_from(numbers))
+        data[n.start():n.end()] = _moved(draw, int(n.group()))
+    return bytes(data)
+
+
+def moves(value: int) -> list[int]:
+    """Where :func:`renumbered` moves a number: one or two past it, one before, doubled, to 0,
+    ten times and more (each once, never negative, never the number itself)."""
+    return [v for v in dict.fromkeys([value + 1, value + 2, value - 1, 2 * value + 1, 0, 10 * value + 9])
+            if v >= 0 and v != value]
+
+
+def _moved(draw: st.DrawFn, value: int) -> bytes:
+    return str(draw(st.sampled_from(moves(value)))).encode()
+
+
+#: How many edited files :func:`check_numbers` reads of one example at most (spread evenly over its edits).
+MAX_RENUMBERED = 600
+
+
+def check_numbers(path: Path, target: Path, limit: int = MAX_RENUMBERED) -> int:
+    """Read, as :func:`check_reader` does, every edit of the file ``path`` that moves one of its
+    numbers as :func:`renumbered` would (each number, each move; at most ``limit`` edits, spread
+    evenly), written to ``target``: the systematic twin of the random fuzzing, which finds a
+    missing bounds check whatever the seed. The first edit read badly fails, naming the line it
+    changed and how. Run it within :func:`bounded` (the kit does). Returns how many were read."""
+    data = path.read_bytes()
+    edits = [(m, v) for m in _NUMBER.finditer(data) for v in moves(int(m.group()))]
+    chosen = edits[::max(1, -(-len(edits) // limit))]
+    for m, v in chosen:
+        target.write_bytes(data[:m.start()] + str(v).encode() + data[m.end():])
+        try:
+            _read_all(target, None)
+        except AssertionError as exc:
+            line = data.count(b"\n", 0, m.start()) + 1
+            raise AssertionError(f"{path.name}:{line}: {m.group().decode()} changed to {v}: {exc}") from None
+    return len(chosen)
 
 
 # No subnormal floats: a library loaded earlier in the process (torch) may have set
@@ -251,20 +311,38 @@ def bounded(fn: Callable[..., T], *args: Any, seconds: float | None = None, mega
 def check_reader(path: Path, data: bytes, format: str | None = None) -> list[Graph | SemsimError]:
     """Write ``data`` to ``path`` and read every graph in it through the registered reader
     (``format``, else by suffix) as the CLI does, within :func:`bounded`'s time and memory:
-    the outcome must be graphs, per-graph errors, or a :class:`SemsimError` about the file;
-    anything else fails (a bug). Returns what was read, so that a test can check more."""
+    the outcome must be graphs, per-graph errors naming the file and line, or an error about
+    the file naming it; anything else fails (a bug): an exception in the reader (which semsim
+    reports as the plugin's fault), or an error that names no file or, for one graph, no line
+    (a graph the reader built without checking it, refused by ``Graph`` itself). Returns what
+    was read, so that a test can check more."""
     path.write_bytes(data)
     return bounded(_read_all, path, format)
 
 
 def _read_all(path: Path, format: str | None) -> list[Graph | SemsimError]:
+    from ..kernel.errors import InputError, PluginError
     try:
         out: list[Graph | SemsimError] = list(iter_graphs(path, format, errors="yield"))
+    except PluginError as exc:  # the reader's own code raised: a crash, not a refusal
+        raise AssertionError(f"{exc}\n{_cause(exc)}") from None
     except SemsimError as exc:
+        assert isinstance(exc, InputError) and exc.path is not None, \
+            f"the reader refused the file with an error naming no file: {type(exc).__name__}: {exc}"
         return [exc]
     for g in out:
-        assert isinstance(g, Graph | SemsimError), f"reader yielded {type(g).__name__}"
+        assert isinstance(g, Graph | InputError), f"reader yielded {type(g).__name__}"
+        assert not isinstance(g, InputError) or (g.path is not None and g.line is not None), \
+            f"the reader yielded an error naming no {'line' if g.path else 'file'}: {g} (check what the file " \
+            "says before building a graph of it, and yield an InputError naming the file and line)"
     return out
+
+
+def _cause(exc: BaseException) -> str:
+    """The traceback of what caused ``exc`` (a plugin's exception), for the failure's message."""
+    import traceback
+    cause = exc.__cause__
+    return "".join(traceback.format_exception(cause)) if cause is not None else ""
 
 
 @dataclass(frozen=True)
@@ -396,7 +474,8 @@ def conformance_tests(plugin: str, examples: Sequence[str | os.PathLike[str]], s
 
     def fuzzed() -> st.SearchStrategy[tuple[str, bytes]]:
         return st.sampled_from(seeds).flatmap(
-            lambda seed: (mutated([seed[1]]) | any_bytes(500)).map(lambda data: (seed[0], data)))
+            lambda seed: (mutated([seed[1]]) | renumbered([seed[1]]) | any_bytes(500)).map(
+                lambda data: (seed[0], data)))
 
     class Conformance:
         """The conformance kit's tests for one plugin (:func:`conformance_tests`)."""
@@ -472,6 +551,11 @@ def conformance_tests(plugin: str, examples: Sequence[str | os.PathLike[str]], s
         def test_reader_refuses_bad_bytes(self, tmp_path_factory: Any, example: tuple[str, bytes]) -> None:
             suffix, data = example
             check_reader(tmp_path_factory.mktemp("fuzz") / f"mutated{suffix}", data)
+
+        @pytest.mark.slow
+        @pytest.mark.parametrize("path", paths, ids=ids)
+        def test_reader_checks_its_numbers(self, path: Path, tmp_path: Path) -> None:
+            bounded(check_numbers, path, tmp_path / f"renumbered{path.suffix}", seconds=120)
 
         def test_parser_is_deterministic(self) -> None:
             first = _parsed(batch_size=32)

@@ -191,7 +191,7 @@ def _moved(draw: st.DrawFn, value: int) -> bytes:
 
 
 #: How many edited files :func:`check_numbers` reads of one example at most (spread evenly over its edits).
-MAX_RENUMBERED = 600
+MAX_RENUMBERED = 300
 
 
 def check_numbers(path: Path, target: Path, limit: int = MAX_RENUMBERED) -> int:

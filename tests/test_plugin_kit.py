@@ -284,7 +284,8 @@ def read_crash(path):
             yield InputError("expected HEAD first", path, n)
             continue
         words[int(head) - 1]  # no bounds check: IndexError
-        yield Graph(tuple(Token(w) for w in words), (Unit("0"), Unit("1", anchors=(int(head) - 1,))), (Edge(0, 1, "L"),))
+        units = (Unit("0"), Unit("1", anchors=(int(head) - 1,)))
+        yield Graph(tuple(Token(w) for w in words), units, (Edge(0, 1, "L"),))
 
 def read_native(path):
     for n, line in enumerate(read_text(path).splitlines(), 1):

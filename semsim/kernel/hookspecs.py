@@ -10,7 +10,9 @@ Registration hooks receive a ``register`` callback, as in ``llm``, so a plugin b
 few lines; what they register are the records of :mod:`semsim.kernel.records`. The conversion
 hook is ``firstresult``, as in ``pytest``: the first plugin that recognises an object
 converts it. This module and the records are part of the kernel: a plugin imports them, never
-the plugin manager (:mod:`semsim.app.plugins`).
+the plugin manager (:mod:`semsim.app.plugins`). They are versioned together as the plugin API,
+:data:`PLUGIN_API` (``"1.0"``): a plugin says which it is written for in its module,
+``SEMSIM_PLUGIN_API = "1.0"``, and semsim refuses one written for another major version.
 """
 
 from __future__ import annotations

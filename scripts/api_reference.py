@@ -63,12 +63,71 @@ def _records() -> list[str]:
     return out
 
 
+def _signature(fn: Any) -> str:
+    return str(inspect.signature(fn)).replace("|", "\\|")
+
+
+def _first_paragraph(fn: Any) -> str:
+    return _doc(fn).split("\n\n")[0].replace("\n", " ")
+
+
+def _members(cls: type) -> list[str]:
+    """A class's public methods and properties, one line each: its signature and its docstring's
+    first paragraph (the class is described by what it offers, not by how it is built)."""
+    fields = {f.name for f in dataclasses.fields(cls)} if dataclasses.is_dataclass(cls) else set()
+    out = []
+    for name, _ in inspect.getmembers(cls):
+        if name.startswith("_") or name in fields:
+            continue
+        raw = inspect.getattr_static(cls, name)
+        if isinstance(raw, property):
+            line = f"- `{name}` (property): {_first_paragraph(raw.fget)}"
+        elif isinstance(raw, classmethod | staticmethod) or callable(raw):
+            fn = raw.__func__ if isinstance(raw, classmethod | staticmethod) else raw
+            kind = "classmethod " if isinstance(raw, classmethod) else ""
+            line = f"- {kind}`{name}{_signature(fn)}`: {_first_paragraph(fn)}"
+        else:
+            continue
+        out.append(line.rstrip().removesuffix(":"))
+    return out
+
+
+def _class(cls: type) -> list[str]:
+    """A class: its docstring, its fields (a dataclass) and its public methods."""
+    out = _record(cls) if dataclasses.is_dataclass(cls) else [f"### `{cls.__module__}.{cls.__qualname__}`", "",
+                                                                 _doc(cls), ""]
+    members = _members(cls)
+    return [*out, *(["Methods and properties:", "", *members, ""] if members else [])]
+
+
+def _function(fn: Any) -> list[str]:
+    return [f"### `{fn.__module__}.{fn.__name__}{_signature(fn)}`", "", _doc(fn), ""]
+
+
+def _helpers() -> list[str]:
+    """What a plugin author uses beside the hooks: scores, signatures, model hashing, reading
+    graphs, the parsing settings, and the conformance kit's options."""
+    from semsim.app import parsing, reading
+    from semsim.kernel import models, signature, stats
+    out = ["## Scores and signatures (`semsim.kernel.stats`, `semsim.kernel.signature`)", "",
+           "What a plugin metric's `score(g1, g2)` returns (`register_metrics`): a `Score` of `Counts`, signed.", ""]
+    for cls in (stats.Counts, stats.Score, signature.Signature):
+        out += _class(cls)
+    out += ["## Helpers", ""]
+    out += [*_function(models.hash_files), *_function(reading.read_all)]
+    out += ["## Parsing from text (`semsim.app.parsing`, also `semsim.api.ParseSettings`)", "",
+            *_class(parsing.ParseSettings)]
+    from semsim.app import testing  # the kit extra: pytest and hypothesis
+    return [*out, "## The conformance kit (`semsim.app.testing`, the `kit` extra)", "",
+            *_function(testing.conformance_tests)]
+
+
 def render() -> str:
     lines = ["# Plugin API reference (plain Markdown)", "",
              "Generated from the code by `python scripts/api_reference.py`; do not edit by hand "
              "(tests/test_api_reference.py checks it). The guide is [Writing a plugin](../plugins.md); the "
              "site renders the same docstrings in [Plugin API](../api/plugins.md).", "",
-             *_hooks(), *_records()]
+             *_hooks(), *_records(), *_helpers()]
     return "\n".join(line.rstrip() for line in lines).rstrip() + "\n"
 
 

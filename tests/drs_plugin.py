@@ -44,6 +44,7 @@ class Drs:
 
     id: str
     clauses: tuple[tuple[str, str, str, str], ...]
+    line: int | None = None  # where it starts in its file: semsim names it in an error of to_graph's
 
 
 def is_sense(token: str) -> bool:
@@ -61,8 +62,8 @@ def read(path: Path):
         if not line.strip():
             if drs or error:
                 count += 1
-                yield error or Drs(f"{Path(shown(path)).stem}.{count}", tuple(drs))
-            drs, error = [], None
+                yield error or Drs(f"{Path(shown(path)).stem}.{count}", tuple(drs), start)
+            drs, error, start = [], None, 0
             continue
         start = start or n
         if line.startswith("%"):

@@ -12,3 +12,10 @@ def test_the_plain_markdown_plugin_reference_is_up_to_date():
     for hook in ("register_readers", "register_parsers", "register_writers", "to_graph"):
         assert f"### `{hook}(" in current
     assert "### `semsim.kernel.records.Parser`" in current and "| `default` |" in current
+    # what a plugin author also uses (issue #58.8): scores, signatures by their methods, helpers, the kit's options
+    for heading in ("### `semsim.kernel.stats.Score`", "### `semsim.kernel.stats.Counts`",
+                    "### `semsim.kernel.signature.Signature`", "### `semsim.kernel.models.hash_files(",
+                    "### `semsim.app.reading.read_all(", "### `semsim.app.parsing.ParseSettings`",
+                    "### `semsim.app.testing.conformance_tests("):
+        assert heading in current, heading
+    assert "- classmethod `parse(cls, text: 'str') -> 'Signature'`: The fields of a rendered signature" in current

@@ -74,16 +74,20 @@ def get_plugin_manager() -> pluggy.PluginManager:
                 continue
             try:
                 module = ep.load()
+                check_plugin_api(ep.name, module)
                 pm.register(module, name=ep.name)
                 _versions[ep.name] = ep.dist.version if ep.dist is not None else None
                 if ep.dist is not None:
                     _distributions[ep.name] = ep.dist.name
                 if _editable(ep.dist):
                     _sources[ep.name] = module
+            except PluginError as exc:  # one written for another plugin API: its own line
+                print(f"semsim: {exc}", file=sys.stderr)
             except (Exception, SystemExit) as exc:  # a broken plugin must not break semsim
                 print(f"semsim: could not load plugin {ep.name!r}: {_why(exc)}", file=sys.stderr)
         for spec in sorted(_names("SEMSIM_PLUGINS") or ()):
             module = _load_module(spec)
+            check_plugin_api(spec, module)
             if pm.is_registered(module):  # installed too: one plugin, registered once
                 if _tracing():
                     _trace(f"SEMSIM_PLUGINS: {spec!r} is the installed plugin {pm.get_name(module)!r}: registered once")
@@ -120,6 +124,26 @@ def _load_module(spec: str) -> Any:
         raise PluginError(f"SEMSIM_PLUGINS: cannot load {spec!r}: {exc}") from exc
     except (Exception, SystemExit) as exc:  # the module's own code failed (or exited) as it was imported
         raise plugin_fault(spec, "its import", exc) from exc
+
+
+def check_plugin_api(name: str, module: Any) -> None:
+    """Refuse a plugin written for another major version of the plugin API
+    (:data:`~semsim.kernel.hookspecs.PLUGIN_API`), before any of its hooks runs: its
+    ``SEMSIM_PLUGIN_API`` names that version. A plugin that declares none is loaded."""
+    declared = getattr(module, "SEMSIM_PLUGIN_API", None)
+    if declared is None:
+        return
+    import re
+
+    from ..kernel.version import __version__
+    found = re.fullmatch(r"(\d+)(?:\.\d+)?", str(declared).strip())
+    if found is None:
+        raise PluginError(f"plugin {name!r} declares SEMSIM_PLUGIN_API = {declared!r:.40}, not a version such as "
+                          f"{hookspecs.PLUGIN_API!r}: not loaded")
+    if found.group(1) != hookspecs.PLUGIN_API.split(".")[0]:
+        raise PluginError(f"plugin {name!r} is written for semsim's plugin API {declared}, and semsim {__version__} "
+                          f"has plugin API {hookspecs.PLUGIN_API}: not loaded (install a version of the plugin "
+                          "written for this one)")
 
 
 def _why(exc: BaseException) -> str:

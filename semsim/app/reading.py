@@ -105,13 +105,15 @@ def iter_graphs(path: str | os.PathLike[str], format: str | None = None,
     reader = find_reader(p, format)
     sniffed = is_stream(p) and format is None and not p.suffix  # which reader read it is a guess: say so
     try:
-        for obj in reader.read(p):
+        for k, obj in enumerate(reader.read(p), 1):
             empty = False
             if not isinstance(obj, InputError):
+                line = getattr(obj, "line", None)
+                line = line if isinstance(line, int) and not isinstance(line, bool) else None
                 try:
                     obj = to_graph(obj)
                 except (InputError, GraphError) as exc:  # a graph that converts badly costs only itself
-                    obj = exc if isinstance(exc, InputError) else InputError(str(exc), p, getattr(obj, "line", None))
+                    obj = _located(exc, p, line, k)
             if isinstance(obj, InputError) and sniffed:
                 obj = _as_read_by(obj, reader, p)
             if isinstance(obj, InputError) and errors == "raise":
@@ -126,6 +128,17 @@ def iter_graphs(path: str | os.PathLike[str], format: str | None = None,
         raise plugin_fault(reader.plugin, f"reader {reader.name!r} (reading {shown(p)})", exc) from exc
     if empty:
         raise InputError("no graphs in file", shown(p))
+
+
+def _located(exc: InputError | GraphError, path: Path, line: int | None, k: int) -> InputError:
+    """An error of ``to_graph`` about the ``k``-th graph of ``path`` as an error naming the file
+    and the line: its own, else the native graph's ``line`` (an attribute a reader may set),
+    else which graph it was."""
+    if isinstance(exc, InputError) and exc.path is not None:
+        return exc
+    message, line = (exc.message, exc.line if exc.line is not None else line) if isinstance(exc, InputError) \
+        else (str(exc), line)
+    return InputError(message if line is not None else f"graph {k}: {message}", path, line)
 
 
 def _as_read_by(error: InputError, reader: Reader, path: Path) -> InputError:

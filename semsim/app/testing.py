@@ -1,5 +1,5 @@
-"""Fuzzing helpers for readers, semsim's own and plugins' (needs ``hypothesis``, in the
-``test`` extra).
+"""Fuzzing helpers for readers, semsim's own and plugins' (needs ``pytest`` and ``hypothesis``:
+the ``kit`` extra, ``pip install "semsim[kit]"``).
 
 semsim's promise on bad input is that every reader either returns graphs or refuses with
 a :class:`~semsim.kernel.errors.SemsimError` naming the file and line; never another exception
@@ -41,15 +41,21 @@ the tests of what every plugin must hold (docs/plugins.md, "The conformance kit"
 * ``test_signature_names_the_plugin``: the plugin registered the scheme its graphs carry, and
   scores name it (``scheme:NAME@HASH|plugin:...``);
 * ``test_reader_refuses_bad_bytes``: mutations of the example files are read, or refused with
-  one semsim error naming the file, within time and memory bounds (:func:`check_reader`;
-  marked ``slow``, as every fuzz test);
+  one semsim error naming the file (and, for one graph, the line), within time and memory
+  bounds (:func:`check_reader`; marked ``slow``, as every fuzz test);
+* ``test_reader_checks_its_numbers``: every number of each example moved just out of place
+  (:func:`check_numbers`: one past, doubled, 0...) is read or refused so too (``slow``);
 * with ``sentences``: ``test_parser_is_deterministic`` (the same graphs twice, and whatever
   the batch), ``test_parsed_graphs_survive_every_route`` (from ``semsim parse``'s MRP and the
   plugin's writers, and through the parse cache), and ``test_jobs_agree`` (worker processes
   give the same graphs; marked ``slow``: it starts two interpreters).
 
 Each failure says what differs (:func:`differences`), e.g. ``token 3 '..n.01': punct True,
-read back False``.
+read back False``. ``semsim plugins check NAME`` runs the same tests from the command line.
+
+**As a pytest plugin** (``pytest_plugins = ["semsim.app.testing"]`` in a ``conftest.py``): the
+fixtures :func:`semsim_run` (a ``semsim`` command in the test's process), :func:`semsim_plugins`
+(plugins loaded for one test) and :func:`semsim_cache` (a parse cache of the test's own).
 """
 
 from __future__ import annotations
@@ -65,8 +71,13 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Any, TypeVar
 
-from hypothesis import HealthCheck, settings
-from hypothesis import strategies as st
+try:
+    import pytest
+    from hypothesis import HealthCheck, settings
+    from hypothesis import strategies as st
+except ModuleNotFoundError as exc:  # the kit's libraries are an extra, not semsim's dependencies
+    raise ModuleNotFoundError(f"semsim's conformance kit (semsim.app.testing) needs pytest and hypothesis, and "
+                              f"{exc.name!r} is not installed: pip install \"semsim[kit]\"", name=exc.name) from None
 
 from ..kernel.errors import SemsimError
 from ..kernel.graph import Graph
@@ -111,6 +122,7 @@ def any_bytes(max_size: int = 2000) -> st.SearchStrategy[bytes]:
 
 
 _WORD = re.compile(rb"[\w.-]+")
+_NUMBER = re.compile(rb"\d{1,9}")
 
 
 @st.composite
@@ -119,14 +131,22 @@ def mutated(draw: st.DrawFn, seeds: Sequence[bytes], max_edits: int = 4) -> byte
     deleted, duplicated or replaced by a fragment, a fragment inserted, the file cut short,
     or a word (an id, a number, a label) replaced by another word of the file, which keeps
     the syntax and changes what refers to what (the edits that make cycles, self-loops and
-    spans out of range)."""
+    spans out of range), or a number moved just past where it was (by one or two, doubled,
+    to 0, or ten times and more): the edits that find a missing bounds check, an index or
+    span end one past the last, at a few dozen examples."""
     data = bytearray(draw(st.sampled_from(list(seeds))))
     for _ in range(draw(st.integers(1, max_edits))):
         i = draw(st.integers(0, len(data)))
         j = draw(st.integers(i, min(len(data), i + 40)))
-        op = draw(st.sampled_from(("delete", "duplicate", "replace", "insert", "truncate", "reuse", "reuse")))
+        op = draw(st.sampled_from(("delete", "duplicate", "replace", "insert", "truncate", "reuse", "reuse", "number",
+                                   "number")))
         piece = draw(st.sampled_from(FRAGMENTS) | st.binary(min_size=1, max_size=3))
-        if op == "reuse":
+        if op == "number":
+            numbers = list(_NUMBER.finditer(data))
+            if numbers:
+                n = draw(st.sampled_from(numbers))
+                data[n.start():n.end()] = _moved(draw, int(n.group()))
+        elif op == "reuse":
             words = list(_WORD.finditer(data))
             if words:
                 a, b = draw(st.sampled_from(words)), draw(st.sampled_from(words))
@@ -142,6 +162,55 @@ def mutated(draw: st.DrawFn, seeds: Sequence[bytes], max_edits: int = 4) -> byte
         else:
             del data[i:]
     return bytes(data)
+
+
+@st.composite
+def renumbered(draw: st.DrawFn, seeds: Sequence[bytes]) -> bytes:
+    """A valid file (one of ``seeds``) with one number moved just out of where it was (by one or
+    two, doubled, to 0, or ten times and more) and nothing else changed: the file still parses,
+    so only a reader's bounds checks (an index one past the last, a span that ends beyond its
+    sentence) stand between the number and a crash. :func:`mutated` makes the same edit among
+    others, which often break the syntax first."""
+    data = bytearray(draw(st.sampled_from(list(seeds))))
+    numbers = list(_NUMBER.finditer(data))
+    if numbers:
+        n = draw(st.sampled_from(numbers))
+        data[n.start():n.end()] = _moved(draw, int(n.group()))
+    return bytes(data)
+
+
+def moves(value: int) -> list[int]:
+    """Where :func:`renumbered` moves a number: one or two past it, one before, doubled, to 0,
+    ten times and more (each once, never negative, never the number itself)."""
+    return [v for v in dict.fromkeys([value + 1, value + 2, value - 1, 2 * value + 1, 0, 10 * value + 9])
+            if v >= 0 and v != value]
+
+
+def _moved(draw: st.DrawFn, value: int) -> bytes:
+    return str(draw(st.sampled_from(moves(value)))).encode()
+
+
+#: How many edited files :func:`check_numbers` reads of one example at most (spread evenly over its edits).
+MAX_RENUMBERED = 300
+
+
+def check_numbers(path: Path, target: Path, limit: int = MAX_RENUMBERED) -> int:
+    """Read, as :func:`check_reader` does, every edit of the file ``path`` that moves one of its
+    numbers as :func:`renumbered` would (each number, each move; at most ``limit`` edits, spread
+    evenly), written to ``target``: the systematic twin of the random fuzzing, which finds a
+    missing bounds check whatever the seed. The first edit read badly fails, naming the line it
+    changed and how. Run it within :func:`bounded` (the kit does). Returns how many were read."""
+    data = path.read_bytes()
+    edits = [(m, v) for m in _NUMBER.finditer(data) for v in moves(int(m.group()))]
+    chosen = edits[::max(1, -(-len(edits) // limit))]
+    for m, v in chosen:
+        target.write_bytes(data[:m.start()] + str(v).encode() + data[m.end():])
+        try:
+            _read_all(target, None)
+        except AssertionError as exc:
+            line = data.count(b"\n", 0, m.start()) + 1
+            raise AssertionError(f"{path.name}:{line}: {m.group().decode()} changed to {v}: {exc}") from None
+    return len(chosen)
 
 
 # No subnormal floats: a library loaded earlier in the process (torch) may have set
@@ -242,20 +311,38 @@ def bounded(fn: Callable[..., T], *args: Any, seconds: float | None = None, mega
 def check_reader(path: Path, data: bytes, format: str | None = None) -> list[Graph | SemsimError]:
     """Write ``data`` to ``path`` and read every graph in it through the registered reader
     (``format``, else by suffix) as the CLI does, within :func:`bounded`'s time and memory:
-    the outcome must be graphs, per-graph errors, or a :class:`SemsimError` about the file;
-    anything else fails (a bug). Returns what was read, so that a test can check more."""
+    the outcome must be graphs, per-graph errors naming the file and line, or an error about
+    the file naming it; anything else fails (a bug): an exception in the reader (which semsim
+    reports as the plugin's fault), or an error that names no file or, for one graph, no line
+    (a graph the reader built without checking it, refused by ``Graph`` itself). Returns what
+    was read, so that a test can check more."""
     path.write_bytes(data)
     return bounded(_read_all, path, format)
 
 
 def _read_all(path: Path, format: str | None) -> list[Graph | SemsimError]:
+    from ..kernel.errors import InputError, PluginError
     try:
         out: list[Graph | SemsimError] = list(iter_graphs(path, format, errors="yield"))
+    except PluginError as exc:  # the reader's own code raised: a crash, not a refusal
+        raise AssertionError(f"{exc}\n{_cause(exc)}") from None
     except SemsimError as exc:
+        assert isinstance(exc, InputError) and exc.path is not None, \
+            f"the reader refused the file with an error naming no file: {type(exc).__name__}: {exc}"
         return [exc]
     for g in out:
-        assert isinstance(g, Graph | SemsimError), f"reader yielded {type(g).__name__}"
+        assert isinstance(g, Graph | InputError), f"reader yielded {type(g).__name__}"
+        assert not isinstance(g, InputError) or (g.path is not None and g.line is not None), \
+            f"the reader yielded an error naming no {'line' if g.path else 'file'}: {g} (check what the file " \
+            "says before building a graph of it, and yield an InputError naming the file and line)"
     return out
+
+
+def _cause(exc: BaseException) -> str:
+    """The traceback of what caused ``exc`` (a plugin's exception), for the failure's message."""
+    import traceback
+    cause = exc.__cause__
+    return "".join(traceback.format_exception(cause)) if cause is not None else ""
 
 
 @dataclass(frozen=True)
@@ -291,35 +378,37 @@ def _run_command(args: list[str]) -> CommandResult:
 
 
 # -- the conformance kit ------------------------------------------------------------------------------
-def differences(expected: Graph, actual: Graph, limit: int = 5, *, ids: bool = True) -> list[str]:
+def differences(expected: Graph, actual: Graph, limit: int = 5, *, ids: bool = True,
+                then: str = "read back") -> list[str]:
     """What differs between two graphs beyond their names and metadata (where they were read):
     at most ``limit`` lines, each naming the token, unit or field. Empty: the same graph.
 
     With ``ids=False``, units are compared by what they are, not by their ids or order (a
     native format may number its nodes its own way): each unit by its kind, label, whether it
-    is implicit, its anchors and its yield, each edge by those of its ends."""
+    is implicit, its anchors and its yield, each edge by those of its ends. ``then`` says what
+    ``actual`` is in the lines (``token 3 'x': punct True, read back False``)."""
     if not ids:
-        return _structural_differences(expected, actual, limit)
+        return _structural_differences(expected, actual, limit, then)
     a, b = graph_to_dict(expected), graph_to_dict(actual)
     out: list[str] = []
     for key in ("tokens", "units"):
         if len(a[key]) != len(b[key]):
-            out.append(f"{len(a[key])} {key}, read back {len(b[key])}")
+            out.append(f"{len(a[key])} {key}, {then} {len(b[key])}")
             continue
         fields = ("text", "punct", "paragraph", "para_pos") if key == "tokens" else \
             ("id", "kind", "anchors", "implicit", "label")
         for i, (x, y) in enumerate(zip(a[key], b[key])):
-            out += [f"{key[:-1]} {i} {x[0]!r}: {f} {v!r}, read back {w!r}"
+            out += [f"{key[:-1]} {i} {x[0]!r}: {f} {v!r}, {then} {w!r}"
                     for f, v, w in zip(fields, x, y) if v != w]
     for key in ("edges", "root", "sentence_ends", "scheme"):
         if a[key] != b[key]:
             shown = ([e for e in a[key] if e not in b[key]][:2], [e for e in b[key] if e not in a[key]][:2]) \
                 if key == "edges" else (a[key], b[key])
-            out.append(f"{key}: {shown[0]!r:.200}, read back {shown[1]!r:.200}")
+            out.append(f"{key}: {shown[0]!r:.200}, {then} {shown[1]!r:.200}")
     return out[:limit]
 
 
-def _structural_differences(expected: Graph, actual: Graph, limit: int) -> list[str]:
+def _structural_differences(expected: Graph, actual: Graph, limit: int, then: str) -> list[str]:
     """:func:`differences` up to unit ids and order."""
     from collections import Counter
 
@@ -332,24 +421,25 @@ def _structural_differences(expected: Graph, actual: Graph, limit: int) -> list[
                 "sentence_ends": d["sentence_ends"], "scheme": d["scheme"]}
 
     a, b = form(expected), form(actual)
-    out = [f"token {i} {x[0]!r}: {f} {v!r}, read back {w!r}" for i, (x, y) in enumerate(zip(a["tokens"], b["tokens"]))
+    out = [f"token {i} {x[0]!r}: {f} {v!r}, {then} {w!r}" for i, (x, y) in enumerate(zip(a["tokens"], b["tokens"]))
            for f, v, w in zip(("text", "punct", "paragraph", "para_pos"), x, y) if v != w]
     if len(a["tokens"]) != len(b["tokens"]):
-        out.append(f"{len(a['tokens'])} tokens, read back {len(b['tokens'])}")
+        out.append(f"{len(a['tokens'])} tokens, {then} {len(b['tokens'])}")
     for key in ("units", "edges"):
         missing, extra = list((a[key] - b[key]).elements()), list((b[key] - a[key]).elements())
         if missing or extra:
-            out.append(f"{key} (kind, label, implicit, anchors, yield): {missing[:2]!r:.200} not read back; "
-                       f"read back instead {extra[:2]!r:.200}")
-    out += [f"{key}: {a[key]!r:.200}, read back {b[key]!r:.200}" for key in ("root", "sentence_ends", "scheme")
+            out.append(f"{key} (kind, label, implicit, anchors, yield): {missing[:2]!r:.200} not {then}; "
+                       f"{then} instead {extra[:2]!r:.200}")
+    out += [f"{key}: {a[key]!r:.200}, {then} {b[key]!r:.200}" for key in ("root", "sentence_ends", "scheme")
             if a[key] != b[key]]
     return out[:limit]
 
 
-def _same(expected: Sequence[Graph], actual: Sequence[Graph], route: str, ids: bool = True) -> None:
-    assert len(actual) == len(expected), f"{route}: {len(expected)} graphs, read back {len(actual)}"
+def _same(expected: Sequence[Graph], actual: Sequence[Graph], route: str, ids: bool = True,
+          then: str = "read back") -> None:
+    assert len(actual) == len(expected), f"{route}: {len(expected)} graphs, {then} {len(actual)}"
     for k, (g, h) in enumerate(zip(expected, actual)):
-        diff = differences(g, h, ids=ids)
+        diff = differences(g, h, ids=ids, then=then)
         assert not diff, f"{route}: graph {k + 1} ({g.id or 'unnamed'}) differs:\n  " + "\n  ".join(diff)
 
 
@@ -373,10 +463,7 @@ def conformance_tests(plugin: str, examples: Sequence[str | os.PathLike[str]], s
 
     Assign the class to a name starting with ``Test`` in a test module.
     """
-    import pytest
     from hypothesis import given
-    from hypothesis import strategies as st
-
 
     name = str(Path(plugin).resolve()) if inline and plugin.endswith(".py") else plugin  # as SEMSIM_PLUGINS names it
     paths = [Path(p).resolve() for p in examples]
@@ -387,7 +474,8 @@ def conformance_tests(plugin: str, examples: Sequence[str | os.PathLike[str]], s
 
     def fuzzed() -> st.SearchStrategy[tuple[str, bytes]]:
         return st.sampled_from(seeds).flatmap(
-            lambda seed: (mutated([seed[1]]) | any_bytes(500)).map(lambda data: (seed[0], data)))
+            lambda seed: (mutated([seed[1]]) | renumbered([seed[1]]) | any_bytes(500)).map(
+                lambda data: (seed[0], data)))
 
     class Conformance:
         """The conformance kit's tests for one plugin (:func:`conformance_tests`)."""
@@ -464,10 +552,16 @@ def conformance_tests(plugin: str, examples: Sequence[str | os.PathLike[str]], s
             suffix, data = example
             check_reader(tmp_path_factory.mktemp("fuzz") / f"mutated{suffix}", data)
 
+        @pytest.mark.slow
+        @pytest.mark.parametrize("path", paths, ids=ids)
+        def test_reader_checks_its_numbers(self, path: Path, tmp_path: Path) -> None:
+            bounded(check_numbers, path, tmp_path / f"renumbered{path.suffix}", seconds=120)
+
         def test_parser_is_deterministic(self) -> None:
             first = _parsed(batch_size=32)
-            _same(first, _parsed(batch_size=32), "parsed again")
-            _same(first, _parsed(batch_size=1), "parsed one sentence a batch")
+            _same(first, _parsed(batch_size=32), "parsed again", then="parsed again")
+            _same(first, _parsed(batch_size=1), "parsed one sentence a batch (against 32 a batch)",
+                  then="one a batch")
 
         def test_parsed_graphs_survive_every_route(self, tmp_path: Path) -> None:
             import semsim
@@ -492,7 +586,8 @@ def conformance_tests(plugin: str, examples: Sequence[str | os.PathLike[str]], s
 
         @pytest.mark.slow
         def test_jobs_agree(self) -> None:
-            _same(_parsed(batch_size=1), _parsed(batch_size=1, jobs=2), "parsed by two worker processes")
+            _same(_parsed(batch_size=1), _parsed(batch_size=1, jobs=2), "parsed by two worker processes",
+                  then="by two workers")
 
     def _graphs(path: Path) -> list[Graph]:
         import semsim
@@ -557,3 +652,43 @@ def conformance_tests(plugin: str, examples: Sequence[str | os.PathLike[str]], s
         setattr(Conformance, test, left_out(getattr(Conformance, test)))
     Conformance.__name__ = Conformance.__qualname__ = "Conformance_" + re.sub(r"\W", "_", plugin)
     return Conformance
+
+
+# -- the kit as a pytest plugin: pytest_plugins = ["semsim.app.testing"] in a conftest.py, or -p semsim.app.testing --
+@pytest.fixture
+def semsim_cache(tmp_path_factory: Any, monkeypatch: pytest.MonkeyPatch) -> Path:
+    """A parse cache of the test's own (``SEMSIM_CACHE_DIR``, which worker processes and
+    subprocesses inherit), so that no test is served parses another test made."""
+    path = tmp_path_factory.mktemp("semsim-cache")
+    monkeypatch.setenv("SEMSIM_CACHE_DIR", str(path))
+    return Path(path)
+
+
+@pytest.fixture
+def semsim_plugins(monkeypatch: pytest.MonkeyPatch, semsim_cache: Path) -> Iterator[Callable[..., list[str]]]:
+    """Load plugins for one test: ``semsim_plugins("my_plugin.py", "mypackage")`` registers
+    modules or ``.py`` files as ``SEMSIM_PLUGINS`` does (so ``--jobs`` workers and
+    subprocesses load them too) and returns the names of the plugins loaded; with
+    ``only=True``, no installed plugin is loaded beside them. The plugin manager is read
+    afresh, and again after the test."""
+    from .plugins import plugin_info, reset_plugin_manager
+
+    def load(*modules: str | os.PathLike[str], only: bool = False) -> list[str]:
+        names = [str(Path(m).resolve()) if str(m).endswith(".py") else str(m) for m in modules]
+        monkeypatch.setenv("SEMSIM_PLUGINS", ",".join(filter(None, [os.environ.get("SEMSIM_PLUGINS"), *names])))
+        if only:
+            monkeypatch.setenv("SEMSIM_LOAD_PLUGINS", "")
+        reset_plugin_manager()
+        return [p["name"] for p in plugin_info()]
+
+    yield load
+    reset_plugin_manager()
+
+
+@pytest.fixture
+def semsim_run(semsim_cache: Path) -> Callable[..., CommandResult]:
+    """Run a ``semsim`` command in this process, with the test's own parse cache:
+    ``semsim_run("usim", a, b, "-b")`` gives its :class:`CommandResult` (arguments pass
+    through ``str``). A traceback, or an exit status other than 0 and 1, fails the test: a
+    refusal is exit status 1 with one line."""
+    return lambda *args: _run_command([str(a) for a in args])

@@ -10,7 +10,9 @@ Registration hooks receive a ``register`` callback, as in ``llm``, so a plugin b
 few lines; what they register are the records of :mod:`semsim.kernel.records`. The conversion
 hook is ``firstresult``, as in ``pytest``: the first plugin that recognises an object
 converts it. This module and the records are part of the kernel: a plugin imports them, never
-the plugin manager (:mod:`semsim.app.plugins`).
+the plugin manager (:mod:`semsim.app.plugins`). They are versioned together as the plugin API,
+:data:`PLUGIN_API` (``"1.0"``): a plugin says which it is written for in its module,
+``SEMSIM_PLUGIN_API = "1.0"``, and semsim refuses one written for another major version.
 """
 
 from __future__ import annotations
@@ -27,6 +29,13 @@ if TYPE_CHECKING:
     from .graph import Graph
     from .records import Download, MetricSpec, ParaphraseJudge, Parser, Reader, WordEncoder, Writer
     from .scheme import Scheme
+
+#: The plugin API (these hooks and the records of :mod:`semsim.kernel.records`), ``MAJOR.MINOR``.
+#: A plugin declares the one it is written for as a module attribute, ``SEMSIM_PLUGIN_API =
+#: "1.0"``, and semsim refuses to load it under another major version, with one line naming it,
+#: rather than fail later in a hook. A minor version adds hooks or record fields with defaults;
+#: a major one changes or removes what a plugin written for the last one relies on.
+PLUGIN_API = "1.0"
 
 hookspec = pluggy.HookspecMarker("semsim")
 hookimpl = pluggy.HookimplMarker("semsim")
@@ -81,7 +90,8 @@ def register_writers(register: Callable[[Writer], None]) -> None:
 
     ``write(graph, path)`` writes one graph whose scheme is named ``representation`` to one
     file (the UCCA plugin's ``xml`` writes UCCA XML passages): ``semsim parse --format NAME -o
-    DIR`` writes one file per graph into DIR. ``write_all(graphs, path)`` writes them all, in
+    DIR`` writes one file per graph into DIR, parsing into ``representation`` when neither
+    ``--representation`` nor ``--parser`` is given. ``write_all(graphs, path)`` writes them all, in
     order, to one file (a treebank: CoNLL-U, multi-graph PENMAN): ``semsim parse --format NAME
     -o FILE``. Give either or both (with both, an existing directory or a path ending in ``/``
     takes one file per graph). Either writes to the path it is given, a temporary name that

@@ -5,6 +5,9 @@ from semsim.kernel.records import Parser, Reader, Writer
 
 from . import adapter, conllu, parser, writer
 
+#: the plugin API this plugin is written for: semsim refuses it under another major version
+SEMSIM_PLUGIN_API = "1.0"
+
 
 @hookimpl
 def register_readers(register):

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import os
+from dataclasses import replace
 from pathlib import Path
 from typing import TYPE_CHECKING
 
@@ -20,7 +21,8 @@ if TYPE_CHECKING:
 @click.command()
 @click.argument("inputs", nargs=-1, required=True, type=click.Path(dir_okay=False, path_type=Path))
 @click.option("--format", "fmt", default="mrp", show_default=True,
-              help="mrp (JSON Lines), or a plugin's writer (e.g. xml: UCCA XML files; see `semsim plugins`).")
+              help="mrp (JSON Lines), or a plugin's writer (e.g. xml: UCCA XML files; see `semsim plugins`), "
+                   "whose representation is parsed into unless --representation or --parser names one.")
 @click.option("-o", "--output", default=None,
               help="mrp: a file (default stdout); other formats: a file for a writer of many graphs per "
                    "file, else a directory (created if missing).")
@@ -49,13 +51,16 @@ def parse(inputs: tuple[Path, ...], fmt: str, output: str | None, passage: bool,
     from .common import fail_if_unparsed, warn_if_untokenized
     from .inputs import check_writable, open_output
 
-    parser = parsing.find()
     writer, one_file = None, True
     if fmt != "mrp":
         available = writers()
         if fmt not in available:
             raise SemsimError(f"no writer {fmt!r} (available: mrp, {', '.join(sorted(available)) or 'none'})")
         writer = available[fmt]
+        if parsing.parser is None and parsing.representation is None:  # the writer says which graphs it writes
+            parsing = replace(parsing, representation=writer.representation)
+    parser = parsing.find()
+    if writer is not None:
         if writer.representation != parser.representation:
             raise SemsimError(f"writer {fmt!r} writes {writer.representation} graphs; parser {parser.name!r} "
                               f"parses into {parser.representation}")

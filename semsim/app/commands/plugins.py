@@ -1,6 +1,9 @@
-"""``semsim plugins``: what is loaded, and what each plugin registered."""
+"""``semsim plugins``: what is loaded, and what each plugin registered; ``semsim plugins new``
+writes a plugin to start from, ``semsim plugins check`` runs the conformance kit on one."""
 
 from __future__ import annotations
+
+from pathlib import Path
 
 import click
 
@@ -11,11 +14,17 @@ from ..plugins import scheme_plugin
 from ..report import Report, write
 
 
-@click.command()
+@click.group(invoke_without_command=True)
 @format_option(["text", "json"])
 @quiet_option
-def plugins(fmt: str, quiet: bool) -> None:
-    """List loaded plugins, their hooks, readers, writers, parsers, metrics, paraphrase judges and schemes."""
+@click.pass_context
+def plugins(ctx: click.Context, fmt: str, quiet: bool) -> None:
+    """List loaded plugins, their hooks, readers, writers, parsers, metrics, paraphrase judges and schemes.
+
+    `semsim plugins new NAME` writes a plugin to start from; `semsim plugins check NAME` runs
+    the conformance kit on an installed one."""
+    if ctx.invoked_subcommand is not None:
+        return
     from ...kernel.scheme import scheme_fields
     from ..plugins import metrics, paraphrase_judges, parsers, plugin_info, readers, scheme_owners, schemes, writers
     info = plugin_info()
@@ -68,3 +77,72 @@ def _scheme_summary(s: Scheme) -> str:
              f"{len(s.label_groups)} label group(s)" if s.label_groups else "",
              f"{len(s.label_weights)} label weight(s)" if s.label_weights else ""]
     return "; ".join(p for p in parts if p) or "declares nothing"
+
+
+@plugins.command()
+@click.argument("name")
+@click.option("-o", "--output", type=click.Path(file_okay=False, path_type=Path),
+              help="The directory to write (a new one). Default: NAME, in the current directory.")
+def new(name: str, output: Path | None) -> None:
+    """Write a new plugin NAME: a package with a reader, a writer, a scheme, a parser, a metric,
+    an entry point and tests, which installs (pip install -e NAME), registers and passes the
+    conformance kit (semsim plugins check NAME) as written."""
+    from ..plugin_template import write_plugin
+    from ..plugins import plugin_info, schemes
+    if name in {p["name"] for p in plugin_info()} | set(schemes()):
+        raise click.ClickException(f"a plugin or representation named {name!r} is loaded already: choose another name")
+    target = output if output is not None else Path(name)
+    written = write_plugin(name, target)
+    click.echo(f"wrote {len(written)} files to {target}: pip install -e {target}, then semsim plugins check {name}")
+
+
+@plugins.command()
+@click.argument("name")
+@click.argument("examples", nargs=-1, type=click.Path(exists=True, dir_okay=False, path_type=Path))
+@click.option("--sentences", type=click.Path(exists=True, dir_okay=False, path_type=Path),
+              help="Tokenized sentences for the plugin's parser, one a line (default: the plugin's own).")
+@click.option("--parser", help="Which of the plugin's parsers (default: its only one, or its default).")
+@click.option("--fast", is_flag=True, help="Leave out the slow tests (the reader's fuzzing, worker processes).")
+def check(name: str, examples: tuple[Path, ...], sentences: Path | None, parser: str | None, fast: bool) -> None:
+    """Run semsim's conformance kit (pytest) on plugin NAME, installed or named in SEMSIM_PLUGINS.
+
+    EXAMPLES are files its reader reads; without them, and without --sentences, the kit takes
+    what the plugin declares in SEMSIM_CONFORMANCE (semsim plugins new writes one). Exit
+    status 0: every test passed."""
+    import subprocess
+    import sys
+    import tempfile
+
+    from ...kernel.files import read_text
+    from ..plugins import get_plugin_manager, plugin_info
+    try:
+        from .. import testing  # noqa: F401  (pytest and hypothesis: the kit extra)
+    except ModuleNotFoundError as exc:
+        raise click.ClickException(str(exc)) from None
+    module = get_plugin_manager().get_plugin(name)
+    if module is None:
+        loaded = ", ".join(p["name"] for p in plugin_info())
+        raise click.ClickException(f"plugin {name!r} is not loaded (loaded: {loaded}): install it (pip install -e "
+                                   "DIR), or name it in SEMSIM_PLUGINS")
+    declared = getattr(module, "SEMSIM_CONFORMANCE", None) or {}
+    if not isinstance(declared, dict) or set(declared) - {"examples", "sentences", "parser"}:
+        raise click.ClickException(f"plugin {name!r}: SEMSIM_CONFORMANCE is not a dict of examples, sentences "
+                                   "and parser")
+    kit = {"examples": [str(Path(p).resolve()) for p in examples or declared.get("examples", ())],
+           "sentences": read_text(sentences, "sentence files").splitlines() if sentences is not None else
+           list(declared.get("sentences", ())) if not examples else [],
+           "parser": parser or declared.get("parser")}
+    if not kit["examples"]:
+        raise click.ClickException(f"plugin {name!r} declares no SEMSIM_CONFORMANCE examples: name files its "
+                                   f"reader reads (semsim plugins check {name} FILE...)")
+    with tempfile.TemporaryDirectory(prefix="semsim-check-") as tmp:
+        # the kit's test class in a module of its own, run by pytest with no project's configuration
+        (Path(tmp) / "test_conformance.py").write_text(
+            "from semsim.app.testing import conformance_tests\n\n"
+            f"TestConformance = conformance_tests({name!r}, **{kit!r})\n", encoding="utf-8")
+        (Path(tmp) / "pytest.ini").write_text("[pytest]\nmarkers =\n    slow: the kit's slow tests\n", encoding="utf-8")
+        argv = [sys.executable, "-m", "pytest", "-q", "-p", "no:cacheprovider", "-c", str(Path(tmp) / "pytest.ini"),
+                "--rootdir", tmp, *(["-m", "not slow"] if fast else []), str(Path(tmp) / "test_conformance.py")]
+        code = subprocess.run(argv, cwd=tmp).returncode
+    if code != 0:
+        raise click.ClickException(f"plugin {name!r} fails semsim's conformance kit (pytest exit status {code})")

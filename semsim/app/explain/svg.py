@@ -10,7 +10,7 @@ from __future__ import annotations
 
 import html
 import itertools
-from collections.abc import Mapping
+from collections.abc import Mapping, Sequence
 
 from .layout import LABEL_AT, LAYER_H, Block, Placement, R, label_width, place
 from .legend import edge_title
@@ -80,6 +80,19 @@ def _elbow_heights(g: GraphDoc, pos: Placement) -> dict[int, float]:
     return at
 
 
+def _free_spot(x1: float, y1: float, x2: float, y2: float, width: float,
+               placed: Sequence[tuple[float, float, float]]) -> tuple[float, float]:
+    """Where a straight edge's label goes: at ``LABEL_AT``, nearer the child, where siblings
+    spread; but where a label drawn already covers that spot (a unit with two parents: both
+    edges end at it, and their labels met, "ARG" over "ARGM-DIR"), the first spot further up
+    the edge that covers none."""
+    for t in (LABEL_AT, 0.45, 0.3, 0.8):
+        x, y = x1 + t * (x2 - x1), y1 + t * (y2 - y1)
+        if not any(abs(y - py) < 13 and abs(x - px) < (width + w) / 2 for px, py, w in placed):
+            return x, y
+    return x1 + LABEL_AT * (x2 - x1), y1 + LABEL_AT * (y2 - y1)
+
+
 def _graph_svg(doc: ExplanationDoc, side: Side, pos: Placement, flip: bool, names: Mapping[str, str]) -> list[str]:
     """One graph's part: anchor lines, edges (named in a tooltip by ``names``, the labels'
     names), units, tokens and the row's caption."""
@@ -96,6 +109,7 @@ def _graph_svg(doc: ExplanationDoc, side: Side, pos: Placement, flip: bool, name
     out.append("</g>")
     out.append('<g class="edges">')
     elbow_at = _elbow_heights(g, pos)
+    placed: list[tuple[float, float, float]] = []  # (x, y, width) of each edge label drawn so far
     for i in pos.edges:
         e = g["edges"][i]
         x1, y1 = pos.unit_x[e["parent"]], pos.unit_y[e["parent"]]
@@ -115,10 +129,11 @@ def _graph_svg(doc: ExplanationDoc, side: Side, pos: Placement, flip: bool, name
             lx, ly = x2 - (1 if x2 > x1 else -1) * (label_width(label) / 2 + 4), ym
         else:
             shape = f'<line x1="{fmt(x1)}" y1="{fmt(y1)}" x2="{fmt(x2)}" y2="{fmt(y2)}"/>'
-            lx, ly = x1 + LABEL_AT * (x2 - x1), y1 + LABEL_AT * (y2 - y1)  # nearer the child: siblings' spread
+            lx, ly = _free_spot(x1, y1, x2, y2, label_width(label), placed)
         lcls = "elabel"
         if abs(lx - x2) < 4 and not e["remote"]:  # beside a vertical edge, not across it (nor the note)
             lx, lcls = lx + 5, "elabel side"
+        placed.append((lx, ly, label_width(label)))
         tip = edge_title(e["labels"], names)
         out.append(f'<g class="{cls}" data-side="{side}" data-edge="{i}">'
                    f'{f"<title>{esc(tip)}</title>" if tip else ""}{shape}'

@@ -9,6 +9,9 @@ from semsim.kernel.records import Download, MetricSpec, Parser, Reader
 
 from .reader import read_penman, read_penman_aligned, sniff_penman
 
+#: the plugin API this plugin is written for (semsim refuses it under another major version)
+SEMSIM_PLUGIN_API = "1.0"
+
 
 @hookimpl
 def register_readers(register):

@@ -13,6 +13,9 @@ from typing import Any
 from semsim.kernel.hookspecs import hookimpl
 from semsim.kernel.records import MetricSpec
 
+#: the plugin API this plugin is written for (semsim refuses it under another major version)
+SEMSIM_PLUGIN_API = "1.0"
+
 
 @hookimpl
 def register_metrics(register):

@@ -10,6 +10,9 @@ from semsim.kernel.records import Download, Parser, Reader, Writer
 
 from .reader import read_pickle, read_xml, sniff_xml
 
+#: the plugin API this plugin is written for (semsim refuses it under another major version)
+SEMSIM_PLUGIN_API = "1.0"
+
 
 @hookimpl
 def register_readers(register):

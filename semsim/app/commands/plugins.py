@@ -83,7 +83,8 @@ def _scheme_summary(s: Scheme) -> str:
 @click.argument("name")
 @click.option("-o", "--output", type=click.Path(file_okay=False, path_type=Path),
               help="The directory to write (a new one). Default: NAME, in the current directory.")
-def new(name: str, output: Path | None) -> None:
+@quiet_option
+def new(name: str, output: Path | None, quiet: bool) -> None:
     """Write a new plugin NAME: a package with a reader, a writer, a scheme, a parser, a metric,
     an entry point and tests, which installs (pip install -e NAME), registers and passes the
     conformance kit (semsim plugins check NAME) as written."""
@@ -103,7 +104,9 @@ def new(name: str, output: Path | None) -> None:
               help="Tokenized sentences for the plugin's parser, one a line (default: the plugin's own).")
 @click.option("--parser", help="Which of the plugin's parsers (default: its only one, or its default).")
 @click.option("--fast", is_flag=True, help="Leave out the slow tests (the reader's fuzzing, worker processes).")
-def check(name: str, examples: tuple[Path, ...], sentences: Path | None, parser: str | None, fast: bool) -> None:
+@quiet_option
+def check(name: str, examples: tuple[Path, ...], sentences: Path | None, parser: str | None, fast: bool,
+          quiet: bool) -> None:
     """Run semsim's conformance kit (pytest) on plugin NAME, installed or named in SEMSIM_PLUGINS.
 
     EXAMPLES are files its reader reads; without them, and without --sentences, the kit takes
@@ -141,7 +144,7 @@ def check(name: str, examples: tuple[Path, ...], sentences: Path | None, parser:
             "from semsim.app.testing import conformance_tests\n\n"
             f"TestConformance = conformance_tests({name!r}, **{kit!r})\n", encoding="utf-8")
         (Path(tmp) / "pytest.ini").write_text("[pytest]\nmarkers =\n    slow: the kit's slow tests\n", encoding="utf-8")
-        argv = [sys.executable, "-m", "pytest", "-q", "-p", "no:cacheprovider", "-c", str(Path(tmp) / "pytest.ini"),
+        argv = [sys.executable, "-m", "pytest", "-qq" if quiet else "-q", "-p", "no:cacheprovider", "-c", str(Path(tmp) / "pytest.ini"),
                 "--rootdir", tmp, *(["-m", "not slow"] if fast else []), str(Path(tmp) / "test_conformance.py")]
         code = subprocess.run(argv, cwd=tmp).returncode
     if code != 0:

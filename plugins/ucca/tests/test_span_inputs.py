@@ -666,19 +666,20 @@ def test_a_sentence_s_encoder_states_do_not_depend_on_its_batch(tiny_bert, monke
         assert a.tobytes() == b.tobytes() == c.tobytes()
 
 
-def _damaged_copy(tmp_path, damage):
-    """The shipped chars model with ``damage(tensors, meta)`` applied, written as a new file."""
+def _damaged_copy(tmp_path, damage, model="ucca-span-ewt-chars"):
+    """The shipped ``model`` with ``damage(tensors, meta)`` applied, written as a new file
+    (the damage may return a whole new metadata object, or a string: the raw header)."""
     from safetensors import safe_open
     from safetensors.numpy import save_file
 
     from semsim_ucca import span
-    source = span.MODELS / "ucca-span-ewt-chars.safetensors"
+    source = span.MODELS / f"{model}.safetensors"
     with safe_open(str(source), framework="numpy") as f:
         tensors = {k: f.get_tensor(k) for k in f.keys()}  # noqa: SIM118
         meta = json.loads(f.metadata()["semsim"])
-    damage(tensors, meta)
+    meta = damage(tensors, meta) or meta  # a damage may replace the whole object
     out = tmp_path / "damaged.safetensors"
-    save_file(tensors, str(out), metadata={"semsim": json.dumps(meta)})
+    save_file(tensors, str(out), metadata={"semsim": meta if isinstance(meta, str) else json.dumps(meta)})
     return out
 
 
@@ -694,6 +695,12 @@ def _first(tensors):
     (lambda t, m: m.__setitem__("labels", {"a": 1}), "its labels is not a list of strings"),
     (lambda t, m: m.__setitem__("info", "not an object"), "metadata of the wrong types"),
     (lambda t, m: m.__setitem__("vector_dim", "96"), "vector_dim '96' is not a whole number"),
+    # #56: these were tracebacks from the header read for the cache key and the signature
+    (lambda t, m: [m], "metadata of the wrong types"),
+    (lambda t, m: m.__setitem__("config", "x"), "metadata of the wrong types"),
+    (lambda t, m: m["config"].__setitem__("encoder", 5), "its encoder name or encoder_sha256 is not a string"),
+    (lambda t, m: m["info"].__setitem__("encoder_sha256", [1]), "its encoder name or encoder_sha256 is not a"),
+    (lambda t, m: "[" * 100_000 + "]" * 100_000, "nested too deep"),
 ])
 def test_a_damaged_model_file_is_refused_naming_it(tmp_path, damage, says):
     """Weights that are not finite floats, a vocabulary with a repeated entry, metadata of
@@ -701,3 +708,13 @@ def test_a_damaged_model_file_is_refused_naming_it(tmp_path, damage, says):
     model = _damaged_copy(tmp_path, damage)
     line = _refused(tmp_path, model)
     assert line.startswith(f"Error: {model}: not a usable span parser model (") and says in line, line
+
+
+def test_an_encoder_the_model_names_that_is_refused_names_the_model_file(tmp_path):
+    """#56: an encoder path of ``../../../etc`` was refused naming the encoder's directory only."""
+    def damage(t, m):
+        m["config"]["encoder"] = "../../../../../../etc"
+        m["info"]["encoder_sha256"] = "0" * 64
+    model = _damaged_copy(tmp_path, damage, "ucca-span-ewt-minilm")
+    line = _refused(tmp_path, model)
+    assert line.startswith(f"Error: {model}: ") and "encoder '../../../../../../etc'" in line, line

@@ -17,6 +17,7 @@ import pytest
 from brackets import TRAINING, to_xml
 from support import refusal
 
+from semsim.kernel.errors import SemsimError
 from semsim.kernel.models import Pinned
 
 pytestmark = pytest.mark.needs_ucca
@@ -718,3 +719,39 @@ def test_an_encoder_the_model_names_that_is_refused_names_the_model_file(tmp_pat
     model = _damaged_copy(tmp_path, damage, "ucca-span-ewt-minilm")
     line = _refused(tmp_path, model)
     assert line.startswith(f"Error: {model}: ") and "encoder '../../../../../../etc'" in line, line
+
+
+@pytest.mark.parametrize("damage,says", [
+    ({"config.json": None}, "config.json: no such file (the encoder's configuration)"),
+    ({"config.json": '{"model_type": "be'}, "config.json: not a readable encoder configuration (JSONDecodeError"),
+    ({"config.json": "[1]"}, "config.json: not an encoder configuration (a JSON list, not an object)"),
+    ({"config.json": '{"num_hidden_layers": "6"}'}, "config.json: num_hidden_layers '6' is not a whole number"),
+    ({"tokenizer.json": '{"version": "1.0", "model": '}, "tokenizer.json: not a readable tokenizer ("),
+])
+def test_an_encoder_directory_s_damaged_files_are_named(tmp_path, damage, says):
+    """#56: a missing or damaged ``config.json`` / ``tokenizer.json`` said "os error 2", "EOF"
+    or IndexError, naming no file; now the one place an encoder directory enters checks them."""
+    from semsim_ucca.span.inference.encoder import resolve
+    directory = tmp_path / "enc"
+    directory.mkdir()
+    (directory / "model.safetensors").write_bytes(b"weights")
+    files = {"config.json": '{"model_type": "bert", "num_hidden_layers": 2}', "tokenizer.json": None, **damage}
+    for name, text in files.items():
+        if text is not None:
+            (directory / name).write_text(text)
+    with pytest.raises(SemsimError) as info:
+        resolve(str(directory))
+    assert str(info.value).startswith(f"{directory}/") and says in str(info.value), str(info.value)
+    assert "\n" not in str(info.value)
+
+
+def test_a_pinned_encoder_without_its_tokenizer_is_named(tmp_path, monkeypatch):
+    """The pinned package read through its ``tokenizer.json``: a deleted one is named, where
+    ``tokenizers`` said "No such file or directory (os error 2)"."""
+    from semsim_ucca.span.inference import encoder
+    directory = tmp_path / "pinned"
+    directory.mkdir()
+    (directory / "config.json").write_text("{}")
+    monkeypatch.setattr(encoder, "pinned_path", lambda name, what: directory)
+    with pytest.raises(SemsimError, match=r"tokenizer\.json: no such file \(the encoder's tokenizer\)"):
+        encoder.resolve(encoder.DEFAULT)

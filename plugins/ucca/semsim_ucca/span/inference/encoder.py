@@ -132,8 +132,8 @@ def _check_config(path: str, size: int, mtime_ns: int) -> dict[str, Any]:
         raise SemsimError(f"{path}: not an encoder configuration (a JSON {type(config).__name__}, not an object)")
     for key, kind in CONFIG_NUMBERS.items():
         value = config.get(key)
-        if value is not None and (isinstance(value, bool) or not isinstance(value, (int, kind))
-                                  or (kind is int and not 0 <= value <= 1 << 20)):
+        whole = isinstance(value, int) and not isinstance(value, bool) and 0 <= value <= 1 << 20
+        if value is not None and not (whole or (kind is float and isinstance(value, float))):
             raise SemsimError(f"{path}: {key} {value!r} is not a {'whole ' if kind is int else ''}number in range")
     return config
 

@@ -148,10 +148,11 @@ class SpanParser:
         are in the model file, their shape in the encoder's configuration)."""
         if not config.encoder_tune:
             return None
-        from .encoder import check, encoder_config, resolve
+        from .encoder import check, resolve
+        from .encoder import encoder_config as read_config
         sha = (meta.get("info") or {}).get("encoder_sha256")
         spec = check(config.encoder, sha) if sha else resolve(config.encoder)
-        encoder_config = encoder_config(spec.path)
+        encoder_config = read_config(spec.path)
         return int(encoder_config["num_attention_heads"]), float(encoder_config["layer_norm_eps"])
 
     # -- parsing -------------------------------------------------------------------------------

@@ -73,7 +73,7 @@ def _check_config(path: str, metric: str) -> None:
             return super().compose_node(parent, index)
 
     try:
-        config: Any = yaml.load(read_text(path), Loader=Loader)  # noqa: S506 (a SafeLoader)
+        config: Any = yaml.load(read_text(path), Loader=Loader)  # a SafeLoader
     except yaml.YAMLError as exc:
         mark = getattr(exc, "problem_mark", None)
         raise InputError(f"not valid YAML: {getattr(exc, 'problem', None) or exc}", path,

@@ -203,3 +203,17 @@ def test_gecmetrics_eval_refuses_bad_inputs_in_one_line(registered, monkeypatch,
         gecmetrics_eval()
     err = capsys.readouterr().err
     assert exit_.value.code == 1 and len(err.splitlines()) == 1 and message in err, err
+
+
+@pytest.mark.parametrize("sources,hypotheses,message", [
+    (["a b ."], [[None]], r"^hypotheses\[0\]\[0\]: None is not a string \(a sentence\)$"),
+    ([None], [["a b ."]], r"^sources\[0\]: None is not a string"),
+    (["a b .", "c d ."], [["a b .", "c \udc80 ."]], r"^hypotheses\[0\]\[1\]: lone surrogate U\+DC80 at column 3"),
+])
+def test_usim_metric_names_a_bad_sentence_by_argument_and_position(registered, sources, hypotheses, message):
+    """#56: a None entry gave "AttributeError: 'NoneType' object has no attribute 'strip'"."""
+    from semsim.app.gec.metric import USimMetric
+    from semsim.kernel.errors import InputError
+    metric = USimMetric(USimMetric.Config(parser="toy-parser"))
+    with pytest.raises(InputError, match=message):
+        metric.score_systems(sources, hypotheses)

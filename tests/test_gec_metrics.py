@@ -194,7 +194,7 @@ def test_gecmetrics_eval_refuses_bad_inputs_in_one_line(registered, monkeypatch,
         levels = ["l0: &l0 [lol]", *(f"l{k}: &l{k} [{', '.join([f'*l{k - 1}'] * 9)}]" for k in range(1, 10))]
         config.write_text("usim:\n  parser: toy-parser\n" + "\n".join(levels) + "\n", encoding="utf-8")
     elif case == "nested":
-        config.write_text("usim:\n  parser: toy-parser\nx: " + "[" * 100_000 + "]" * 100_000 + "\n",
+        config.write_text("usim:\n  parser: toy-parser\nx: " + "[" * 10_000 + "]" * 10_000 + "\n",
                           encoding="utf-8")
     hyps = [str(registered / "no-such.txt")] if case == "missing" else [str(hyp)]
     monkeypatch.setattr(sys, "argv", ["semsim-gecmetrics-eval", "--src", str(src), "--hyps", *hyps,

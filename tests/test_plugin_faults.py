@@ -42,6 +42,18 @@ FAULTS = {
                                      "register_commands: it added 5 as command 'junk'", {}),
     "to_graph returns a str": ("@hookimpl(tryfirst=True)\ndef to_graph(obj):\n    return 'not a graph'\n",
                                "to_graph: it returned a str, not a semsim Graph", {}),
+    # #56: garbage that isinstance takes for a Graph was scored, or blamed on the reader
+    "to_graph returns a Graph with no fields": ("@hookimpl(tryfirst=True)\ndef to_graph(obj):\n"
+                                                "    from semsim import Graph\n    return object.__new__(Graph)\n",
+                                                "to_graph: it returned a Graph semsim cannot use (AttributeError", {}),
+    "to_graph returns a Graph subclass": ("from semsim import Graph\nclass Fake(Graph):\n    pass\n"
+                                          "@hookimpl(tryfirst=True)\ndef to_graph(obj):\n"
+                                          "    return object.__new__(Fake)\n",
+                                          "to_graph: it returned a Fake, not a semsim Graph", {}),
+    "to_graph returns what says it is a Graph": ("from semsim import Graph\nclass Liar:\n"
+                                                 "    __class__ = property(lambda self: Graph)\n"
+                                                 "@hookimpl(tryfirst=True)\ndef to_graph(obj):\n    return Liar()\n",
+                                                 "to_graph: it returned a Liar, not a semsim Graph", {}),
     "to_graph raises": ("@hookimpl(tryfirst=True)\ndef to_graph(obj):\n    raise ZeroDivisionError('x')\n",
                         "to_graph: ZeroDivisionError: x", {}),
     "a reader that raises": ("def read(path):\n    raise IndexError('bad reader')\n    yield\n"

@@ -184,3 +184,44 @@ def test_a_faulty_plugin_is_one_line_before_any_command_runs_too(case, args, tmp
     assert r.exit_code == 1 and "Traceback" not in r.stderr, (r.exit_code, r.output)
     assert r.stderr.strip().splitlines()[-1].startswith(f"Error: plugin {str(bad)!r} failed in ") \
         and says in r.stderr, r.stderr
+
+
+RETOKENIZING = (HEAD + "from semsim import Unit, build_graph\n"
+                "def parse(texts, model=None):\n"
+                "    out = []\n"
+                "    for text in texts:\n"
+                "        words = text.replace(\"n't\", \" n't\").split()  # its own tokenizer, as spaCy's would\n"
+                "        units = [Unit('0', 'root'), *(Unit(str(k + 1), 'w', anchors=(k,)) for k in range(len(words)))]\n"
+                "        out.append(build_graph(words, units, [(0, k + 1, 'A') for k in range(len(words))]))\n"
+                "    return out\n"
+                "@hookimpl\ndef register_parsers(register):\n"
+                "    register(Parser('splitter', 'plain', parse, 'x', model_identity=lambda m: 'm1', "
+                "own_tokens={flag}))\n")
+
+
+@pytest.mark.parametrize("flag", [False, True])
+def test_a_parser_that_re_tokenizes_is_refused_unless_it_says_so(flag, tmp_path, monkeypatch):
+    """#56 (left by #45): graphs whose tokens are not the text's words were scored as if they
+    were (1.0 for "can't" against itself, each side split the same way); a parser declares
+    that it tokenizes on its own (Parser(own_tokens=True)) or its sentence is refused,
+    naming it."""
+    bad = tmp_path / "splitter.py"
+    bad.write_text(RETOKENIZING.format(flag=flag))
+    src, hyp = tmp_path / "s.txt", tmp_path / "h.txt"
+    src.write_text("I can't go .\nwe go .\n")
+    hyp.write_text("I can't go .\nwe went .\n")
+    monkeypatch.setenv("SEMSIM_LOAD_PLUGINS", "")
+    monkeypatch.setenv("SEMSIM_PLUGINS", f"{TOY},{bad}")
+    plugins.reset_plugin_manager()
+    try:
+        r = run_cli("score", "--source", src, "--hyp", hyp, "--parser", "splitter", "--no-cache", "-q",
+                    "--bootstrap", "0", catch_exceptions=False)
+    finally:
+        plugins.reset_plugin_manager()
+    if flag:
+        assert r.exit_code == 0, r.output
+        return
+    assert r.exit_code == 1, r.output
+    assert (f"parser 'splitter' (plugin {str(bad)!r}) re-tokenized \"I can't go .\": its graph's tokens "
+            "\"I ca n't go .\" are not the text's words") in r.stderr, r.stderr
+    assert "we go ." not in r.stderr  # the sentences it kept whole are scored

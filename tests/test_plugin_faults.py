@@ -86,6 +86,11 @@ FAULTS = {
                                   "lambda: 'junk@1', 'toy', 'x'))\n",
                                   "its paraphrase judge 'junk': answered 'yes', not a Verdict",
                                   {"SEMSIM_PARAPHRASE_JUDGE": "junk"}),
+    "a judge answering None": ("@hookimpl\ndef register_paraphrase_judges(register):\n"  # #56: AttributeError
+                               "    register(ParaphraseJudge('nones', lambda: (lambda q: [None] * len(q)), "
+                               "lambda: 'nones@1', 'toy', 'x'))\n",
+                               "its paraphrase judge 'nones': answered None, not a Verdict",
+                               {"SEMSIM_PARAPHRASE_JUDGE": "nones"}),
 }
 
 

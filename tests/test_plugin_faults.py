@@ -231,3 +231,30 @@ def test_a_parser_that_re_tokenizes_is_refused_unless_it_says_so(flag, tmp_path,
     assert (f"parser 'splitter' (plugin {str(bad)!r}) re-tokenized \"I can't go .\": its graph's tokens "
             "\"I ca n't go .\" are not the text's words") in r.stderr, r.stderr
     assert "we go ." not in r.stderr  # the sentences it kept whole are scored
+
+
+@pytest.mark.parametrize("answer,says", [
+    ("model_name=lambda m: 5", "failed in model_name of parser 'named': it returned 5, not a str or Signature"),
+    ("model_name=lambda m: 1 / 0", "failed in model_name of parser 'named': ZeroDivisionError: division by zero"),
+    ("model_identity=lambda m: None", "failed in model_identity of parser 'named': it returned None, not a str"),
+    ("model_identity=lambda m: {}['x']", "failed in model_identity of parser 'named': KeyError: 'x'"),
+])
+def test_a_parser_s_answers_about_its_model_are_checked_naming_the_plugin(answer, says, tmp_path, monkeypatch):
+    """#56: a model_name that is an int or raises was a traceback naming no plugin."""
+    bad = tmp_path / "named.py"
+    bad.write_text(HEAD + "import toy_plugin\n@hookimpl\ndef register_parsers(register):\n"
+                   f"    register(Parser('named', 'toy', toy_plugin.toy_parse, 'x', {answer}))\n")
+    src = tmp_path / "s.txt"
+    src.write_text("Big dogs bark .\n")
+    monkeypatch.setenv("SEMSIM_LOAD_PLUGINS", "")
+    monkeypatch.setenv("SEMSIM_PLUGINS", f"{TOY},{bad}")
+    monkeypatch.syspath_prepend(str(Path(TOY).parent))
+    plugins.reset_plugin_manager()
+    try:
+        r = run_cli("score", "--source", src, "--hyp", src, "--parser", "named", "--no-cache", "-q",
+                    "--bootstrap", "0", catch_exceptions=False)
+    finally:
+        plugins.reset_plugin_manager()
+    assert r.exit_code == 1, r.output
+    (line,) = r.stderr.strip().splitlines()
+    assert line.startswith(f"Error: plugin {str(bad)!r} ") and says in line, line

@@ -28,7 +28,7 @@ from ..kernel.graph import Graph
 from ..kernel.graph_json import GRAPH_FORMAT, graph_from_dict, graph_to_dict
 from ..kernel.records import Parser
 from ..kernel.signature import Signature
-from .plugins import plugin_code_version
+from .plugins import parser_answer, plugin_code_version
 
 T = TypeVar("T")
 SCHEMA = 1
@@ -43,7 +43,7 @@ LOCK_NOTICE = 1.0
 def model_key(parser: Parser, model: str | None) -> str:
     """The cache's model key: the model's content and the code that turned its output into
     graphs (a Dask worker checks that its own is the driver's)."""
-    identity = parser.model_identity(model) if parser.model_identity else model
+    identity = parser_answer(parser, "model_identity", model, (str,)) if parser.model_identity else model
     return Signature.of(f"{identity}").add(f"{parser.plugin}-{plugin_code_version(parser.plugin)}") \
         .add(f"graph-{GRAPH_FORMAT}").format()
 

@@ -35,7 +35,7 @@ from ..kernel.signature import Signature
 from ..kernel.stats import Score
 from .cache import ParseCache, model_key, normalise
 from .executors import Executor, Parsed, executor_spec, open_executor
-from .plugins import parsers
+from .plugins import parser_answer, parsers
 
 
 @dataclass(frozen=True)
@@ -276,8 +276,9 @@ def parser_fields(parser: Parser, model: str | None, tokenize: str = "none") -> 
     the decoder), and ``tok:...`` when a tokenizer split the text first
     (:func:`semsim.app.tokenization.tokenizer_fields`)."""
     from .tokenization import tokenizer_fields
-    identity = parser.model_identity(model) if parser.model_identity else ""
-    named = parser.model_name(model) if parser.model_name else (Path(model).name if model else "default")
+    identity = parser_answer(parser, "model_identity", model, (str,)) if parser.model_identity else ""
+    named = parser_answer(parser, "model_name", model, (str, Signature)) if parser.model_name \
+        else (Path(model).name if model else "default")
     # a plugin written before Signature names its model with a string, fields and all
     named = named if isinstance(named, Signature) else Signature.parse(named)
     model_field = named.head().format() + (f"@{identity[:12]}" if identity else "")

@@ -142,6 +142,24 @@ def plugin_fault(plugin: str, hook: str, exc: BaseException | str) -> PluginErro
     return error
 
 
+def parser_answer(parser: Any, field: str, model: str | None, kinds: tuple[type, ...]) -> Any:
+    """What the parser record's ``field`` (``model_identity``, ``model_name``) says about
+    ``model``: the one way semsim asks, so that a plugin's answer is checked where it enters.
+    A :class:`SemsimError` passes as it is (the documented way to refuse a model, with
+    advice); anything else raised, or an answer not of ``kinds`` (an int for a name), is
+    one line naming the plugin, where it was a traceback naming nobody."""
+    try:
+        value = getattr(parser, field)(model)
+    except SemsimError:
+        raise
+    except (Exception, SystemExit) as exc:
+        raise plugin_fault(parser.plugin or parser.name, f"{field} of parser {parser.name!r}", exc) from exc
+    if not isinstance(value, kinds) or isinstance(value, bool):
+        raise plugin_fault(parser.plugin or parser.name, f"{field} of parser {parser.name!r}",
+                           f"it returned {value!r:.40}, not a {' or '.join(k.__name__ for k in kinds)}")
+    return value
+
+
 def _tracing() -> bool:
     return bool(os.environ.get("SEMSIM_TRACE_PLUGINS"))
 

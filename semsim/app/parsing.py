@@ -445,8 +445,12 @@ def _guarded(parser_name: str, batch: list[str], fn: Callable[..., Any], *args: 
     except SemsimError:
         raise
     except BrokenProcessPool as exc:
-        raise PluginError(f"a worker process of parser {parser_name!r} died on the batch starting "
-                          f"{batch[0]!r}: {exc}") from None
+        # which sentence of a batch killed it is not known here (its retries would run in this
+        # process, which the same sentence could kill): naming the batch's first, its longest,
+        # blamed another line's sentence
+        what = (repr(batch[0]) if len(batch) == 1 else
+                f"one of a batch of {len(batch)} sentences, which one is not known (--batch-size 1 names it)")
+        raise PluginError(f"a worker process of parser {parser_name!r} died on {what}: {exc}") from None
     except Exception as exc:
         what = f"the batch starting {batch[0]!r}" if len(batch) > 1 else repr(batch[0])
         raise ParseError(f"parser {parser_name!r} failed on {what}: {type(exc).__name__}: {exc}", batch) from None

@@ -159,7 +159,7 @@ def meta_eval(table: str, table_format: str, measure_specs: tuple[str, ...], ver
         # USimMetric's note on untokenized text is the Python API's; the command said it once above
         warnings.filterwarnings("ignore", message=".*looks untokenized", category=UserWarning)
         report = meta_evaluate(kept, measures, n_bootstrap, confidence, seed, on_measure=None if quiet else _note,
-                               versus=versus)
+                               versus=versus, path=str(table))
     report = dataclasses.replace(report, notes={"table": str(table), "read": len(judgments),
                                                 "kept": "changed outputs" if changed_only else "all outputs"})
     if per_sentence:

@@ -42,9 +42,8 @@ class Bert:
 
     def __init__(self, directory: Path, depth: int | None = None) -> None:
         from safetensors import safe_open
-        from tokenizers import Tokenizer
 
-        from .encoder import encoder_config
+        from .encoder import encoder_config, tokenizer
         config = encoder_config(directory)
         self.depth = min(depth, config["num_hidden_layers"]) if depth is not None else config["num_hidden_layers"]
         self.dim, self.heads = int(config["hidden_size"]), int(config["num_attention_heads"])
@@ -58,7 +57,7 @@ class Bert:
                  if n[len(prefix):].startswith(wanted)}
         #: the weights read (the session holds them, not this object: no second copy)
         self.names = sorted(w)
-        self.tokenizer = Tokenizer.from_file(str(directory / "tokenizer.json"))
+        self.tokenizer = tokenizer(directory)
         self.tokenizer.no_padding()
         self.tokenizer.no_truncation()
         # word + token type 0 (then + position, in the graph): the same two additions, in the

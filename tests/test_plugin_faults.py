@@ -191,6 +191,19 @@ def test_a_faulty_plugin_is_one_line_before_any_command_runs_too(case, args, tmp
         and says in r.stderr, r.stderr
 
 
+def _score_with(plugin: Path, parser: str, src: Path, hyp: Path, monkeypatch: pytest.MonkeyPatch):
+    """``semsim score`` of ``src`` and ``hyp`` with ``parser``, the plugin file ``plugin``
+    loaded beside the toy plugin."""
+    monkeypatch.setenv("SEMSIM_LOAD_PLUGINS", "")
+    monkeypatch.setenv("SEMSIM_PLUGINS", f"{TOY},{plugin}")
+    plugins.reset_plugin_manager()
+    try:
+        return run_cli("score", "--source", src, "--hyp", hyp, "--parser", parser, "--no-cache", "-q",
+                       "--bootstrap", "0", catch_exceptions=False)
+    finally:
+        plugins.reset_plugin_manager()
+
+
 RETOKENIZING = (HEAD + "from semsim import Unit, build_graph\n"
                 "def parse(texts, model=None):\n"
                 "    out = []\n"
@@ -216,14 +229,7 @@ def test_a_parser_that_re_tokenizes_is_refused_unless_it_says_so(flag, tmp_path,
     src, hyp = tmp_path / "s.txt", tmp_path / "h.txt"
     src.write_text("I can't go .\nwe go .\n")
     hyp.write_text("I can't go .\nwe went .\n")
-    monkeypatch.setenv("SEMSIM_LOAD_PLUGINS", "")
-    monkeypatch.setenv("SEMSIM_PLUGINS", f"{TOY},{bad}")
-    plugins.reset_plugin_manager()
-    try:
-        r = run_cli("score", "--source", src, "--hyp", hyp, "--parser", "splitter", "--no-cache", "-q",
-                    "--bootstrap", "0", catch_exceptions=False)
-    finally:
-        plugins.reset_plugin_manager()
+    r = _score_with(bad, "splitter", src, hyp, monkeypatch)
     if flag:
         assert r.exit_code == 0, r.output
         return
@@ -246,15 +252,8 @@ def test_a_parser_s_answers_about_its_model_are_checked_naming_the_plugin(answer
                    f"    register(Parser('named', 'toy', toy_plugin.toy_parse, 'x', {answer}))\n")
     src = tmp_path / "s.txt"
     src.write_text("Big dogs bark .\n")
-    monkeypatch.setenv("SEMSIM_LOAD_PLUGINS", "")
-    monkeypatch.setenv("SEMSIM_PLUGINS", f"{TOY},{bad}")
     monkeypatch.syspath_prepend(str(Path(TOY).parent))
-    plugins.reset_plugin_manager()
-    try:
-        r = run_cli("score", "--source", src, "--hyp", src, "--parser", "named", "--no-cache", "-q",
-                    "--bootstrap", "0", catch_exceptions=False)
-    finally:
-        plugins.reset_plugin_manager()
+    r = _score_with(bad, "named", src, src, monkeypatch)
     assert r.exit_code == 1, r.output
     (line,) = r.stderr.strip().splitlines()
     assert line.startswith(f"Error: plugin {str(bad)!r} ") and says in line, line

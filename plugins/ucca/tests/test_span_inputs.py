@@ -724,7 +724,7 @@ def test_an_encoder_the_model_names_that_is_refused_names_the_model_file(tmp_pat
 @pytest.mark.parametrize("damage,says", [
     ({"config.json": None}, "config.json: no such file (the encoder's configuration)"),
     ({"config.json": '{"model_type": "be'}, "config.json: not a readable encoder configuration (JSONDecodeError"),
-    ({"config.json": "[1]"}, "config.json: not an encoder configuration (a JSON list, not an object)"),
+    ({"config.json": "[1]"}, "config.json: not a readable encoder configuration (a JSON list, not an object)"),
     ({"config.json": '{"num_hidden_layers": "6"}'}, "config.json: num_hidden_layers '6' is not a whole number"),
     ({"tokenizer.json": '{"version": "1.0", "model": '}, "tokenizer.json: not a readable tokenizer ("),
 ])

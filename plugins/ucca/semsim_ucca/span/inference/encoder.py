@@ -122,14 +122,20 @@ def encoder_config(directory: Path) -> dict[str, Any]:
     return _check_config(*file_version(directory / "config.json"))
 
 
+def _json_object(path: str, what: str) -> dict[str, Any]:
+    """The JSON object in ``path``, else one line naming the file as not a readable ``what``."""
+    try:
+        data = json.loads(Path(path).read_text(encoding="utf-8"))
+    except (OSError, ValueError, RecursionError) as exc:
+        raise SemsimError(f"{path}: not a readable {what} ({type(exc).__name__}: {exc})") from None
+    if not isinstance(data, dict):
+        raise SemsimError(f"{path}: not a readable {what} (a JSON {type(data).__name__}, not an object)")
+    return data
+
+
 @functools.cache
 def _check_config(path: str, size: int, mtime_ns: int) -> dict[str, Any]:
-    try:
-        config = json.loads(Path(path).read_text(encoding="utf-8"))
-    except (OSError, ValueError, RecursionError) as exc:
-        raise SemsimError(f"{path}: not a readable encoder configuration ({type(exc).__name__}: {exc})") from None
-    if not isinstance(config, dict):
-        raise SemsimError(f"{path}: not an encoder configuration (a JSON {type(config).__name__}, not an object)")
+    config = _json_object(path, "encoder configuration")
     for key, kind in CONFIG_NUMBERS.items():
         value = config.get(key)
         whole = isinstance(value, int) and not isinstance(value, bool) and 0 <= value <= 1 << 20
@@ -143,12 +149,7 @@ def _check_tokenizer(path: str, size: int, mtime_ns: int) -> None:
     """A JSON object, read as JSON only (building the tokenizer here would cost a second
     build of it, 0.07 s a process): what ``tokenizers`` then refuses is named where it
     builds it (:func:`tokenizer`)."""
-    try:
-        data = json.loads(Path(path).read_text(encoding="utf-8"))
-    except (OSError, ValueError, RecursionError) as exc:
-        raise SemsimError(f"{path}: not a readable tokenizer ({type(exc).__name__}: {exc})") from None
-    if not isinstance(data, dict):
-        raise SemsimError(f"{path}: not a tokenizer (a JSON {type(data).__name__}, not an object)")
+    _json_object(path, "tokenizer")
 
 
 def tokenizer(directory: Path) -> Any:

@@ -170,7 +170,7 @@ def register_readers(register):
 @hookimpl
 def register_parsers(register):
     register(Parser("drs-rules", "drs", parse, "text to DRS by rules", model_identity=lambda model: "rules-1",
-                    default=True))
+                    default=True, own_tokens=True))  # pseudo-tokens: lemmas and senses, not the words
 
 
 @hookimpl

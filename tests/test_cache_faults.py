@@ -125,3 +125,89 @@ def test_each_database_error_gets_the_advice_that_fits_it(tmp_path, message, say
     store.close()
     assert isinstance(error, SemsimError) and says in str(error)
     assert ("remove it" in str(error)) == (says == "not a usable semsim cache")
+
+
+def test_a_lock_is_said_at_once_and_waited_for_visibly(toy_env, monkeypatch):
+    """A lock released within the bound (#56): the run says at once that it waits, and for how
+    long, then goes on and uses the cache; nothing advises removing it."""
+    import threading
+    cache = toy_env / "c.sqlite3"
+    ParseCache(cache).close()
+    monkeypatch.setattr(cache_module, "LOCK_NOTICE", 0.1)
+    monkeypatch.setattr(cache_module, "LOCK_TIMEOUT", 30.0)
+    holder = sqlite3.connect(cache, isolation_level=None, check_same_thread=False)
+    holder.execute("BEGIN IMMEDIATE")
+    release = threading.Timer(0.6, lambda: holder.execute("ROLLBACK"))
+    release.start()
+    try:
+        r = _score(toy_env, cache)
+    finally:
+        release.join()
+        holder.close()
+    assert r.exit_code == 0, r.output
+    assert (f"semsim: {cache}: the parse cache is locked by another process; waiting up to 30 s for it "
+            "(--no-cache runs without it)") in r.stderr
+    assert "remove" not in r.stderr
+    with ParseCache(cache) as c:
+        assert c.stats()["entries"] == 4  # stored once the lock was released
+
+
+def _read_only_cache(toy_env, monkeypatch):
+    """A complete cache that SQLite cannot open for writing, as on a read-only file system:
+    every connection that is not ``?mode=ro`` / ``?immutable=1`` fails as SQLite fails there
+    (root writes through file modes, so a real read-only mount is tried by the next test)."""
+    cache = toy_env / "c.sqlite3"
+    clean = _score(toy_env, cache)
+    assert clean.exit_code == 0, clean.output
+    real = sqlite3.connect
+
+    def connect(database, *args, **kwargs):
+        if not str(database).startswith("file:"):
+            raise sqlite3.OperationalError("unable to open database file")
+        return real(database, *args, **kwargs)
+
+    monkeypatch.setattr(cache_module.sqlite3, "connect", connect)
+    return cache, clean
+
+
+def test_a_complete_cache_that_cannot_be_written_is_read(toy_env, monkeypatch):
+    cache, clean = _read_only_cache(toy_env, monkeypatch)
+    log = toy_env / "parsed.log"
+    r = _score(toy_env, cache, log, monkeypatch)
+    assert r.exit_code == 0, r.output
+    assert json.loads(r.stdout) == json.loads(clean.stdout)
+    assert not log.exists()  # every parse served from the cache
+    assert "cannot be written (unable to open database file); reading its parses, storing no new ones" in r.stderr
+    assert "remove" not in r.stderr
+    assert "nothing was removed" in run_cli("cache", "clear", "--cache", cache).output
+
+
+def test_a_complete_cache_on_a_read_only_mount_is_read(toy_env, tmp_path):
+    """The real thing where this process may bind-mount (root in a container); skipped elsewhere."""
+    import os
+    import subprocess
+    cache = toy_env / "c.sqlite3"
+    clean = _score(toy_env, cache)
+    mount = tmp_path / "ro"
+    mount.mkdir()
+    if os.geteuid() != 0 or subprocess.run(["mount", "--bind", "-o", "ro", str(toy_env), str(mount)],
+                                           capture_output=True).returncode:
+        pytest.skip("no read-only bind mount here")
+    try:
+        subprocess.run(["mount", "-o", "remount,ro,bind", str(mount)], check=True)
+        r = _score(toy_env, mount / "c.sqlite3")
+    finally:
+        subprocess.run(["umount", "-l", str(mount)], check=True)  # lazily: a connection may still be open
+    assert r.exit_code == 0 and json.loads(r.stdout) == json.loads(clean.stdout), r.output
+    assert "remove" not in r.stderr and "reading its parses" in r.stderr
+
+
+def test_clear_with_an_empty_parser_name_deletes_nothing(toy_env):
+    """``--parser ''`` once read as "every parser" (#56: data loss)."""
+    cache = toy_env / "c.sqlite3"
+    assert _score(toy_env, cache).exit_code == 0
+    r = run_cli("cache", "clear", "--cache", cache, "--parser", "")
+    assert r.exit_code == 1 and r.output.strip() == ("Error: --parser '': an empty parser name; leave --parser out "
+                                                     "to clear every parser's parses")
+    with ParseCache(cache) as c:
+        assert c.stats()["entries"] == 4

@@ -84,8 +84,24 @@ def test_a_model_is_never_written_over_training_data(tmp_path):
     before = (train / "train0.xml").read_bytes()
     for target in (train / "train0.xml", train / "." / "train0.xml"):
         r = run("ucca", "train", "--train", train, "--dev", train, "-m", target)
-        assert r.exit_code == 1 and "is one of the training or dev inputs" in r.output, r.output
+        assert r.exit_code == 1 and "is one of the training inputs (--train " in r.output, r.output
     assert (train / "train0.xml").read_bytes() == before
+
+
+@pytest.mark.slow  # the training command's imports
+@pytest.mark.parametrize("which", [0, 1])
+def test_a_model_is_never_written_over_a_pairs_file(tmp_path, which):
+    """#56: the -m guard left out --pairs, and the corrections file became the model."""
+    train = tmp_path / "train"
+    train.mkdir()
+    shutil.copy(EXAMPLES / "fig1-source.xml", train / "train0.xml")
+    pairs = [tmp_path / "p.src", tmp_path / "X.safetensors"]
+    for p in pairs:
+        p.write_text("a b c .\n")
+    r = run("ucca", "train", "--train", train, "--dev", train, "--pairs", *pairs, "--set", "consistency=0.5",
+            "-m", pairs[which])
+    assert r.exit_code == 1 and f"is one of the training inputs (--pairs {pairs[which]})" in r.output, r.output
+    assert all(p.read_text() == "a b c .\n" for p in pairs)
 
 
 @pytest.mark.parametrize("name", ["../victim", "..", "a/b", "/tmp"])

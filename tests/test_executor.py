@@ -266,3 +266,21 @@ def test_a_lost_scheduler_is_one_error(toy_env, monkeypatch):
     thread.join(60)
     assert not thread.is_alive() and len(raised) == 1
     assert raised[0].startswith("lost the Dask cluster while parsing") and "\n" not in raised[0]
+
+
+@pytest.mark.slow
+@pytest.mark.parametrize("size", [2, 1])
+def test_a_worker_that_dies_blames_no_other_sentence(toy_env, size):
+    """#56: a local worker killed by one sentence was said to die "on the batch starting" the
+    batch's first (longest) sentence, another line's; a batch of one names its sentence."""
+    killer = "Dogs ran fast ."
+    r, _, _ = run(toy_env, f"b{size}", "--jobs", "2", "--batch-size", str(size), env={"TOY_KILL_AT": killer})
+    assert r.returncode == 1, r.stderr
+    (line,) = r.stderr.strip().splitlines()
+    assert "a worker process of parser 'toy-parser' died on " in line, line
+    if size == 1:
+        assert f"died on {killer!r}" in line, line
+    else:
+        assert "one of a batch of 2 sentences, which one is not known (--batch-size 1 names it)" in line, line
+        others = {" ".join(t.split()) for t in SOURCE + SYS1 + SYS2 if t.strip()} - {killer}
+        assert not any(repr(t) in line for t in others), line

@@ -170,6 +170,8 @@ def test_meta_eval_seeda_runs_offline_on_the_shared_data(shared):
     ("empty", "src.txt: no sentences"),
     ("unknown key", "usim.yaml: unknown usim setting parsr: choose from"),
     ("bad yaml", "usim.yaml:3: not valid YAML"),
+    ("alias bomb", "usim.yaml:4: not valid YAML: an alias (*name): a config takes none"),
+    ("nested", "usim.yaml: not a config: nested too deep"),
 ])
 def test_gecmetrics_eval_refuses_bad_inputs_in_one_line(registered, monkeypatch, capsys, case, message):
     """What gec-metrics' own main would meet as a traceback (or, for empty files, score 1.0)."""
@@ -188,6 +190,12 @@ def test_gecmetrics_eval_refuses_bad_inputs_in_one_line(registered, monkeypatch,
         config.write_text("usim:\n  parsr: toy-parser\n", encoding="utf-8")
     elif case == "bad yaml":
         config.write_text("usim:\n  parser: [toy\n", encoding="utf-8")
+    elif case == "alias bomb":  # #56: nine levels of aliases ran gec-metrics out of memory
+        levels = ["l0: &l0 [lol]", *(f"l{k}: &l{k} [{', '.join([f'*l{k - 1}'] * 9)}]" for k in range(1, 10))]
+        config.write_text("usim:\n  parser: toy-parser\n" + "\n".join(levels) + "\n", encoding="utf-8")
+    elif case == "nested":
+        config.write_text("usim:\n  parser: toy-parser\nx: " + "[" * 10_000 + "]" * 10_000 + "\n",
+                          encoding="utf-8")
     hyps = [str(registered / "no-such.txt")] if case == "missing" else [str(hyp)]
     monkeypatch.setattr(sys, "argv", ["semsim-gecmetrics-eval", "--src", str(src), "--hyps", *hyps,
                                       "--metric", "usim", "--config", str(config)])
@@ -195,3 +203,17 @@ def test_gecmetrics_eval_refuses_bad_inputs_in_one_line(registered, monkeypatch,
         gecmetrics_eval()
     err = capsys.readouterr().err
     assert exit_.value.code == 1 and len(err.splitlines()) == 1 and message in err, err
+
+
+@pytest.mark.parametrize("sources,hypotheses,message", [
+    (["a b ."], [[None]], r"^hypotheses\[0\]\[0\]: None is not a string \(a sentence\)$"),
+    ([None], [["a b ."]], r"^sources\[0\]: None is not a string"),
+    (["a b .", "c d ."], [["a b .", "c \udc80 ."]], r"^hypotheses\[0\]\[1\]: lone surrogate U\+DC80 at column 3"),
+])
+def test_usim_metric_names_a_bad_sentence_by_argument_and_position(registered, sources, hypotheses, message):
+    """#56: a None entry gave "AttributeError: 'NoneType' object has no attribute 'strip'"."""
+    from semsim.app.gec.metric import USimMetric
+    from semsim.kernel.errors import InputError
+    metric = USimMetric(USimMetric.Config(parser="toy-parser"))
+    with pytest.raises(InputError, match=message):
+        metric.score_systems(sources, hypotheses)

@@ -110,3 +110,17 @@ def test_topological_order_is_graphlibs(children):
     except graphlib.CycleError:
         expected = None
     assert topological_order(children) == expected
+
+
+@pytest.mark.parametrize("tokens,edges,message", [
+    (["a", "b"], [(0, 1, None)], r"^build_graph: edges\[0\] has the label None: a string or a sequence of strings"),
+    (["a", "b"], [(0, 1, "A"), (0, 1, 5)], r"^build_graph: edges\[1\] has the label 5: a string"),
+    (["a", "b"], [(0, 1, ["A", 5])], r"^build_graph: edges\[0\] has the label \['A', 5\]"),
+    (["a", "b"], [(0, 1)], r"^build_graph: edges\[0\] is \(0, 1\), not \(parent, child, label\[, remote\]\)"),
+    (["a", None], [], r"^build_graph: tokens\[1\] is None, not a string or a Token"),
+])
+def test_build_graph_names_the_argument_and_position_of_a_bad_value(tokens, edges, message):
+    """#56: a label of None or 5 gave "TypeError: 'NoneType' object is not iterable"."""
+    from semsim import InputError
+    with pytest.raises(InputError, match=message):
+        build_graph(tokens, [Unit("0", "root"), Unit("1", "x", anchors=(0,))], edges)

@@ -261,8 +261,9 @@ def test_the_module_is_in_the_wheel(hf_env):
 
 
 @pytest.mark.parametrize("sources,predictions,message", [
-    (["a b ."], [None], r"predictions\[0\] is None, not a sentence"),
-    (["a b ."], [1], r"predictions\[0\] is 1, not a sentence"),
+    (["a b ."], [None], r"predictions\[0\]: None is not a string \(a sentence\)"),
+    (["a b ."], [1], r"predictions\[0\]: 1 is not a string"),
+    (["a b .", "c \ud800 ."], ["a b .", "c d ."], r"^sources\[1\]: lone surrogate U\+D800 at column 3"),  # #56
     ("a b .", ["a b ."], "sources is one string"),
     (None, ["a b ."], "no sources"),
 ])
@@ -271,6 +272,13 @@ def test_inputs_that_are_no_sentences_are_refused(hf_env, sources, predictions, 
     usim = _load()
     with pytest.raises(SemsimError, match=message):
         usim.compute(sources=sources, predictions=predictions, parser="toy-parser")
+
+
+def test_a_lone_surrogate_added_in_batches_is_refused_naming_it(hf_env):
+    """#56: evaluate's Arrow writer met it first (UnicodeEncodeError)."""
+    usim = _load()
+    with pytest.raises(SemsimError, match=r"^predictions\[0\]: lone surrogate U\+D800 at column 1"):
+        usim.add_batch(sources=["a ."], predictions=["\ud800 ."])
 
 
 @pytest.mark.parametrize("setting", [{"batch_size": 0}, {"jobs": 0}, {"jobs": True}])

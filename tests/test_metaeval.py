@@ -405,3 +405,15 @@ def test_the_explain_recipe_keeps_a_sentence_with_a_newline_on_one_line():
     from semsim.app.commands.metaeval import explain_commands
     commands = explain_commands("He go\nhome .", "He goes home .", "row1", {"paper": {}}, {"parser": "toy-parser"})
     assert commands[0] == "printf '%s\\n' 'He go home .' | semsim parse - -q -o row1.src.mrp --parser toy-parser"
+
+
+@pytest.mark.parametrize("versus", [[], ["--versus", "levenshtein"]])
+def test_a_row_a_parse_refuses_is_named_by_file_and_line(toy_env, tmp_path, versus):
+    """#56: a 1,201-token row refused by the span parser said nothing of where it was; the
+    toy parser's refusal of one output stands in for it (the same ParseError naming it)."""
+    table = tsv_table(tmp_path)
+    r = run("meta-eval", table, "--parser", "toy-parser", "--measure", "paper", "--measure", "levenshtein",
+            *versus, "--no-cache", "-q", env={"TOY_FAIL_AT": "We are there now ."})
+    assert r.exit_code == 1, r.output
+    (line,) = r.stderr.strip().splitlines()
+    assert line.startswith(f"Error: {table}:6: parser 'toy-parser' failed on 'We are there now .'"), line

@@ -249,8 +249,28 @@ def test_a_code_running_model_loads_only_with_trust_or_as_downloaded(models_env,
     with pytest.raises(SemsimError, match=r"'toy/weights\.bin' differs from what semsim recorded"):
         check_trusted(path, "TUPA", "pickles")
     marker = installed("toy-model") / ".semsim-model.json"
+    (path / ".semsim-model.json").write_bytes(marker.read_bytes())  # #56: the marker copied into the subfolder
+    with pytest.raises(SemsimError, match=r"'toy/\.semsim-model\.json' \(and 1 more\) differs"):  # and weights.bin
+        check_trusted(path, "TUPA", "pickles")
+    (path / ".semsim-model.json").unlink()
     marker.write_text('{"subpath": "toy", "verified": true}')  # says verified, records nothing
     with pytest.raises(SemsimError, match=r"semsim has no record of its files' hashes \(reinstall it"):
+        check_trusted(path, "TUPA", "pickles")
+
+
+def test_a_marker_that_is_a_link_is_not_trusted(models_env, monkeypatch, tmp_path):
+    """#56: a marker linked to a file outside the models directory (one recording the files'
+    hashes as they are now) was trusted as semsim's own."""
+    from semsim.kernel.models import check_trusted
+    monkeypatch.delenv("SEMSIM_TRUST_MODELS", raising=False)
+    download(plugins.downloads()["toy-model"], progress=False)
+    path = model_path("toy-model")
+    marker = installed("toy-model") / ".semsim-model.json"
+    elsewhere = tmp_path / "marker.json"
+    elsewhere.write_bytes(marker.read_bytes())
+    marker.unlink()
+    marker.symlink_to(elsewhere)
+    with pytest.raises(SemsimError, match=r"\.semsim-model\.json: a symbolic link, not the file semsim writes"):
         check_trusted(path, "TUPA", "pickles")
 
 
@@ -262,6 +282,7 @@ def test_a_code_running_model_loads_only_with_trust_or_as_downloaded(models_env,
     ("7", r"not an install marker \(a JSON int, not an object\)"),
     ('{"subpath": 5}', r"'subpath' must be a string"),
     ('{"files": ["a"]}', r"'files' an object of strings"),
+    ("[" * 100_000 + "]" * 100_000, r"not a readable install marker \(RecursionError\)"),  # #56: was a traceback
 ])
 def test_a_damaged_install_marker_is_one_line_naming_it(tmp_path, monkeypatch, marker, message):
     monkeypatch.setenv("SEMSIM_MODELS_DIR", str(tmp_path / "models"))

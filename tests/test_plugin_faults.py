@@ -42,6 +42,18 @@ FAULTS = {
                                      "register_commands: it added 5 as command 'junk'", {}),
     "to_graph returns a str": ("@hookimpl(tryfirst=True)\ndef to_graph(obj):\n    return 'not a graph'\n",
                                "to_graph: it returned a str, not a semsim Graph", {}),
+    # #56: garbage that isinstance takes for a Graph was scored, or blamed on the reader
+    "to_graph returns a Graph with no fields": ("@hookimpl(tryfirst=True)\ndef to_graph(obj):\n"
+                                                "    from semsim import Graph\n    return object.__new__(Graph)\n",
+                                                "to_graph: it returned a Graph semsim cannot use (AttributeError", {}),
+    "to_graph returns a Graph subclass": ("from semsim import Graph\nclass Fake(Graph):\n    pass\n"
+                                          "@hookimpl(tryfirst=True)\ndef to_graph(obj):\n"
+                                          "    return object.__new__(Fake)\n",
+                                          "to_graph: it returned a Fake, not a semsim Graph", {}),
+    "to_graph returns what says it is a Graph": ("from semsim import Graph\nclass Liar:\n"
+                                                 "    __class__ = property(lambda self: Graph)\n"
+                                                 "@hookimpl(tryfirst=True)\ndef to_graph(obj):\n    return Liar()\n",
+                                                 "to_graph: it returned a Liar, not a semsim Graph", {}),
     "to_graph raises": ("@hookimpl(tryfirst=True)\ndef to_graph(obj):\n    raise ZeroDivisionError('x')\n",
                         "to_graph: ZeroDivisionError: x", {}),
     "a reader that raises": ("def read(path):\n    raise IndexError('bad reader')\n    yield\n"
@@ -74,6 +86,11 @@ FAULTS = {
                                   "lambda: 'junk@1', 'toy', 'x'))\n",
                                   "its paraphrase judge 'junk': answered 'yes', not a Verdict",
                                   {"SEMSIM_PARAPHRASE_JUDGE": "junk"}),
+    "a judge answering None": ("@hookimpl\ndef register_paraphrase_judges(register):\n"  # #56: AttributeError
+                               "    register(ParaphraseJudge('nones', lambda: (lambda q: [None] * len(q)), "
+                               "lambda: 'nones@1', 'toy', 'x'))\n",
+                               "its paraphrase judge 'nones': answered None, not a Verdict",
+                               {"SEMSIM_PARAPHRASE_JUDGE": "nones"}),
 }
 
 
@@ -172,3 +189,71 @@ def test_a_faulty_plugin_is_one_line_before_any_command_runs_too(case, args, tmp
     assert r.exit_code == 1 and "Traceback" not in r.stderr, (r.exit_code, r.output)
     assert r.stderr.strip().splitlines()[-1].startswith(f"Error: plugin {str(bad)!r} failed in ") \
         and says in r.stderr, r.stderr
+
+
+def _score_with(plugin: Path, parser: str, src: Path, hyp: Path, monkeypatch: pytest.MonkeyPatch):
+    """``semsim score`` of ``src`` and ``hyp`` with ``parser``, the plugin file ``plugin``
+    loaded beside the toy plugin."""
+    monkeypatch.setenv("SEMSIM_LOAD_PLUGINS", "")
+    monkeypatch.setenv("SEMSIM_PLUGINS", f"{TOY},{plugin}")
+    plugins.reset_plugin_manager()
+    try:
+        return run_cli("score", "--source", src, "--hyp", hyp, "--parser", parser, "--no-cache", "-q",
+                       "--bootstrap", "0", catch_exceptions=False)
+    finally:
+        plugins.reset_plugin_manager()
+
+
+RETOKENIZING = (HEAD + "from semsim import Unit, build_graph\n"
+                "def parse(texts, model=None):\n"
+                "    out = []\n"
+                "    for text in texts:\n"
+                "        words = text.replace(\"n't\", \" n't\").split()  # its own tokenizer, as spaCy's would\n"
+                "        units = [Unit('0', 'root'), *(Unit(str(k + 1), 'w', anchors=(k,))\n"
+                "                                      for k in range(len(words)))]\n"
+                "        out.append(build_graph(words, units, [(0, k + 1, 'A') for k in range(len(words))]))\n"
+                "    return out\n"
+                "@hookimpl\ndef register_parsers(register):\n"
+                "    register(Parser('splitter', 'plain', parse, 'x', model_identity=lambda m: 'm1', "
+                "own_tokens={flag}))\n")
+
+
+@pytest.mark.parametrize("flag", [False, True])
+def test_a_parser_that_re_tokenizes_is_refused_unless_it_says_so(flag, tmp_path, monkeypatch):
+    """#56 (left by #45): graphs whose tokens are not the text's words were scored as if they
+    were (1.0 for "can't" against itself, each side split the same way); a parser declares
+    that it tokenizes on its own (Parser(own_tokens=True)) or its sentence is refused,
+    naming it."""
+    bad = tmp_path / "splitter.py"
+    bad.write_text(RETOKENIZING.format(flag=flag))
+    src, hyp = tmp_path / "s.txt", tmp_path / "h.txt"
+    src.write_text("I can't go .\nwe go .\n")
+    hyp.write_text("I can't go .\nwe went .\n")
+    r = _score_with(bad, "splitter", src, hyp, monkeypatch)
+    if flag:
+        assert r.exit_code == 0, r.output
+        return
+    assert r.exit_code == 1, r.output
+    assert (f"parser 'splitter' (plugin {str(bad)!r}) re-tokenized \"I can't go .\": its graph's tokens "
+            "\"I ca n't go .\" are not the text's words") in r.stderr, r.stderr
+    assert "we go ." not in r.stderr  # the sentences it kept whole are scored
+
+
+@pytest.mark.parametrize("answer,says", [
+    ("model_name=lambda m: 5", "failed in model_name of parser 'named': it returned 5, not a str or Signature"),
+    ("model_name=lambda m: 1 / 0", "failed in model_name of parser 'named': ZeroDivisionError: division by zero"),
+    ("model_identity=lambda m: None", "failed in model_identity of parser 'named': it returned None, not a str"),
+    ("model_identity=lambda m: {}['x']", "failed in model_identity of parser 'named': KeyError: 'x'"),
+])
+def test_a_parser_s_answers_about_its_model_are_checked_naming_the_plugin(answer, says, tmp_path, monkeypatch):
+    """#56: a model_name that is an int or raises was a traceback naming no plugin."""
+    bad = tmp_path / "named.py"
+    bad.write_text(HEAD + "import toy_plugin\n@hookimpl\ndef register_parsers(register):\n"
+                   f"    register(Parser('named', 'toy', toy_plugin.toy_parse, 'x', {answer}))\n")
+    src = tmp_path / "s.txt"
+    src.write_text("Big dogs bark .\n")
+    monkeypatch.syspath_prepend(str(Path(TOY).parent))
+    r = _score_with(bad, "named", src, src, monkeypatch)
+    assert r.exit_code == 1, r.output
+    (line,) = r.stderr.strip().splitlines()
+    assert line.startswith(f"Error: plugin {str(bad)!r} ") and says in line, line

@@ -88,7 +88,8 @@ def register_parsers(register):
                     model_identity=lambda model: "rules-v1", serialize=lambda tree: json.dumps(tree.labels),
                     model_name=lambda model: model or "rules", default=True))
     register(Parser("toy-lower", "toy", lambda texts, model=None: toy_parse([t.lower() for t in texts]),
-                    "the capitalisation 'parser' on lower-cased text (not the default)"))
+                    "the capitalisation 'parser' on lower-cased text (not the default)",
+                    own_tokens=True))  # its tokens are lower-cased: not the text's words
 
 
 def toy_line(graph):

@@ -14,12 +14,13 @@ import hashlib
 import json
 import os
 import sqlite3
+import sys
 import time
-from collections.abc import Iterable, Sequence
-from contextlib import closing
+from collections.abc import Callable, Iterable, Sequence
+from contextlib import closing, suppress
 from dataclasses import dataclass
 from pathlib import Path
-from typing import Any
+from typing import Any, TypeVar
 
 from ..kernel.errors import SemsimError
 from ..kernel.files import cache_dir
@@ -27,21 +28,28 @@ from ..kernel.graph import Graph
 from ..kernel.graph_json import GRAPH_FORMAT, graph_from_dict, graph_to_dict
 from ..kernel.records import Parser
 from ..kernel.signature import Signature
-from .plugins import plugin_code_version
+from .plugins import parser_answer, plugin_code_version
 
+T = TypeVar("T")
 SCHEMA = 1
 #: the columns of the ``parses`` table this code reads and writes
 COLUMNS = ("key", "representation", "parser", "model", "text", "native", "graph", "created", "hits")
-#: seconds to wait for another process's write lock before saying so (one line, not a hang)
+#: seconds to wait for another process's write lock before giving up (one line, not a hang)
 LOCK_TIMEOUT = 60.0
+#: seconds a lock may hold a run up before semsim says that it waits, and for how long
+LOCK_NOTICE = 1.0
 
 
 def model_key(parser: Parser, model: str | None) -> str:
     """The cache's model key: the model's content and the code that turned its output into
     graphs (a Dask worker checks that its own is the driver's)."""
-    identity = parser.model_identity(model) if parser.model_identity else model
+    identity = parser_answer(parser, "model_identity", model, (str,)) if parser.model_identity else model
     return Signature.of(f"{identity}").add(f"{parser.plugin}-{plugin_code_version(parser.plugin)}") \
         .add(f"graph-{GRAPH_FORMAT}").format()
+
+
+def _locked(exc: sqlite3.DatabaseError) -> bool:
+    return "locked" in str(exc) or "busy" in str(exc)
 
 
 def normalise(text: str) -> str:
@@ -70,24 +78,77 @@ class ParseCache:
         except OSError as exc:
             raise SemsimError(f"{self.path.parent}: cannot create the cache directory ({exc.strerror or exc}); "
                               "set SEMSIM_CACHE_DIR or --cache to another place") from None
+        self.read_only = False
         try:
-            self._db = sqlite3.connect(self.path, timeout=LOCK_TIMEOUT, isolation_level=None)
-            self._refuse_foreign()
-            self._wal()
-            self._db.execute("PRAGMA synchronous=NORMAL")
-            with self._transaction() as db:
-                db.execute("CREATE TABLE IF NOT EXISTS meta (key TEXT PRIMARY KEY, value TEXT)")
-                db.execute("INSERT OR IGNORE INTO meta VALUES ('schema', ?)", (str(SCHEMA),))
-                db.execute("""CREATE TABLE IF NOT EXISTS parses (
-                    key TEXT PRIMARY KEY, representation TEXT, parser TEXT, model TEXT, text TEXT,
-                    native TEXT, graph TEXT, created REAL, hits INTEGER DEFAULT 0)""")
-            (schema,) = self._db.execute("SELECT value FROM meta WHERE key='schema'").fetchone()
+            self._db = sqlite3.connect(self.path, timeout=min(LOCK_NOTICE, LOCK_TIMEOUT), isolation_level=None)
+            schema = self._patiently(self._set_up)
         except sqlite3.DatabaseError as exc:
-            raise self._unusable(exc) from None
+            schema = self._open_read_only(exc)
         self._refuse_other_columns()
         if schema != str(SCHEMA):
             raise SemsimError(f"{self.path}: cache schema {schema}, this semsim uses {SCHEMA}; "
                               "clear it with `semsim cache clear`")
+
+    def _set_up(self) -> str:
+        """Open for writing: refuse another program's database, switch to WAL, create the
+        tables if new; the schema version."""
+        self._refuse_foreign()
+        self._wal()
+        self._db.execute("PRAGMA synchronous=NORMAL")
+        with self._transaction() as db:
+            db.execute("CREATE TABLE IF NOT EXISTS meta (key TEXT PRIMARY KEY, value TEXT)")
+            db.execute("INSERT OR IGNORE INTO meta VALUES ('schema', ?)", (str(SCHEMA),))
+            db.execute("""CREATE TABLE IF NOT EXISTS parses (
+                key TEXT PRIMARY KEY, representation TEXT, parser TEXT, model TEXT, text TEXT,
+                native TEXT, graph TEXT, created REAL, hits INTEGER DEFAULT 0)""")
+        (schema,) = self._db.execute("SELECT value FROM meta WHERE key='schema'").fetchone()
+        return str(schema)
+
+    def _open_read_only(self, exc: sqlite3.DatabaseError) -> str:
+        """A cache that cannot be opened for writing (a read-only file, or a read-only file
+        system, where SQLite cannot even make the WAL's shared-memory file) is still read:
+        its parses serve, new ones are not stored, and it is never called unusable. Only a
+        file that exists is opened so; ``immutable`` only where ``mode=ro`` cannot open it
+        (nothing can write on a read-only file system)."""
+        why = str(exc)
+        if hasattr(self, "_db"):  # connected, then refused at the first statement
+            self._db.close()
+        if not self.path.is_file() or not ("unable to open" in why or "readonly" in why or "read-only" in why):
+            raise self._unusable(exc) from None
+        from urllib.parse import quote
+        for mode in ("mode=ro", "immutable=1"):
+            self._db = sqlite3.connect(f"file:{quote(str(self.path.resolve()))}?{mode}", uri=True,
+                                       timeout=LOCK_TIMEOUT, isolation_level=None)
+            try:
+                self._refuse_foreign()
+                (schema,) = self._db.execute("SELECT value FROM meta WHERE key='schema'").fetchone()
+                break
+            except (sqlite3.DatabaseError, TypeError):  # TypeError: no schema row
+                self._db.close()
+        else:
+            raise self._unusable(exc) from None
+        self.read_only = True
+        print(f"semsim: {self.path}: the parse cache cannot be written ({why}); reading its parses, storing no new "
+              "ones", file=sys.stderr)
+        return str(schema)
+
+    def _patiently(self, action: Callable[[], T]) -> T:
+        """``action``, waiting for another process's write lock: said at once on stderr
+        (after :data:`LOCK_NOTICE` s), then waited for up to :data:`LOCK_TIMEOUT` s in all,
+        then one line. A lock is never a reason to remove a cache."""
+        try:
+            return action()
+        except sqlite3.OperationalError as exc:
+            if not _locked(exc) or LOCK_TIMEOUT <= LOCK_NOTICE:
+                raise
+        print(f"semsim: {self.path}: the parse cache is locked by another process; waiting up to {LOCK_TIMEOUT:g} s "
+              "for it (--no-cache runs without it)", file=sys.stderr, flush=True)
+        self._db.execute(f"PRAGMA busy_timeout = {round((LOCK_TIMEOUT - LOCK_NOTICE) * 1000)}")
+        try:
+            return action()
+        finally:
+            with suppress(sqlite3.ProgrammingError):  # closed by a refusal
+                self._db.execute(f"PRAGMA busy_timeout = {round(LOCK_NOTICE * 1000)}")
 
     def _refuse_foreign(self) -> None:
         """Refuse a database that is not a semsim cache before anything is written to it:
@@ -103,7 +164,7 @@ class ParseCache:
         """What to tell the user about a database error, by its cause: a lock held too long,
         a read-only file, a full disk, or a file that is no semsim cache."""
         why = str(exc)
-        if "locked" in why or "busy" in why:
+        if _locked(exc):
             return SemsimError(f"{self.path}: the parse cache stayed locked by another process for more than "
                                f"{LOCK_TIMEOUT:g} s; run again when it is done, or use another --cache (or --no-cache)")
         if "readonly" in why or "read-only" in why:
@@ -140,11 +201,11 @@ class ParseCache:
                 time.sleep(0.05)
 
     def _transaction(self):
-        db = self._db
+        db, patiently = self._db, self._patiently
 
         class _Tx:
             def __enter__(self):
-                db.execute("BEGIN IMMEDIATE")
+                patiently(lambda: db.execute("BEGIN IMMEDIATE"))
                 return db
 
             def __exit__(self, exc_type, *_):
@@ -188,7 +249,7 @@ class ParseCache:
                     found[keys[key]] = Entry(native, graph_from_dict(stored))
                 except (ValueError, KeyError, TypeError, AttributeError, RecursionError, SemsimError):
                     continue  # a damaged or foreign row (nested past Python's stack, no valid graph): parse again
-        if found:
+        if found and not self.read_only:
             hit = [self.key(representation, parser, model, t) for t in found]
             try:
                 with self._transaction() as db:
@@ -201,6 +262,8 @@ class ParseCache:
                  items: Sequence[tuple[str, str | None, Graph]]) -> None:
         """Store parses, all or none (one transaction), replacing any row of the same key
         (the same parse, or a damaged row being healed)."""
+        if self.read_only:
+            return
         now = time.time()
         # each graph names its sentence, so that a row whose graph is another's is found out
         rows = [(self.key(representation, parser, model, text), representation, parser, model, normalise(text),
@@ -211,7 +274,7 @@ class ParseCache:
                 db.executemany("INSERT OR REPLACE INTO parses (key, representation, parser, model, text, native, "
                                "graph, created) VALUES (?, ?, ?, ?, ?, ?, ?, ?)", rows)
         except sqlite3.DatabaseError as exc:  # a full disk, a lost mount, a lock: this batch rolled back, the rest kept
-            if "locked" in str(exc) or "busy" in str(exc):
+            if _locked(exc):
                 raise self._unusable(exc) from None
             raise SemsimError(f"{self.path}: cannot store parses ({exc}); the parses stored before are kept: free "
                               "space, or choose another cache with --cache or --no-cache") from None
@@ -226,9 +289,16 @@ class ParseCache:
                 "hits": sum(g["hits"] for g in groups), "groups": groups}
 
     def clear(self, parser: str | None = None) -> int:
+        """Delete every parse, or only ``parser``'s (``None``: all; an empty name is refused,
+        where a truth test would have read it as "all" and deleted everything)."""
+        if parser is not None and not parser.strip():
+            raise SemsimError(f"--parser {parser!r}: an empty parser name; leave --parser out to clear every "
+                              "parser's parses")
+        if self.read_only:
+            raise SemsimError(f"{self.path}: the parse cache cannot be written; nothing was removed")
         with self._transaction() as db:
-            cur = db.execute("DELETE FROM parses" + (" WHERE parser = ?" if parser else ""),
-                             (parser,) if parser else ())
+            cur = db.execute("DELETE FROM parses" + (" WHERE parser = ?" if parser is not None else ""),
+                             (parser,) if parser is not None else ())
             n = cur.rowcount
         with closing(self._db.cursor()) as c:
             c.execute("VACUUM")

@@ -140,6 +140,10 @@ def parse_batch(parser_name: str, model: str | None, texts: list[str]) -> Parsed
             check_graph(graph)  # what graph JSON refuses is refused here too, cache or no cache
         except (SemsimError, ValueError) as exc:  # a parse that is no valid graph is that sentence's failure
             raise ParseError(f"parser {parser_name!r} gave {text!r} a graph semsim cannot use: {exc}", [text]) from None
+        if not parser.own_tokens and graph.tokens and [t.text for t in graph.tokens] != text.split():
+            raise ParseError(f"parser {parser_name!r} (plugin {parser.plugin!r}) re-tokenized {text!r}: its graph's "
+                             f"tokens {' '.join(t.text for t in graph.tokens)!r} are not the text's words (a parser "
+                             "whose tokens are its own says so: Parser(own_tokens=True))", [text])
         out.append((parser.serialize(native) if parser.serialize else None, graph))
     return out
 

@@ -35,7 +35,7 @@ from ..kernel.signature import Signature
 from ..kernel.stats import Score
 from .cache import ParseCache, model_key, normalise
 from .executors import Executor, Parsed, executor_spec, open_executor
-from .plugins import parsers
+from .plugins import parser_answer, parsers
 
 
 @dataclass(frozen=True)
@@ -279,8 +279,9 @@ def parser_fields(parser: Parser, model: str | None, tokenize: str = "none") -> 
     the decoder), and ``tok:...`` when a tokenizer split the text first
     (:func:`semsim.app.tokenization.tokenizer_fields`)."""
     from .tokenization import tokenizer_fields
-    identity = parser.model_identity(model) if parser.model_identity else ""
-    named = parser.model_name(model) if parser.model_name else (Path(model).name if model else "default")
+    identity = parser_answer(parser, "model_identity", model, (str,)) if parser.model_identity else ""
+    named = parser_answer(parser, "model_name", model, (str, Signature)) if parser.model_name \
+        else (Path(model).name if model else "default")
     # a plugin written before Signature names its model with a string, fields and all
     named = named if isinstance(named, Signature) else Signature.parse(named)
     model_field = named.head().format() + (f"@{identity[:12]}" if identity else "")
@@ -447,8 +448,12 @@ def _guarded(parser_name: str, batch: list[str], fn: Callable[..., Any], *args: 
     except SemsimError:
         raise
     except BrokenProcessPool as exc:
-        raise PluginError(f"a worker process of parser {parser_name!r} died on the batch starting "
-                          f"{batch[0]!r}: {exc}") from None
+        # which sentence of a batch killed it is not known here (its retries would run in this
+        # process, which the same sentence could kill): naming the batch's first, its longest,
+        # blamed another line's sentence
+        what = (repr(batch[0]) if len(batch) == 1 else
+                f"one of a batch of {len(batch)} sentences, which one is not known (--batch-size 1 names it)")
+        raise PluginError(f"a worker process of parser {parser_name!r} died on {what}: {exc}") from None
     except Exception as exc:
         what = f"the batch starting {batch[0]!r}" if len(batch) > 1 else repr(batch[0])
         raise ParseError(f"parser {parser_name!r} failed on {what}: {type(exc).__name__}: {exc}", batch) from None

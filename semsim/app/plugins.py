@@ -166,6 +166,24 @@ def plugin_fault(plugin: str, hook: str, exc: BaseException | str) -> PluginErro
     return error
 
 
+def parser_answer(parser: Any, field: str, model: str | None, kinds: tuple[type, ...]) -> Any:
+    """What the parser record's ``field`` (``model_identity``, ``model_name``) says about
+    ``model``: the one way semsim asks, so that a plugin's answer is checked where it enters.
+    A :class:`SemsimError` passes as it is (the documented way to refuse a model, with
+    advice); anything else raised, or an answer not of ``kinds`` (an int for a name), is
+    one line naming the plugin, where it was a traceback naming nobody."""
+    try:
+        value = getattr(parser, field)(model)
+    except SemsimError:
+        raise
+    except (Exception, SystemExit) as exc:
+        raise plugin_fault(parser.plugin or parser.name, f"{field} of parser {parser.name!r}", exc) from exc
+    if not isinstance(value, kinds) or isinstance(value, bool):
+        raise plugin_fault(parser.plugin or parser.name, f"{field} of parser {parser.name!r}",
+                           f"it returned {value!r:.40}, not a {' or '.join(k.__name__ for k in kinds)}")
+    return value
+
+
 def _tracing() -> bool:
     return bool(os.environ.get("SEMSIM_TRACE_PLUGINS"))
 
@@ -372,7 +390,7 @@ def _unique(items: list[Any], what: str) -> dict[str, Any]:
 def to_graph(obj: Any) -> Any:
     """Convert a native object through the first plugin that knows it."""
     from ..kernel.graph import Graph
-    if isinstance(obj, Graph):
+    if type(obj) is Graph:  # a subclass, or an object whose __class__ says Graph, is no Graph of semsim's
         return obj
     try:
         result = get_plugin_manager().hook.to_graph(obj=obj)
@@ -380,8 +398,8 @@ def to_graph(obj: Any) -> Any:
         raise
     except (Exception, SystemExit) as exc:
         raise plugin_fault(_converter(obj, failing=True), "to_graph", exc) from exc
-    if result is not None and not isinstance(result, Graph):
-        raise plugin_fault(_converter(obj), "to_graph", f"it returned a {type(result).__name__}, not a semsim Graph")
+    if result is not None and (why := _not_a_graph(result)):
+        raise plugin_fault(_converter(obj), "to_graph", why)
     if result is None:
         raise PluginError(f"no installed plugin converts {type(obj).__module__}.{type(obj).__qualname__} "
                           "objects to semsim graphs (see `semsim plugins`)")
@@ -390,6 +408,22 @@ def to_graph(obj: Any) -> Any:
     framework = result.meta.get("framework") if result.scheme.name == "plain" else None
     registered = schemes().get(framework) if isinstance(framework, str) else None
     return result.with_(scheme=registered) if registered is not None else result
+
+
+def _not_a_graph(result: Any) -> str | None:
+    """What is wrong with what a plugin's ``to_graph`` returned (None if nothing): a Graph
+    itself, not a subclass or an object whose ``__class__`` says Graph (either may answer
+    what a metric reads with anything), and one graph JSON would take (an object made
+    without ``__init__`` has no fields: it failed later, blamed on the reader)."""
+    from ..kernel.graph import Graph
+    from ..kernel.graph_json import check_graph
+    if type(result) is not Graph:
+        return f"it returned a {type(result).__name__}, not a semsim Graph"
+    try:
+        check_graph(result)
+    except Exception as exc:  # a Graph without its fields, or with fields of other types
+        return f"it returned a Graph semsim cannot use ({type(exc).__name__}: {exc})"
+    return None
 
 
 def _converter(obj: Any, failing: bool = False) -> str:

@@ -66,7 +66,7 @@ import pickle
 import re
 import signal
 import sys
-from collections.abc import Callable, Collection, Iterator, Mapping, Sequence
+from collections.abc import Callable, Collection, Iterable, Iterator, Mapping, Sequence
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Any, TypeVar
@@ -79,7 +79,8 @@ except ModuleNotFoundError as exc:  # the kit's libraries are an extra, not sems
     raise ModuleNotFoundError(f"semsim's conformance kit (semsim.app.testing) needs pytest and hypothesis, and "
                               f"{exc.name!r} is not installed: pip install \"semsim[kit]\"", name=exc.name) from None
 
-from ..kernel.errors import SemsimError
+from ..kernel.errors import InputError, SemsimError
+from ..kernel.files import checked_sentences
 from ..kernel.graph import Graph
 from ..kernel.graph_json import graph_to_dict
 from . import _forkserver
@@ -443,6 +444,23 @@ def _same(expected: Sequence[Graph], actual: Sequence[Graph], route: str, ids: b
         assert not diff, f"{route}: graph {k + 1} ({g.id or 'unnamed'}) differs:\n  " + "\n  ".join(diff)
 
 
+def _example_files(examples: Any) -> list[Path]:
+    """The kit's example files, each an existing file, checked where they are given: one
+    string is refused (its characters were taken for files: ``IsADirectoryError: '/'``),
+    and a missing or unreadable file is named by its position."""
+    if isinstance(examples, (str, bytes, os.PathLike)) or not isinstance(examples, Iterable):
+        raise InputError(f"conformance_tests: examples: expected a list of files, not {examples!r:.60}")
+    paths = []
+    for k, p in enumerate(examples):
+        if not isinstance(p, (str, os.PathLike)) or not Path(p).is_file():
+            shown = os.fspath(p) if isinstance(p, (str, os.PathLike)) else f"{p!r:.60}"
+            raise InputError(f"conformance_tests: examples[{k}]: {shown} is not a file")
+        paths.append(Path(p).resolve())
+    if not paths:
+        raise InputError("conformance_tests: examples: at least one example file is needed")
+    return paths
+
+
 def conformance_tests(plugin: str, examples: Sequence[str | os.PathLike[str]], sentences: Sequence[str] = (), *,
                       parser: str | None = None, inline: bool = False, fuzz_examples: int = 20,
                       skip: Collection[str] | Mapping[str, str] = ()) -> type:
@@ -466,9 +484,8 @@ def conformance_tests(plugin: str, examples: Sequence[str | os.PathLike[str]], s
     from hypothesis import given
 
     name = str(Path(plugin).resolve()) if inline and plugin.endswith(".py") else plugin  # as SEMSIM_PLUGINS names it
-    paths = [Path(p).resolve() for p in examples]
-    if not paths:
-        raise ValueError("conformance_tests needs at least one example file")
+    paths = _example_files(examples)
+    sentences = checked_sentences("conformance_tests: sentences", sentences)
     seeds = [(p.suffix, p.read_bytes()) for p in paths]
     ids = [p.name for p in paths]
 

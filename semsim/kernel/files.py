@@ -256,6 +256,22 @@ def text_problem(text: object) -> str | None:
     return f"{what} U+{ord(bad.group()):04X} at column {bad.start() + 1} of '{one_line(printable(text[:40]))}'"
 
 
+def checked_sentences(name: str, items: Any) -> list[str]:
+    """``items`` as a list of sentences, each one :func:`text_problem` finds nothing wrong
+    with; else one :class:`InputError` naming the argument and the position (``name[k]``, as
+    Python indexes it). The check of every Python entry that takes sentences (the
+    gec-metrics class, the ``evaluate`` module), before anything else touches them: a None
+    met ``.strip()``, a lone surrogate evaluate's Arrow encoding."""
+    if items is None or isinstance(items, (str, bytes)) or not hasattr(items, "__iter__"):
+        what = "one string" if isinstance(items, (str, bytes)) else repr(items)[:40]
+        raise InputError(f"{name}: expected a list of sentences, not {what}")
+    items = list(items)
+    for k, item in enumerate(items):
+        if (problem := text_problem(item)) is not None:
+            raise InputError(f"{name}[{k}]: {problem}")
+    return items
+
+
 def lone_surrogate(obj: Any) -> str | None:
     """What is wrong if a decoded JSON value holds a lone surrogate (a ``"\\ud800"`` escape
     without its pair): not a character, so no UTF-8 file or terminal can take it. None if

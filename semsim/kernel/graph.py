@@ -22,7 +22,7 @@ from typing import Any, NoReturn, TypeVar
 
 import numpy as np
 
-from .errors import GraphError
+from .errors import GraphError, InputError
 from .limits import max_yields, too_deep
 from .scheme import PLAIN, Scheme
 
@@ -366,15 +366,26 @@ def build_graph(
 ) -> Graph:
     """Build a :class:`Graph` from plain values: token strings, ``(parent, child, label)``
     triples (label a string or a sequence of strings). Handy in tests and toy plugins."""
-    toks = [t if isinstance(t, Token) else Token(t) for t in tokens]
+    toks = []
+    for k, t in enumerate(tokens):
+        if not isinstance(t, (Token, str)):
+            raise InputError(f"build_graph: tokens[{k}] is {t!r:.40}, not a string or a Token")
+        toks.append(t if isinstance(t, Token) else Token(t))
     es = []
-    for e in edges:
+    for k, e in enumerate(edges):
         if isinstance(e, Edge):
             es.append(e)
-        else:
-            parent, child, labels, *rest = e
-            es.append(Edge(parent, child, (labels,) if isinstance(labels, str) else tuple(labels),
-                           bool(rest and rest[0])))
+            continue
+        # the argument's own shape, named by position: a label of None or 5 met tuple() far inside
+        if isinstance(e, (str, bytes)) or not isinstance(e, Sequence) or len(e) not in (3, 4):
+            raise InputError(f"build_graph: edges[{k}] is {e!r:.40}, not (parent, child, label[, remote])")
+        parent, child, labels, *rest = e
+        if not isinstance(labels, str) and not (isinstance(labels, Sequence) and labels
+                                                and all(isinstance(x, str) for x in labels)):
+            raise InputError(f"build_graph: edges[{k}] has the label {labels!r:.40}: a string or a sequence of "
+                             "strings expected")
+        es.append(Edge(parent, child, (labels,) if isinstance(labels, str) else tuple(labels),
+                       bool(rest and rest[0])))
     return Graph(tuple(toks), tuple(units), tuple(es), **kwargs)
 
 

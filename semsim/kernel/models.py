@@ -54,9 +54,12 @@ def read_marker(d: Path) -> dict[str, Any]:
     paths to SHA-256s. Anything else is one line naming the marker: a marker is a file in a
     possibly shared directory, not something to follow wherever it points."""
     marker = d / MARKER
+    if marker.is_symlink():  # semsim writes its markers as files: a link is someone else's, pointing anywhere
+        raise SemsimError(f"{marker}: a symbolic link, not the file semsim writes; refusing it: remove the model "
+                          f"(`semsim models remove {d.name}`) and download it again")
     try:
         info = json.loads(marker.read_text(encoding="utf-8"))
-    except (OSError, UnicodeDecodeError, ValueError) as exc:
+    except (OSError, UnicodeDecodeError, ValueError, RecursionError) as exc:  # RecursionError: nested too deep
         raise SemsimError(f"{marker}: not a readable install marker ({type(exc).__name__}); remove the model "
                           f"(`semsim models remove {d.name}`) and download it again") from None
     if not isinstance(info, dict):
@@ -84,9 +87,11 @@ def model_path(name: str) -> Path:
 
 def content_hashes(root: Path) -> dict[str, str]:
     """The SHA-256 of every file under the model directory ``root`` but its marker, by path
-    relative to it (what :func:`check_trusted` compares against what the marker recorded)."""
+    relative to it (what :func:`check_trusted` compares against what the marker recorded).
+    Only the top-level marker is left out: one copied into a subfolder is a file like any
+    other, and so an added file, not a second marker to be trusted."""
     return {f.relative_to(root).as_posix(): sha256_once(f) for f in sorted(root.rglob("*"))
-            if f.is_file() and f.name != MARKER}
+            if f.is_file() and f != root / MARKER}
 
 
 def trusted_by_user() -> bool:

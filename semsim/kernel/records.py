@@ -61,6 +61,13 @@ class Parser:
     model_name: Callable[[str | None], str | Signature] | None = None
     default: bool = False
     plugin: str = field(default="", compare=False)
+    #: whether the graphs' tokens are the parser's own rather than the text's space-separated
+    #: words: a tokenizer of its own, or pseudo-tokens (a DRS's lemmas and senses). False (the
+    #: contract): a graph whose tokens are not the words is refused for its sentence, naming
+    #: the parser, since USim aligns tokens by their text and would score a parser's tokens as
+    #: if they were the words (one that split "can't" scored 1.0 against an unchanged text it
+    #: had split the same way). True: the parser says so, and its tokens are taken as they are.
+    own_tokens: bool = False
 
 
 @dataclass(frozen=True)

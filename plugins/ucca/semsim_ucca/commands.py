@@ -143,10 +143,11 @@ def train(train_paths: tuple[str, ...], train_ids: str | None, dev_paths: tuple[
 
     from .span.training.train import Corpus, Settings
     target = Path(model)
-    for given in (*train_paths, *dev_paths, *(p for p in (train_ids, dev_ids, conllu) if p)):
+    local_encoder = (("--encoder", encoder),) if encoder and Path(encoder).is_dir() else ()
+    for option, given in (*_inputs(click.get_current_context()), *local_encoder):
         inside = Path(given).is_dir() and target.exists() and target.resolve().is_relative_to(Path(given).resolve())
         if same_file(target, given) or inside:
-            raise SemsimError(f"{model}: is one of the training or dev inputs ({given}); writing the model there "
+            raise SemsimError(f"{model}: is one of the training inputs ({option} {given}); writing the model there "
                               "would destroy it: choose another -m")
     _writable_model(target, work_dir)  # found now, not after hours of training
     threads.limit()  # one thread unless $SEMSIM_THREADS: spinning threads on a busy machine cost 10x
@@ -164,6 +165,24 @@ def train(train_paths: tuple[str, ...], train_ids: str | None, dev_paths: tuple[
     size = path.stat().st_size / 2**20
     click.echo(f"{model}: best dev labelled primary F1 {result['best_dev_labeled_primary']:.4f} at epoch "
                f"{result['best_epoch']} of {result['epochs']}; {size:.1f} MB; sha256 {sha256_file(path)}")
+
+
+def _inputs(ctx: click.Context) -> list[tuple[str, str]]:
+    """Every path a command reads, with its option: each value of every option declared as a
+    path that must exist (``--pairs`` both files, and any input option added later), so that
+    ``-m`` is checked against all of them, not against a list kept by hand."""
+    out: list[tuple[str, str]] = []
+
+    def add(option: str, value: Any) -> None:
+        if isinstance(value, (tuple, list)):
+            for v in value:
+                add(option, v)
+        elif value is not None:
+            out.append((option, str(value)))
+    for param in ctx.command.params:
+        if isinstance(param, click.Option) and isinstance(param.type, click.Path) and param.type.exists:
+            add(max(param.opts, key=len), ctx.params.get(param.name or ""))
+    return out
 
 
 @ucca.command()

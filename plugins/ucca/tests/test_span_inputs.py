@@ -17,6 +17,7 @@ import pytest
 from brackets import TRAINING, to_xml
 from support import refusal
 
+from semsim.kernel.errors import SemsimError
 from semsim.kernel.models import Pinned
 
 pytestmark = pytest.mark.needs_ucca
@@ -666,19 +667,20 @@ def test_a_sentence_s_encoder_states_do_not_depend_on_its_batch(tiny_bert, monke
         assert a.tobytes() == b.tobytes() == c.tobytes()
 
 
-def _damaged_copy(tmp_path, damage):
-    """The shipped chars model with ``damage(tensors, meta)`` applied, written as a new file."""
+def _damaged_copy(tmp_path, damage, model="ucca-span-ewt-chars"):
+    """The shipped ``model`` with ``damage(tensors, meta)`` applied, written as a new file
+    (the damage may return a whole new metadata object, or a string: the raw header)."""
     from safetensors import safe_open
     from safetensors.numpy import save_file
 
     from semsim_ucca import span
-    source = span.MODELS / "ucca-span-ewt-chars.safetensors"
+    source = span.MODELS / f"{model}.safetensors"
     with safe_open(str(source), framework="numpy") as f:
         tensors = {k: f.get_tensor(k) for k in f.keys()}  # noqa: SIM118
         meta = json.loads(f.metadata()["semsim"])
-    damage(tensors, meta)
+    meta = damage(tensors, meta) or meta  # a damage may replace the whole object
     out = tmp_path / "damaged.safetensors"
-    save_file(tensors, str(out), metadata={"semsim": json.dumps(meta)})
+    save_file(tensors, str(out), metadata={"semsim": meta if isinstance(meta, str) else json.dumps(meta)})
     return out
 
 
@@ -694,6 +696,12 @@ def _first(tensors):
     (lambda t, m: m.__setitem__("labels", {"a": 1}), "its labels is not a list of strings"),
     (lambda t, m: m.__setitem__("info", "not an object"), "metadata of the wrong types"),
     (lambda t, m: m.__setitem__("vector_dim", "96"), "vector_dim '96' is not a whole number"),
+    # #56: these were tracebacks from the header read for the cache key and the signature
+    (lambda t, m: [m], "metadata of the wrong types"),
+    (lambda t, m: m.__setitem__("config", "x"), "metadata of the wrong types"),
+    (lambda t, m: m["config"].__setitem__("encoder", 5), "its encoder name or encoder_sha256 is not a string"),
+    (lambda t, m: m["info"].__setitem__("encoder_sha256", [1]), "its encoder name or encoder_sha256 is not a"),
+    (lambda t, m: "[" * 100_000 + "]" * 100_000, "nested too deep"),
 ])
 def test_a_damaged_model_file_is_refused_naming_it(tmp_path, damage, says):
     """Weights that are not finite floats, a vocabulary with a repeated entry, metadata of
@@ -701,3 +709,58 @@ def test_a_damaged_model_file_is_refused_naming_it(tmp_path, damage, says):
     model = _damaged_copy(tmp_path, damage)
     line = _refused(tmp_path, model)
     assert line.startswith(f"Error: {model}: not a usable span parser model (") and says in line, line
+
+
+def test_an_encoder_the_model_names_that_is_refused_names_the_model_file(tmp_path):
+    """#56: an encoder path of ``../../../etc`` was refused naming the encoder's directory only."""
+    def damage(t, m):
+        m["config"]["encoder"] = "../../../../../../etc"
+        m["info"]["encoder_sha256"] = "0" * 64
+    model = _damaged_copy(tmp_path, damage, "ucca-span-ewt-minilm")
+    line = _refused(tmp_path, model)
+    assert line.startswith(f"Error: {model}: ") and "encoder '../../../../../../etc'" in line, line
+
+
+@pytest.mark.parametrize("damage,says", [
+    ({"config.json": None}, "config.json: no such file (the encoder's configuration)"),
+    ({"config.json": '{"model_type": "be'}, "config.json: not a readable encoder configuration (JSONDecodeError"),
+    ({"config.json": "[1]"}, "config.json: not a readable encoder configuration (a JSON list, not an object)"),
+    ({"config.json": '{"num_hidden_layers": "6"}'}, "config.json: num_hidden_layers '6' is not a whole number"),
+    ({"tokenizer.json": '{"version": "1.0", "model": '}, "tokenizer.json: not a readable tokenizer ("),
+])
+def test_an_encoder_directory_s_damaged_files_are_named(tmp_path, damage, says):
+    """#56: a missing or damaged ``config.json`` / ``tokenizer.json`` said "os error 2", "EOF"
+    or IndexError, naming no file; now the one place an encoder directory enters checks them."""
+    from semsim_ucca.span.inference.encoder import resolve
+    directory = tmp_path / "enc"
+    directory.mkdir()
+    (directory / "model.safetensors").write_bytes(b"weights")
+    files = {"config.json": '{"model_type": "bert", "num_hidden_layers": 2}', "tokenizer.json": None, **damage}
+    for name, text in files.items():
+        if text is not None:
+            (directory / name).write_text(text)
+    with pytest.raises(SemsimError) as info:
+        resolve(str(directory))
+    assert str(info.value).startswith(f"{directory}/") and says in str(info.value), str(info.value)
+    assert "\n" not in str(info.value)
+
+
+def test_a_pinned_encoder_without_its_tokenizer_is_named(tmp_path, monkeypatch):
+    """The pinned package read through its ``tokenizer.json``: a deleted one is named, where
+    ``tokenizers`` said "No such file or directory (os error 2)"."""
+    from semsim_ucca.span.inference import encoder
+    directory = tmp_path / "pinned"
+    directory.mkdir()
+    (directory / "config.json").write_text("{}")
+    monkeypatch.setattr(encoder, "pinned_path", lambda name, what: directory)
+    with pytest.raises(SemsimError, match=r"tokenizer\.json: no such file \(the encoder's tokenizer\)"):
+        encoder.resolve(encoder.DEFAULT)
+
+
+def test_a_tokenizer_the_library_refuses_is_named(tmp_path):
+    """JSON that ``tokenizers`` cannot build a tokenizer of: its serde message, led by the file."""
+    from semsim_ucca.span.inference.encoder import tokenizer
+    (tmp_path / "tokenizer.json").write_text('{"version": "1.0"}')
+    with pytest.raises(SemsimError, match=r"tokenizer\.json: not a readable tokenizer \(") as info:
+        tokenizer(tmp_path)
+    assert str(info.value).startswith(f"{tmp_path}/tokenizer.json") and "\n" not in str(info.value)

@@ -197,7 +197,8 @@ def meta_eval(table: str, table_format: str, measure_specs: tuple[str, ...], ver
         # USimMetric's note on untokenized text is the Python API's; the command said it once above
         warnings.filterwarnings("ignore", message=".*looks untokenized", category=UserWarning)
         report = meta_evaluate(kept, measures, n_bootstrap, confidence, seed,
-                               on_measure=None if quiet or system_level or subsets else _note, versus=versus)
+                               on_measure=None if quiet or system_level or subsets else _note, versus=versus,
+                               path=str(table))
         levels = _levels(judgments, kept, measures, subsets, bool(system_level), n_bootstrap, confidence, seed,
                          versus)
     report = dataclasses.replace(report, notes={"table": str(table), "read": len(judgments),

@@ -61,12 +61,25 @@ def _check_config(path: str, metric: str) -> None:
 
     from ...kernel.files import read_text
     from .metric import USimMetric
+    class Loader(yaml.SafeLoader):
+        """``safe_load`` without aliases: a config of flat settings never needs one, and nine
+        levels of ``*alias`` (a "billion laughs" file) expand past any memory in whatever
+        walks the result (gec-metrics' main ran out of memory after a minute)."""
+
+        def compose_node(self, parent: Any, index: Any) -> Any:
+            if self.check_event(yaml.AliasEvent):
+                raise yaml.composer.ComposerError(None, None, "an alias (*name): a config takes none",
+                                                  self.peek_event().start_mark)
+            return super().compose_node(parent, index)
+
     try:
-        config: Any = yaml.safe_load(read_text(path))
+        config: Any = yaml.load(read_text(path), Loader=Loader)  # a SafeLoader
     except yaml.YAMLError as exc:
         mark = getattr(exc, "problem_mark", None)
         raise InputError(f"not valid YAML: {getattr(exc, 'problem', None) or exc}", path,
                          mark.line + 1 if mark else None) from None
+    except RecursionError:
+        raise InputError("not a config: nested too deep", path) from None
     if not isinstance(config, dict) or not isinstance(config.get(metric), dict):
         raise InputError(f"no mapping under {metric!r} (gecmetrics-eval reads the config of --metric {metric})", path)
     known = {f.name for f in dataclasses.fields(USimMetric.Config)}

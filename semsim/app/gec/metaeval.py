@@ -31,7 +31,7 @@ from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass, field, fields
 from typing import Any
 
-from ...kernel.errors import SemsimError, SettingsError
+from ...kernel.errors import InputError, ParseError, SemsimError, SettingsError
 from ...kernel.stats import CORRELATIONS, Correlation, Difference, compare_correlations, correlate
 from ..report import Col, Record, Report, Table, num, render
 from .metaeval_anchors import (
@@ -245,9 +245,21 @@ def _difference(d: Difference) -> str:
     return f"{r(d.value)} [{r(d.low)}, {r(d.high)}] ({num(d.above, 2)})"
 
 
+def _at_row(exc: ParseError, judgments: Sequence[Judgment], path: str | None) -> SemsimError:
+    """``exc`` at the first row whose source or output is a sentence it names (``FILE:ROW:``,
+    or ``row ROW:`` without the table's name): a parse refusal (a 1,201-token row) said
+    nothing of where the row was."""
+    named = {" ".join(t.split()) for t in exc.sentences}
+    row = next((j.row for j in judgments if {" ".join(j.source.split()), " ".join(j.output.split())} & named), None)
+    if row is None:
+        return exc
+    return InputError(str(exc), path, row) if path is not None else SemsimError(f"row {row}: {exc}")
+
+
 def meta_evaluate(judgments: Sequence[Judgment], measures: Mapping[str, Measure], n_bootstrap: int = 1000,
                   confidence: float = 0.95, seed: int = 0,
-                  on_measure: Callable[[str], None] | None = None, versus: str | None = None) -> MetaEvaluation:
+                  on_measure: Callable[[str], None] | None = None, versus: str | None = None,
+                  path: str | None = None) -> MetaEvaluation:
     """Score every judgment's pair with each measure and correlate the scores with the
     people's (:func:`correlate`, resampling sources, the same resamples for every measure).
     A measure is a callable on ``(source, output)`` pairs; its ``signature`` attribute, if
@@ -256,7 +268,8 @@ def meta_evaluate(judgments: Sequence[Judgment], measures: Mapping[str, Measure]
     measure's coefficients are also given minus that one's, pair by pair on the same
     resamples (:func:`compare_correlations`): whether it agrees with people better than that
     measure, which two intervals side by side cannot say. A measure that returns the wrong
-    number of scores, or one that is no finite number, is a :class:`SemsimError` naming it."""
+    number of scores, or one that is no finite number, is a :class:`SemsimError` naming it; a
+    sentence a parse refuses is named by its row (``path``: the table's, for ``FILE:ROW:``)."""
     from ...kernel.stats import check_bootstrap
     check_bootstrap(n_bootstrap, confidence)  # the command line's bounds, before any measure runs
     if versus is not None and versus not in measures:
@@ -271,7 +284,10 @@ def meta_evaluate(judgments: Sequence[Judgment], measures: Mapping[str, Measure]
     for name, measure in measures.items():
         if on_measure:
             on_measure(name)
-        scores = [float(s) for s in measure(pairs)]
+        try:
+            scores = [float(s) for s in measure(pairs)]
+        except ParseError as exc:  # a sentence no parse takes: said at the row that holds it
+            raise _at_row(exc, judgments, path) from None
         if len(scores) != len(pairs):
             raise SemsimError(f"measure {name} gave {len(scores)} scores for {len(pairs)} pairs")
         bad = next((i for i, s in enumerate(scores) if not math.isfinite(s)), None)

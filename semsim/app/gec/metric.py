@@ -201,8 +201,11 @@ class USimMetric(_Base):
 
     def sentence_scores(self, sources: Sequence[str], hypotheses: Sequence[Sequence[str]]) -> list[list[Score]]:
         """Full :class:`~semsim.Score` objects (counts, signature) per system and sentence."""
+        from ...kernel.files import checked_sentences
         from ..scoring import score_texts
         from ..tokenization import warn_untokenized_python
+        sources = checked_sentences("sources", sources)
+        hypotheses = [checked_sentences(f"hypotheses[{k}]", h) for k, h in enumerate(hypotheses)]
         for k, hyps in enumerate(hypotheses):
             if len(hyps) != len(sources):
                 raise SemsimError(f"system {k} has {len(hyps)} sentences but there are {len(sources)} sources")

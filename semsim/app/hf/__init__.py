@@ -100,14 +100,13 @@ def build_metric(settings: Mapping[str, Any]) -> USimMetric:
 def check_texts(sources: Any, predictions: Any) -> None:
     """Refuse inputs that are no lists of sentences before ``evaluate`` casts them (it turns
     ``1`` into ``"1"``, and iterates a bare string as its characters)."""
+    from ...kernel.files import checked_sentences
     for name, items in (("sources", sources), ("predictions", predictions)):
         if items is None:
             raise SemsimError(f"no {name}: give sources= and predictions=, two lists of sentences")
         if isinstance(items, (str, bytes)):
             raise SemsimError(f"{name} is one string: give a list of sentences")
-        for i, item in enumerate(items):
-            if not isinstance(item, str):
-                raise SemsimError(f"{name}[{i}] is {item!r}, not a sentence (a string)")
+        checked_sentences(name, items)  # each a string, no lone surrogate or control character
 
 
 def compute(sources: Sequence[str], predictions: Sequence[str], settings: Mapping[str, Any]) -> dict[str, Any]:

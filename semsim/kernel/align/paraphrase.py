@@ -129,8 +129,9 @@ def judge_gaps(g1: Graph, g2: Graph, r1: range, r2: range, pairs: Sequence[Pair]
         raise PluginError(f"paraphrase judge raised {type(exc).__name__}: {str(exc)[:200]}") from exc
     if len(verdicts) != len(gaps):
         raise PluginError(f"paraphrase judge answered {len(verdicts)} of {len(gaps)} queries")
-    bad = next((v for v in verdicts if not isinstance(v, Verdict)
+    # by position: an answer of None is a bad answer too, not "no bad answer found"
+    bad = next((k for k, v in enumerate(verdicts) if not isinstance(v, Verdict)
                 or not (isinstance(v.paraphrase, bool) or type(v.paraphrase).__name__ == "bool_")), None)
     if bad is not None:
-        raise PluginError(f"paraphrase judge answered {bad!r:.80}, not a Verdict")
+        raise PluginError(f"paraphrase judge answered {verdicts[bad]!r:.80}, not a Verdict")
     return list(zip(gaps, verdicts))

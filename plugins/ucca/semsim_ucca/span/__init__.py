@@ -59,14 +59,10 @@ def _encoder(path: Path) -> tuple[str, str] | None:
 
 @functools.cache
 def _header_encoder(path: str, size: int, mtime_ns: int) -> tuple[str, str] | None:
-    from safetensors import safe_open
-    try:
-        with safe_open(path, framework="numpy") as f:
-            meta = json.loads((f.metadata() or {}).get("semsim", "{}"))
-    except Exception:  # not a model file: loading it says why, in one line
-        return None
-    name = meta.get("config", {}).get("encoder")
-    return (name, meta.get("info", {}).get("encoder_sha256", "")) if name else None
+    from .inference.parser import read_metadata
+    meta = read_metadata(path)  # checked: a damaged header is one line naming the file
+    name = meta["config"].get("encoder")
+    return (name, (meta.get("info") or {}).get("encoder_sha256", "")) if name else None
 
 
 def model_identity(model: str | None = None) -> str:

@@ -106,6 +106,13 @@ class Usim(evaluate.Metric):
             semsim.app.hf.check_texts(kwargs.get("sources"), predictions)
         return super().compute(predictions=predictions, **kwargs)
 
+    def add_batch(self, *, predictions: Any = None, references: Any = None, **kwargs: Any) -> None:
+        """As :meth:`compute`, the inputs checked before evaluate encodes them (a lone
+        surrogate failed in its Arrow writer)."""
+        if predictions is not None or kwargs.get("sources") is not None:
+            semsim.app.hf.check_texts(kwargs.get("sources"), predictions)
+        super().add_batch(predictions=predictions, references=references, **kwargs)
+
     def _compute(self, sources: list[str], predictions: list[str], **settings: Any) -> dict[str, Any]:
         merged = semsim.app.hf.resolve_settings(self.config_name, self._settings, settings)
         return semsim.app.hf.compute(sources, predictions, merged)

@@ -20,7 +20,6 @@ from processes). Anything else (other architectures, fine-tuning) goes through
 
 from __future__ import annotations
 
-import json
 from pathlib import Path
 from typing import Any
 
@@ -30,10 +29,8 @@ import numpy as np
 def supports(directory: Path) -> bool:
     """Whether this module runs the encoder in ``directory``: a BERT with absolute positions,
     exact GELU, safetensors weights and a ``tokenizer.json``."""
-    try:
-        config = json.loads((directory / "config.json").read_text(encoding="utf-8"))
-    except (OSError, ValueError):
-        return False
+    from .encoder import encoder_config
+    config = encoder_config(directory)
     return (config.get("model_type") == "bert" and config.get("hidden_act") == "gelu"
             and config.get("position_embedding_type", "absolute") == "absolute"
             and not config.get("is_decoder") and (directory / "model.safetensors").is_file()
@@ -45,8 +42,9 @@ class Bert:
 
     def __init__(self, directory: Path, depth: int | None = None) -> None:
         from safetensors import safe_open
-        from tokenizers import Tokenizer
-        config = json.loads((directory / "config.json").read_text(encoding="utf-8"))
+
+        from .encoder import encoder_config, tokenizer
+        config = encoder_config(directory)
         self.depth = min(depth, config["num_hidden_layers"]) if depth is not None else config["num_hidden_layers"]
         self.dim, self.heads = int(config["hidden_size"]), int(config["num_attention_heads"])
         self.eps = float(config["layer_norm_eps"])
@@ -59,7 +57,7 @@ class Bert:
                  if n[len(prefix):].startswith(wanted)}
         #: the weights read (the session holds them, not this object: no second copy)
         self.names = sorted(w)
-        self.tokenizer = Tokenizer.from_file(str(directory / "tokenizer.json"))
+        self.tokenizer = tokenizer(directory)
         self.tokenizer.no_padding()
         self.tokenizer.no_truncation()
         # word + token type 0 (then + position, in the graph): the same two additions, in the

@@ -62,6 +62,8 @@ class SpanParser:
         self.labels = labels
         self.remote_labels = remote_labels
         self.info = dict(info or {})
+        #: the model file it was read from (None while training): errors name it
+        self.source: Path | None = None
         self.root_mask = np.array([is_root(s) for s in labels.itos])
         #: subtracted from the "no remote edge" logit before the argmax: remote edges are rare
         #: (about one per thousand unit pairs) and the trained scorer is too cautious; the
@@ -87,7 +89,10 @@ class SpanParser:
             return None
         from .encoder import load
         c = self.net.config
-        return load(c.encoder, self.encoder_sha256, depth=self.net.encoder_shape[0] - 1)
+        try:
+            return load(c.encoder, self.encoder_sha256, depth=self.net.encoder_shape[0] - 1)
+        except SemsimError as exc:  # the encoder is the model file's: name the file
+            raise SemsimError(_naming(self.source, exc) if self.source else str(exc)) from None
 
     def save(self, path: str | os.PathLike[str], half: bool = True) -> str:
         """Write the model file atomically (the network being trained, or one loaded for
@@ -113,14 +118,11 @@ class SpanParser:
         path = Path(path)
         if not path.is_file():
             raise SemsimError(f"{path}: no such span parser model file")
+        meta = read_metadata(path)
         try:
             from safetensors import safe_open
             with safe_open(str(path), framework="numpy") as f:
-                meta = json.loads((f.metadata() or {})["semsim"])
-                if meta.get("format") != FORMAT:
-                    raise ValueError(f"format {meta.get('format')!r}, expected {FORMAT!r}")
                 tensors = {k: f.get_tensor(k) for k in f.keys()}  # noqa: SIM118 (safe_open has no __iter__)
-            _check_metadata(meta)
             _check_weights(tensors)
             # models written before features were a setting used every field
             config = Config(**{"features": ",".join(FIELDS), **meta["config"]})
@@ -132,9 +134,11 @@ class SpanParser:
             check_shapes(tensors, shapes(config, {f: len(v) for f, v in vocabs.items()}, int(meta["vector_dim"]),
                                          shape, len(labels), len(remote_labels)))
             net = Net(config, tensors, int(meta["vector_dim"]), shape, cls._tuned_shape(config, meta))
-            return cls(net, vocabs, labels, remote_labels, meta.get("info"))
-        except SemsimError:
-            raise
+            parser = cls(net, vocabs, labels, remote_labels, meta.get("info"))
+            parser.source = path
+            return parser
+        except SemsimError as exc:  # the encoder it names: said as this file's
+            raise SemsimError(_naming(path, exc)) from None
         except Exception as exc:  # safetensors, json and the shape checks each raise their own
             raise SemsimError(f"{path}: not a usable span parser model ({type(exc).__name__}: {exc})") from None
 
@@ -145,9 +149,10 @@ class SpanParser:
         if not config.encoder_tune:
             return None
         from .encoder import check, resolve
-        sha = meta["info"].get("encoder_sha256")
+        from .encoder import encoder_config as read_config
+        sha = (meta.get("info") or {}).get("encoder_sha256")
         spec = check(config.encoder, sha) if sha else resolve(config.encoder)
-        encoder_config = json.loads((spec.path / "config.json").read_text(encoding="utf-8"))
+        encoder_config = read_config(spec.path)
         return int(encoder_config["num_attention_heads"]), float(encoder_config["layer_norm_eps"])
 
     # -- parsing -------------------------------------------------------------------------------
@@ -205,6 +210,31 @@ class SpanParser:
         return trees
 
 
+def read_metadata(path: str | os.PathLike[str]) -> dict[str, Any]:
+    """A model file's semsim metadata, checked to be of the types :meth:`SpanParser.metadata`
+    writes. The one way in for everything that reads a model file's header (loading it, and
+    the encoder its cache key and signature name), so a damaged header is one
+    :class:`SemsimError` naming the file wherever it is first read, never an AttributeError."""
+    try:
+        from safetensors import safe_open
+        with safe_open(str(path), framework="numpy") as f:
+            header = f.metadata() or {}
+        if "semsim" not in header:
+            raise ValueError("no semsim metadata in its header")
+        meta = json.loads(header["semsim"])
+        _check_metadata(meta)
+    except (RecursionError, MemoryError):
+        raise SemsimError(f"{path}: not a usable span parser model (its metadata is nested too deep)") from None
+    except Exception as exc:  # safetensors and json each raise their own
+        raise SemsimError(f"{path}: not a usable span parser model ({type(exc).__name__}: {exc})") from None
+    return meta
+
+
+def _naming(path: Path | None, exc: SemsimError) -> str:
+    """``exc``'s line led by the model file it concerns (once)."""
+    return str(exc) if path is None or str(exc).startswith(f"{path}:") else f"{path}: {exc}"
+
+
 def _check_metadata(meta: Any) -> None:
     """The model file's metadata is of the types :meth:`SpanParser.metadata` writes: an object
     whose vocabularies and label lists are lists of distinct strings (a repeated entry would
@@ -212,6 +242,13 @@ def _check_metadata(meta: Any) -> None:
     if not isinstance(meta, dict) or not isinstance(meta.get("config"), dict) \
             or not isinstance(meta.get("vocabs"), dict) or not isinstance(meta.get("info", {}), (dict, type(None))):
         raise ValueError("metadata of the wrong types (an object with config, vocabs and info objects expected)")
+    if meta.get("format") != FORMAT:
+        raise ValueError(f"format {meta.get('format')!r}, expected {FORMAT!r}")
+    if not isinstance(meta["config"].get("encoder") or "", str) \
+            or not isinstance((meta.get("info") or {}).get("encoder_sha256") or "", str):
+        raise ValueError("its encoder name or encoder_sha256 is not a string")
+    if not isinstance(meta.get("encoder_shape", []), list):
+        raise ValueError(f"encoder_shape {meta.get('encoder_shape')!r} is not a list")
     lists = {**{f"vocabulary {k!r}": v for k, v in meta["vocabs"].items()},
              "labels": meta.get("labels"), "remote labels": meta.get("remote_labels")}
     for what, items in lists.items():

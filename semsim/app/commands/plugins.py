@@ -144,7 +144,8 @@ def check(name: str, examples: tuple[Path, ...], sentences: Path | None, parser:
             "from semsim.app.testing import conformance_tests\n\n"
             f"TestConformance = conformance_tests({name!r}, **{kit!r})\n", encoding="utf-8")
         (Path(tmp) / "pytest.ini").write_text("[pytest]\nmarkers =\n    slow: the kit's slow tests\n", encoding="utf-8")
-        argv = [sys.executable, "-m", "pytest", "-qq" if quiet else "-q", "-p", "no:cacheprovider", "-c", str(Path(tmp) / "pytest.ini"),
+        argv = [sys.executable, "-m", "pytest", "-qq" if quiet else "-q", "-p", "no:cacheprovider",
+                "-c", str(Path(tmp) / "pytest.ini"),
                 "--rootdir", tmp, *(["-m", "not slow"] if fast else []), str(Path(tmp) / "test_conformance.py")]
         code = subprocess.run(argv, cwd=tmp).returncode
     if code != 0:

@@ -759,7 +759,7 @@ def test_a_pinned_encoder_without_its_tokenizer_is_named(tmp_path, monkeypatch):
 
 def test_a_tokenizer_the_library_refuses_is_named(tmp_path):
     """JSON that ``tokenizers`` cannot build a tokenizer of: its serde message, led by the file."""
-    from semsim_ucca.span.inference.encoder import tokenizer
+    from semsim_ucca.span.inference.encoder_files import tokenizer
     (tmp_path / "tokenizer.json").write_text('{"version": "1.0"}')
     with pytest.raises(SemsimError, match=r"tokenizer\.json: not a readable tokenizer \(") as info:
         tokenizer(tmp_path)

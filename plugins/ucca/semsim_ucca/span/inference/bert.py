@@ -29,7 +29,7 @@ import numpy as np
 def supports(directory: Path) -> bool:
     """Whether this module runs the encoder in ``directory``: a BERT with absolute positions,
     exact GELU, safetensors weights and a ``tokenizer.json``."""
-    from .encoder import encoder_config
+    from .encoder_files import encoder_config
     config = encoder_config(directory)
     return (config.get("model_type") == "bert" and config.get("hidden_act") == "gelu"
             and config.get("position_embedding_type", "absolute") == "absolute"
@@ -43,7 +43,7 @@ class Bert:
     def __init__(self, directory: Path, depth: int | None = None) -> None:
         from safetensors import safe_open
 
-        from .encoder import encoder_config, tokenizer
+        from .encoder_files import encoder_config, tokenizer
         config = encoder_config(directory)
         self.depth = min(depth, config["num_hidden_layers"]) if depth is not None else config["num_hidden_layers"]
         self.dim, self.heads = int(config["hidden_size"]), int(config["num_attention_heads"])

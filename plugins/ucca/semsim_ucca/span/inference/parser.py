@@ -149,7 +149,7 @@ class SpanParser:
         if not config.encoder_tune:
             return None
         from .encoder import check, resolve
-        from .encoder import encoder_config as read_config
+        from .encoder_files import encoder_config as read_config
         sha = (meta.get("info") or {}).get("encoder_sha256")
         spec = check(config.encoder, sha) if sha else resolve(config.encoder)
         encoder_config = read_config(spec.path)

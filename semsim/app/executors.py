@@ -128,9 +128,11 @@ def parse_batch(parser_name: str, model: str | None, texts: list[str]) -> Parsed
     A parser returns :class:`~semsim.kernel.graph.Graph` objects, kept as they are (the plugin's
     adapter built each once, with everything it put in), or native objects (MRP, a UCCA
     passage: what parsers returned before graphs), converted here by the ``to_graph`` hook."""
-    threads.limit()  # wherever it runs, a parse never spins more threads than it was given
     parser = parsers()[parser_name]
-    natives = parser.parse(texts, model)
+    # wherever it runs, a parse never spins more threads than it was given; in the caller's
+    # process (no worker) the limits are given back afterwards and no variable is set
+    with threads.scoped():
+        natives = parser.parse(texts, model)
     if len(natives) != len(texts):
         raise PluginError(f"parser {parser_name!r} returned {len(natives)} parses for {len(texts)} sentences")
     out = []
@@ -189,6 +191,7 @@ def parse_on_worker(parser_name: str, model: str | None, driver_key: str, texts:
         watchdog.daemon = True
         watchdog.start()
     try:
+        threads.limit()  # a Dask worker is semsim's own process: held for good, variables and all
         parser = parsers().get(parser_name)
         if parser is None:
             raise PluginError(f"a Dask worker has no parser {parser_name!r}: install its plugin on every worker "

@@ -85,6 +85,9 @@ def _words_to_doc(nlp: Any, text: Any) -> Any:
 
 def _patch_ucca_textutil() -> None:
     import ucca.textutil as textutil
+    # ucca's spaCy model for English, unless the user's $SPACY_MODEL names one: set in ucca's
+    # table, not in the caller's environment
+    textutil.models.setdefault("en", os.environ.get("SPACY_MODEL_EN") or os.environ.get("SPACY_MODEL") or SPACY_MODEL)
     if getattr(textutil.get_nlp, "_semsim", False):
         return
     original = textutil.get_nlp
@@ -135,7 +138,6 @@ def _configure(*args: str) -> Any:
     """TUPA's Config is a process-wide singleton: (re)build it with explicit arguments so
     that it never parses our own command line."""
     _require_tupa()
-    os.environ.setdefault("SPACY_MODEL", SPACY_MODEL)
     _patch_ucca_textutil()
     from tupa.config import Config
     Config.reload()  # drop any earlier configuration (the singleton's instance)

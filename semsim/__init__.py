@@ -15,9 +15,10 @@ from __future__ import annotations
 from types import ModuleType
 
 from . import _moved
-from .api import USim, dag_f, distsim, read, read_all, usim
-from .kernel.errors import GraphError, InputError, PluginError, SemsimError
+from .api import ParseSettings, Scorer, USim, dag_f, distsim, read, read_all, usim
+from .kernel.errors import GraphError, InputError, ParseError, PluginError, SemsimError, SettingsError
 from .kernel.graph import Edge, Graph, Token, Unit, build_graph
+from .kernel.limits import LimitError
 from .kernel.scheme import Scheme
 from .kernel.stats import CorpusScore, Counts, Score, corpus_score
 from .kernel.version import __version__
@@ -30,7 +31,7 @@ def __getattr__(name: str) -> ModuleType:
     return _moved.attribute(name)
 
 __all__ = [
-    "CorpusScore", "Counts", "Edge", "Graph", "GraphError", "InputError", "PluginError", "Scheme", "Score",
-    "SemsimError", "Token", "USim", "Unit", "__version__", "build_graph", "corpus_score", "dag_f",
-    "distsim", "read", "read_all", "usim",
+    "CorpusScore", "Counts", "Edge", "Graph", "GraphError", "InputError", "LimitError", "ParseError", "ParseSettings",
+    "PluginError", "Scheme", "Score", "Scorer", "SemsimError", "SettingsError", "Token", "USim", "Unit",
+    "__version__", "build_graph", "corpus_score", "dag_f", "distsim", "read", "read_all", "usim",
 ]

@@ -4,13 +4,14 @@ from __future__ import annotations
 
 import dataclasses
 import os
-from collections.abc import Iterable, Sequence
+from collections.abc import Callable, Iterable, Sequence
 from dataclasses import dataclass
 from typing import Any
 
 from .app.parsing import Parses, ParseSettings, checked_texts, parse_texts
 from .app.plugins import paraphrase_judge, scheme_plugin, schemes, to_graph, word_encoder
 from .app.reading import read, read_all
+from .app.scorer import Scorer
 from .kernel.align.contextual import Encoder
 from .kernel.align.paraphrase import Judge
 from .kernel.errors import GraphError, InputError, PluginError, SemsimError, SettingsError
@@ -27,7 +28,8 @@ from .kernel.scheme import scheme_fields
 from .kernel.signature import Signature
 from .kernel.stats import CorpusScore, Score, corpus_score
 
-__all__ = ["ParseSettings", "Parses", "USim", "dag_f", "distsim", "parse", "parse_texts", "read", "read_all", "usim"]
+__all__ = ["ParseSettings", "Parses", "Scorer", "USim", "dag_f", "distsim", "parse", "parse_texts", "read",
+           "read_all", "usim"]
 
 VARIANTS = _settings.VARIANTS
 GraphLike = Graph | str | os.PathLike[str] | Any
@@ -38,6 +40,10 @@ def _graph(x: GraphLike) -> Graph:
     if isinstance(x, Graph):
         return x
     if isinstance(x, (str, os.PathLike)):
+        if isinstance(x, str) and not os.path.exists(x) and (" " in x.strip() or "\n" in x):
+            raise InputError(f"{x[:40]!r} is no file: this takes graphs or their paths; to score sentences of "
+                             "text, call text_scores(sources, corrections) or text_corpus_score(...), or open "
+                             "a scorer()")
         return read(x)
     return to_graph(x)
 
@@ -173,12 +179,22 @@ class USim(Settings):
                             confidence=confidence, seed=seed)
 
     def text_scores(self, sources: Sequence[str], corrections: Sequence[str],
-                    parsing: ParseSettings | None = None, *, tokenize: str | None = None) -> list[Score]:
+                    parsing: ParseSettings | None = None, *, tokenize: str | None = None,
+                    errors: str = "raise") -> list[Score]:
         """USim of each correction against its source, from plain text, as `semsim score`
         computes it: every distinct sentence parsed once through the one route from text
         (:func:`~semsim.app.parsing.parse_texts`: the default parser, the parse cache; ``parsing``
         says otherwise), each score signed with the parser and model. An empty side scores 1
-        against another empty one and 0 otherwise; a sentence the parser fails on raises.
+        against another empty one and 0 otherwise.
+
+        A pair the parser fails on (a line over the token limit, say) or too large to align
+        costs only itself: ``errors="raise"`` (the default) raises its
+        :class:`~semsim.kernel.errors.ParseError` (or ``LimitError``) naming the pair's 0-based
+        index (``pair 3 (correction): ...``; ``.index``), the others parsed and cached;
+        ``errors="fallback"`` scores it 0 by convention (``Score.convention``), with
+        ``extra["error"]`` and ``extra["index"]`` saying which and why
+        (:func:`semsim.app.scoring.pair_scores`). To score pair by pair, or many calls, open a
+        scorer once (:meth:`scorer`).
 
         The parser expects tokenized text (``He gave John an apple .``); ``tokenize="spacy"``
         splits untokenized text (LLM outputs, raw corpora) with spaCy's rule-based tokenizer
@@ -189,16 +205,35 @@ class USim(Settings):
         >>> USim().text_scores(["He gva an apple ."], ["He gave an apple ."])[0].f  # doctest: +SKIP
         >>> USim().text_scores(["He gva an apple."], ["He gave an apple."], tokenize="spacy")  # doctest: +SKIP
         """
-        from .app.scoring import score_texts
+        from .app.scoring import check_errors, pair_scores, text_pairs
         from .app.tokenization import warn_untokenized_python
-        srcs, cors = _sequence(sources, "sources"), _sequence(corrections, "corrections")
-        if len(srcs) != len(cors) or not all(isinstance(t, str) for t in [*srcs, *cors]):
-            raise InputError(f"text_scores: {len(srcs)} sources and {len(cors)} corrections, all strings and "
-                             "line-parallel, expected")
+        srcs, cors = text_pairs(sources, corrections, "text_scores")
+        check_errors(errors)
         parsing = _with_tokenize(parsing, tokenize)
         # the two sides together, as one pair (a script's first try) must be able to warn
         warn_untokenized_python([("the texts", [*srcs, *cors])], parsing.tokenize)
-        return [r.score for r in score_texts(self, srcs, {"": cors}, parsing).lines]
+        return pair_scores(self, srcs, cors, parsing, errors=errors)
+
+    def text_corpus_score(self, sources: Sequence[str], corrections: Sequence[str],
+                          parsing: ParseSettings | None = None, *, tokenize: str | None = None,
+                          errors: str = "raise", n_bootstrap: int = 0, confidence: float = 0.95,
+                          seed: int = 12345) -> CorpusScore:
+        """:meth:`corpus_score` of raw text in one call: :meth:`text_scores`, then their macro
+        and micro averages (and bootstrap intervals); the signature names the parser and model."""
+        return corpus_score(self.text_scores(sources, corrections, parsing, tokenize=tokenize, errors=errors),
+                            n_bootstrap=n_bootstrap, confidence=confidence, seed=seed)
+
+    def scorer(self, parsing: ParseSettings | None = None, *, tokenize: str | None = None, errors: str = "raise",
+               progress: Callable[[int, int], None] | None = None) -> Scorer:
+        """An open :class:`~semsim.app.scorer.Scorer` of this metric: the parser found and the
+        parse cache opened once, for many calls (a metric suite's pair-by-pair ``update``);
+        a context manager, or call ``close()``. Its ``get_signature()`` names the parser, the
+        model's hash and the tokenizer before any score is computed.
+
+        >>> with USim().scorer(ParseSettings(model="ucca-span-ewt-minilm-l2")) as scorer:  # doctest: +SKIP
+        ...     scorer.score("He gva an apple .", "He gave an apple .").f
+        """
+        return Scorer(self, _with_tokenize(parsing, tokenize), errors=errors, progress=progress)
 
     def part_names(self) -> list[str]:
         """The parts of this metric's scores (directions, or the legacy count)."""

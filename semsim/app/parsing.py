@@ -156,7 +156,8 @@ def graph_key(tokenized: str) -> str:
 
 
 def parse_texts(texts: Iterable[str], settings: ParseSettings | None = None, *, keep_going: bool = True,
-                on_parsed: Callable[[dict[str, Graph], Parses], None] | None = None) -> Parses:
+                on_parsed: Callable[[dict[str, Graph], Parses], None] | None = None,
+                store: ParseCache | None = None) -> Parses:
     """Parse ``texts`` (tokenized as ``settings.tokenize`` says), each distinct one once,
     through the parse cache; the one route from text to graphs.
 
@@ -171,14 +172,18 @@ def parse_texts(texts: Iterable[str], settings: ParseSettings | None = None, *, 
     call. With batches parsed elsewhere (``jobs`` > 1, Dask) this process only waits for
     them, and a caller can start on what is there (``semsim score`` scores the pairs whose
     two sides are parsed). It must not raise: what it cannot do is left for after the parse.
+
+    ``store``, an open cache, is used (and left open) instead of opening ``settings.cache``
+    for this call: an open scorer (:class:`semsim.app.scorer.Scorer`) pays for the cache's
+    set-up once, not once a call.
     """
     settings = settings or ParseSettings()
     with trusting(settings.trust_model):
-        return _parse_texts(texts, settings, keep_going, on_parsed)
+        return _parse_texts(texts, settings, keep_going, on_parsed, store)
 
 
 def _parse_texts(texts: Iterable[str], settings: ParseSettings, keep_going: bool,
-                 on_parsed: Callable[[dict[str, Graph], Parses], None] | None) -> Parses:
+                 on_parsed: Callable[[dict[str, Graph], Parses], None] | None, store: ParseCache | None) -> Parses:
     check_settings()
     texts = checked_texts(texts)
     parser = settings.find()
@@ -196,7 +201,7 @@ def _parse_texts(texts: Iterable[str], settings: ParseSettings, keep_going: bool
         if on_parsed is not None:
             on_parsed(new, result())
 
-    with _opened(settings.cache) as cache:
+    with _opened(settings.cache if store is None else store) as cache:
         graphs = parse_sentences(list(tokens.values()), parser, settings, cache=cache, failed=failed,
                                  on_stored=None if on_parsed is None else stored)
     result().graphs.update(graphs)
@@ -218,9 +223,9 @@ def checked_texts(texts: Iterable[str]) -> list[str]:
 
 
 @contextlib.contextmanager
-def _opened(cache: str | os.PathLike[str] | bool) -> Iterator[ParseCache | None]:
-    if cache is False:
-        yield None
+def _opened(cache: str | os.PathLike[str] | bool | ParseCache) -> Iterator[ParseCache | None]:
+    if cache is False or isinstance(cache, ParseCache):  # an open cache is its opener's to close
+        yield cache or None
         return
     with ParseCache(None if cache is True else cache) as store:
         yield store

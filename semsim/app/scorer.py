@@ -1,0 +1,112 @@
+"""An open scorer: a metric, its parser and an open parse cache, kept across calls.
+
+A metric suite that scores pair by pair (an ``evaluate`` module, a TorchMetrics ``update``)
+called :meth:`semsim.USim.text_scores` once per pair, and each call opened the SQLite cache,
+wrote to it and closed it again (12-29 ms a call, ``Connection.close`` alone 12.5 ms).
+:class:`Scorer` opens the cache once, finds the parser once (the plugin keeps its loaded
+model), keeps the graphs of the sentences it has seen, and closes the cache when it is
+closed (a context manager). Every score goes through :func:`semsim.app.scoring.pair_scores`,
+the route ``text_scores`` takes, so the numbers are the same.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable, Sequence
+
+from ..kernel.errors import InputError, SemsimError
+from ..kernel.signature import Signature
+from ..kernel.stats import CorpusScore, Score, corpus_score
+from .cache import ParseCache
+from .parsing import ParseSettings, parser_fields
+from .scoring import TextMetric, check_errors, pair_scores, text_pairs
+
+
+class Scorer:
+    """``metric`` on text, with the parser and the parse cache held open until :meth:`close`.
+
+    >>> with semsim.USim().scorer() as scorer:                    # doctest: +SKIP
+    ...     scorer.score("He gva an apple .", "He gave an apple .").f
+    ...     scorer.get_signature()   # metric, parser, model, tokenizer: known before scoring
+
+    ``errors`` is :func:`~semsim.app.scoring.pair_scores`' policy for a pair that cannot be
+    scored (``"raise"``, naming its index, or ``"fallback"``); ``progress(done, total)``, if
+    given, is called after each call's batch is scored, for a caller that draws its own bar.
+    """
+
+    def __init__(self, metric: TextMetric, parsing: ParseSettings | None = None, *, errors: str = "raise",
+                 progress: Callable[[int, int], None] | None = None) -> None:
+        check_errors(errors)
+        if progress is not None and not callable(progress):
+            raise InputError(f"progress={progress!r}: expected a callable taking (done, total)")
+        self.metric, self.parsing, self.errors, self.progress = metric, parsing or ParseSettings(), errors, progress
+        self._parser = self.parsing.find()
+        # the parse cache, opened once; a parse elsewhere (workers) still stores through it
+        self._store: ParseCache | None = None
+        if self.parsing.cache is not False:
+            self._store = ParseCache(None if self.parsing.cache is True else self.parsing.cache)
+        self._signature: Signature | None = None
+
+    # -- the scores ------------------------------------------------------------------------
+    def score(self, source: str, correction: str) -> Score:
+        """One pair's score (:meth:`scores` of one pair)."""
+        for name, text in (("source", source), ("correction", correction)):
+            if not isinstance(text, str):
+                raise InputError(f"score: {name} is a {type(text).__name__}, expected a string")
+        return self.scores([source], [correction])[0]
+
+    def scores(self, sources: Sequence[str], corrections: Sequence[str]) -> list[Score]:
+        """Each correction's score against its source (line-parallel lists of strings), every
+        distinct sentence parsed once, through the open cache."""
+        self._check_open()
+        srcs, cors = text_pairs(sources, corrections, "scores")
+        out = pair_scores(self.metric, srcs, cors, self.parsing, errors=self.errors, store=self._store)
+        if self.progress is not None:
+            self.progress(len(out), len(srcs))
+        return out
+
+    def corpus_score(self, sources: Sequence[str], corrections: Sequence[str], *, n_bootstrap: int = 0,
+                     confidence: float = 0.95, seed: int = 12345) -> CorpusScore:
+        """The corpus's macro and micro averages (:func:`semsim.kernel.stats.corpus_score`) of
+        raw text, in one call; a pair scored by the ``fallback`` counts in the macro average."""
+        return corpus_score(self.scores(sources, corrections), n_bootstrap=n_bootstrap, confidence=confidence,
+                            seed=seed)
+
+    # -- what the scores are -----------------------------------------------------------------
+    def signature(self) -> Signature:
+        """The signature every score of this scorer carries (the metric's settings, then the
+        parser, the model's content hash and the tokenizer), known before any score, as
+        sacrebleu's ``get_signature()`` is; the model is hashed once, here."""
+        if self._signature is None:
+            self._signature = self.metric.signature(self._parser.representation) \
+                + parser_fields(self._parser, self.parsing.model, self.parsing.tokenize)
+        return self._signature
+
+    def get_signature(self) -> str:
+        """:meth:`signature` rendered: the string each score's ``signature`` holds."""
+        return self.signature().format()
+
+    # -- open and closed ---------------------------------------------------------------------
+    @property
+    def closed(self) -> bool:
+        return self._closed
+
+    _closed = False
+
+    def close(self) -> None:
+        """Close the parse cache (what was parsed is stored already). Idempotent."""
+        if self._store is not None:
+            self._store.close()
+        self._closed = True
+
+    def _check_open(self) -> None:
+        if self._closed:
+            raise SemsimError("this Scorer is closed: open another (USim().scorer())")
+
+    def __enter__(self) -> Scorer:
+        return self
+
+    def __exit__(self, *_: object) -> None:
+        self.close()
+
+    def __repr__(self) -> str:
+        return f"Scorer({self.get_signature() if not self._closed else 'closed'})"

@@ -4,7 +4,8 @@ A metric suite that scores pair by pair (an ``evaluate`` module, a TorchMetrics 
 called :meth:`semsim.USim.text_scores` once per pair, and each call opened the SQLite cache,
 wrote to it and closed it again (12-29 ms a call, ``Connection.close`` alone 12.5 ms).
 :class:`Scorer` opens the cache once, finds the parser once (the plugin keeps its loaded
-model), keeps the graphs of the sentences it has seen, and closes the cache when it is
+model), remembers the scores of the pairs :meth:`Scorer.score` has scored (a score depends
+on the two sentences alone, for one metric and parser), and closes the cache when it is
 closed (a context manager). Every score goes through :func:`semsim.app.scoring.pair_scores`,
 the route ``text_scores`` takes, so the numbers are the same.
 """
@@ -16,9 +17,12 @@ from collections.abc import Callable, Sequence
 from ..kernel.errors import InputError, SemsimError
 from ..kernel.signature import Signature
 from ..kernel.stats import CorpusScore, Score, corpus_score
-from .cache import ParseCache
+from .cache import ParseCache, normalise
 from .parsing import ParseSettings, parser_fields
 from .scoring import TextMetric, check_errors, pair_scores, text_pairs
+
+#: pairs an open scorer remembers the scores of (a few KB each)
+MEMORY = 100_000
 
 
 class Scorer:
@@ -45,6 +49,8 @@ class Scorer:
         if self.parsing.cache is not False:
             self._store = ParseCache(None if self.parsing.cache is True else self.parsing.cache)
         self._signature: Signature | None = None
+        #: the pairs :meth:`score` has scored, by their whitespace-normalised texts (oldest out first)
+        self._scored: dict[tuple[str, str], Score] = {}
 
     # -- the scores ------------------------------------------------------------------------
     def score(self, source: str, correction: str) -> Score:
@@ -52,7 +58,16 @@ class Scorer:
         for name, text in (("source", source), ("correction", correction)):
             if not isinstance(text, str):
                 raise InputError(f"score: {name} is a {type(text).__name__}, expected a string")
-        return self.scores([source], [correction])[0]
+        key = (normalise(source), normalise(correction))
+        if key in self._scored:  # a score depends on the two sentences alone, under one metric and parser
+            self._check_open()
+            return self._scored[key]
+        score = self.scores([source], [correction])[0]
+        if not score.extra.get("error"):
+            if len(self._scored) >= MEMORY:
+                self._scored.pop(next(iter(self._scored)))
+            self._scored[key] = score
+        return score
 
     def scores(self, sources: Sequence[str], corrections: Sequence[str]) -> list[Score]:
         """Each correction's score against its source (line-parallel lists of strings), every

@@ -15,7 +15,7 @@ from __future__ import annotations
 from types import ModuleType
 
 from . import _moved
-from .api import ParseSettings, Scorer, USim, dag_f, distsim, read, read_all, usim
+from .api import ParseSettings, Scorer, USim, compare, dag_f, distsim, read, read_all, usim
 from .kernel.errors import GraphError, InputError, ParseError, PluginError, SemsimError, SettingsError
 from .kernel.graph import Edge, Graph, Token, Unit, build_graph
 from .kernel.limits import LimitError
@@ -33,5 +33,5 @@ def __getattr__(name: str) -> ModuleType:
 __all__ = [
     "CorpusScore", "Counts", "Edge", "Graph", "GraphError", "InputError", "LimitError", "ParseError", "ParseSettings",
     "PluginError", "Scheme", "Score", "Scorer", "SemsimError", "SettingsError", "Token", "USim", "Unit",
-    "__version__", "build_graph", "corpus_score", "dag_f", "distsim", "read", "read_all", "usim",
+    "__version__", "build_graph", "compare", "corpus_score", "dag_f", "distsim", "read", "read_all", "usim",
 ]

@@ -6,7 +6,7 @@ import dataclasses
 import os
 from collections.abc import Callable, Iterable, Sequence
 from dataclasses import dataclass
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from .app.parsing import Parses, ParseSettings, checked_texts, parse_texts
 from .app.plugins import paraphrase_judge, scheme_plugin, schemes, to_graph, word_encoder
@@ -28,8 +28,11 @@ from .kernel.scheme import scheme_fields
 from .kernel.signature import Signature
 from .kernel.stats import CorpusScore, Score, corpus_score
 
-__all__ = ["ParseSettings", "Parses", "Scorer", "USim", "dag_f", "distsim", "parse", "parse_texts", "read",
-           "read_all", "usim"]
+if TYPE_CHECKING:
+    from .app.commands.compare import Comparison
+
+__all__ = ["ParseSettings", "Parses", "Scorer", "USim", "compare", "dag_f", "distsim", "parse", "parse_texts",
+           "read", "read_all", "usim"]
 
 VARIANTS = _settings.VARIANTS
 GraphLike = Graph | str | os.PathLike[str] | Any
@@ -324,3 +327,52 @@ def parse(texts: Sequence[str], representation: str | None = None, parser: str |
     texts = checked_texts(texts)
     warn_untokenized_python([("the texts", texts)], how.tokenize)
     return parse_texts(texts, how)
+
+
+def compare(pairs: dict[str, Sequence[tuple[GraphLike, GraphLike]]] | None = None, *,
+            sources: Sequence[str] | None = None, corrections: Sequence[str] | None = None,
+            parsers: Sequence[str] = (), parsing: ParseSettings | None = None, metric: USim | None = None,
+            n_bootstrap: int = 1000, seed: int = 12345) -> Comparison:
+    """``semsim compare`` from Python: the same pairs under several representations (UCCA
+    against AMR, say), side by side, with the correlation between every two columns.
+
+    Give ``pairs``, per representation a name and its (source, correction) pairs (graphs,
+    paths or native objects, matched by position across representations):
+    ``compare({"ucca": zip(ucca_src, ucca_cor), "amr": zip(amr_src, amr_cor)})``; or text,
+    ``sources`` and ``corrections`` (line-parallel strings), with ``parsers``, one
+    ``NAME[=MODEL]`` per representation (``["span-ucca", "amrlib=DIR"]``), parsed through
+    ``parsing`` (the cache, jobs, tokenizer; its parser and model are the ``parsers``'). Each
+    representation gives a USim column (``metric``'s settings, the same for all) and one per
+    metric a plugin registers for it (Smatch for AMR). A pair some column cannot score, or a
+    line a parser fails on, is left out of every column and named in the result.
+
+    Returns a :class:`~semsim.app.commands.compare.Comparison`: ``columns`` (each pair's
+    :class:`Score` per column), ``corpus``, ``correlations`` (Pearson and Spearman, with
+    p-values), ``signatures``, ``not_compared``; ``table(fmt)`` (or ``str()``) is the
+    command's output, in any of its formats.
+    """
+    from .app.commands.compare import comparison, pairs_from_texts
+    from .app.scoring import text_pairs
+    metric = metric or USim()
+    if (pairs is None) == (sources is None and corrections is None):
+        raise InputError("compare: give pairs={name: [(source, correction), ...]} per representation, or "
+                         "sources=, corrections= and parsers=, not both")
+    if pairs is not None:
+        if not isinstance(pairs, dict) or not pairs:
+            raise InputError(f"compare: pairs must be a dict of representation name -> pairs, got "
+                             f"{type(pairs).__name__}")
+        by_rep = {name: [_pair(a, b) for a, b in _corpus_pairs(p, None)] for name, p in pairs.items()}
+        counts = {name: len(p) for name, p in by_rep.items()}
+        if len(set(counts.values())) > 1:
+            raise InputError("compare: the representations give different numbers of pairs ("
+                             + ", ".join(f"{n}: {c}" for n, c in counts.items()) + "); pairs are matched by position")
+        names = [f"pair {i}" for i in range(next(iter(counts.values())))]
+        return comparison(names, by_rep, metric, n_bootstrap=n_bootstrap, seed=seed)
+    srcs, cors = text_pairs(sources, corrections, "compare")
+    if isinstance(parsers, str) or not parsers:
+        raise InputError("compare: parsers must be a list of parser names (NAME or NAME=MODEL), one per "
+                         "representation")
+    names, by_rep, unparsed, where, signed_by = pairs_from_texts(srcs, cors, list(parsers), parsing or ParseSettings())
+    result = comparison(names, by_rep, metric, where, signed_by, n_bootstrap=n_bootstrap, seed=seed)
+    left_out = {f"line {e.line}": str(e) for e in reversed(unparsed)}  # a line's first reason kept
+    return dataclasses.replace(result, not_compared={**left_out, **result.not_compared})

@@ -24,7 +24,7 @@ from ...kernel.errors import InputError, SemsimError
 from ...kernel.graph import Graph
 from ...kernel.limits import MAX_BOOTSTRAP
 from ...kernel.signature import Signature
-from ...kernel.stats import Score, corpus_score, correlation
+from ...kernel.stats import CorpusScore, Score, corpus_score, correlation
 from ..cli import format_option, parsing_options, quiet_option, usim_options
 from ..parsing import ParseSettings, graph_key, sign
 from ..report import Col, Record, Report, Skipped, Table, num, write
@@ -124,10 +124,21 @@ def _pairs_from_text(source: Path, hyp: Path, parser_specs: tuple[str, ...], par
     an empty line are left out (nothing to parse), and so are, in every representation, the
     lines a parser could not parse (returned as errors, to report). Also what each
     representation's scores are signed with (its parser, model and tokenizer)."""
-    from ..parsing import parse_texts
-    from ..textfiles import read_parallel, too_large_lines, unparsed_lines
+    from ..textfiles import read_parallel
     raw_src, raw_cor = read_parallel(source, [hyp])
     warn_if_untokenized({source: raw_src, **raw_cor}, parsing.tokenize, quiet)
+    return pairs_from_texts(raw_src, raw_cor[hyp], parser_specs, parsing, source, hyp)
+
+
+def pairs_from_texts(raw_src: list[str], raw_hyp: list[str], parser_specs: Sequence[str], parsing: ParseSettings,
+                     source: Any = "source", hyp: Any = "correction"
+                     ) -> tuple[list[str], dict[str, list[tuple[Graph, Graph]]], list[InputError],
+                                dict[str, list[str]], dict[str, Signature]]:
+    """:func:`_pairs_from_text` of line-parallel texts (``source`` and ``hyp`` name them in
+    the errors), for the Python API as for the command."""
+    from ..parsing import parse_texts
+    from ..textfiles import too_large_lines, unparsed_lines
+    raw_cor = {hyp: raw_hyp}
     parsed: dict[str, dict[str, Graph]] = {}
     signed_by: dict[str, Signature] = {}
     unparsed: list[InputError] = []
@@ -193,32 +204,76 @@ def compare(pair_specs: tuple[tuple[str, str, str], ...], source: Path | None, h
         names, by_rep, unparsed, where, signed_by = _pairs_from_text(source, hyp, parser_specs, parsing, quiet)
     else:
         raise SemsimError("give --pairs NAME SRC COR (per representation), or --source, --hyp and --parser")
+    result = comparison(names, by_rep, metric, where, signed_by, n_bootstrap=n_bootstrap, seed=seed)
+    not_compared = Skipped("compared")
+    for name, reason in result.not_compared.items():
+        not_compared.add(reason, f"pair {name}")
+    not_compared.show()
+    with open_output(output) as out:
+        write(result.report(), fmt, out)
+    for pairs in read:
+        fail_if_unread(pairs)
+    fail_if_unparsed(unparsed)
+    not_compared.fail(lambda s: f"{len(s)} pair(s) not compared (see above)")
+
+
+@dataclass(frozen=True)
+class Comparison:
+    """What ``semsim compare`` reports, as objects (:func:`semsim.api.compare`): each pair's
+    score under each column (``ucca:usim``, ``amr:usim``, ``amr:smatch``...), each column's
+    corpus score, the correlations between every two columns, and each column's signature.
+    ``not_compared``: the pairs left out of every column (pair name -> reason)."""
+
+    names: list[str]
+    columns: dict[str, list[Score]]
+    corpus: dict[str, CorpusScore]
+    correlations: list[dict[str, Any]]
+    signatures: dict[str, str]
+    not_compared: dict[str, str]
+
+    def rows(self) -> list[dict[str, Any]]:
+        """A row per pair: its name and its F under each column."""
+        return [{"name": n, **{c: s[i].f for c, s in self.columns.items()}} for i, n in enumerate(self.names)]
+
+    def report(self) -> Report:
+        """The command's report (:func:`semsim.app.report.write` renders it as text, markdown,
+        JSON, JSON Lines or TSV)."""
+        return _report(self.rows(), self.corpus, self.correlations, self.signatures)
+
+    def table(self, fmt: str = "text") -> str:
+        """The command's output in format ``fmt``, as a string."""
+        import io
+        out = io.StringIO()
+        write(self.report(), fmt, out)
+        return out.getvalue()
+
+    def __str__(self) -> str:
+        return self.table()
+
+
+def comparison(names: list[str], by_rep: dict[str, list[tuple[Graph, Graph]]], metric: USim,
+               where: dict[str, list[str]] | None = None, signed_by: dict[str, Signature] | None = None, *,
+               n_bootstrap: int = 1000, seed: int = 12345) -> Comparison:
+    """The columns of the pairs of every representation (pairs matched by position), a pair
+    that some column cannot score left out of all (:attr:`Comparison.not_compared`), their
+    corpus scores and correlations. ``signed_by``: per representation, the parser's fields
+    that scores of parsed text carry, as ``score``'s do."""
     if not names:
         raise SemsimError("no pair could be read in every representation")
     failed: dict[int, str] = {}  # pairs too large to score in some representation: left out of all
     columns = []
     for rep, pairs in by_rep.items():
-        by = signed_by.get(rep)  # scores of parsed text name the parser, model and tokenizer, as `score`'s do
+        by = (signed_by or {}).get(rep)
         columns += [c if by is None else Column(c.name, [sign(s, by) for s in c.scores])
-                    for c in columns_for(rep, pairs, metric, failed, where[rep])]
+                    for c in columns_for(rep, pairs, metric, failed, (where or {}).get(rep))]
     columns = drop_failed(columns, failed)
-    not_compared = Skipped("compared")
-    for i in sorted(failed):
-        not_compared.add(failed[i], f"pair {names[i]}")
-    not_compared.show()
-    names = [n for i, n in enumerate(names) if i not in failed]
-    if not names:
+    kept = [n for i, n in enumerate(names) if i not in failed]
+    if not kept:
         raise SemsimError(f"no pair could be compared: {failed[min(failed)]}")
-    corpus = {c.name: corpus_score(c.scores, n_bootstrap=n_bootstrap, seed=seed) for c in columns}
-    corr = correlations(columns)
-    rows = [{"name": n, **{c.name: c.scores[i].f for c in columns}} for i, n in enumerate(names)]
-    signatures = {c.name: c.scores[0].signature for c in columns}
-    with open_output(output) as out:
-        write(_report(rows, corpus, corr, signatures), fmt, out)
-    for pairs in read:
-        fail_if_unread(pairs)
-    fail_if_unparsed(unparsed)
-    not_compared.fail(lambda s: f"{len(s)} pair(s) not compared (see above)")
+    return Comparison(kept, {c.name: c.scores for c in columns},
+                      {c.name: corpus_score(c.scores, n_bootstrap=n_bootstrap, seed=seed) for c in columns},
+                      correlations(columns), {c.name: c.scores[0].signature for c in columns},
+                      {names[i]: failed[i] for i in sorted(failed)})
 
 
 def _report(rows: list[dict[str, Any]], corpus: dict[str, Any], corr: list[dict[str, Any]],

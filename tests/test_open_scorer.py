@@ -101,3 +101,12 @@ def test_the_open_scorer_keeps_one_cache_connection(toy_env, monkeypatch):
         for s, o in zip(SOURCE, OUTPUT):
             scorer.score(s, o)
     assert len(opened) == 1
+
+
+@pytest.mark.parametrize("word", ["no", "False", "yes", "0", ""])
+def test_a_cache_given_a_flag_word_is_refused_and_no_file_made(word, tmp_path, monkeypatch):
+    """``cache="no"`` meant False: it is refused when the settings are made, not a file named ``no``."""
+    monkeypatch.chdir(tmp_path)
+    with pytest.raises(SettingsError, match=rf"cache='{word}': expected True \(the default file\), False"):
+        ParseSettings(cache=word)
+    assert list(tmp_path.iterdir()) == []

@@ -38,6 +38,10 @@ from .executors import Executor, Parsed, executor_spec, open_executor
 from .plugins import parsers
 
 
+#: strings that say yes or no: refused as a cache path (``cache="no"`` meant False)
+FLAG_WORDS = frozenset({"", "no", "yes", "true", "false", "none", "off", "on", "0", "1", "n", "y"})
+
+
 @dataclass(frozen=True)
 class ParseSettings:
     """How text is parsed: which parser and model, how the text is tokenized first, where the
@@ -66,7 +70,9 @@ class ParseSettings:
                                       and not isinstance(value, str))):
                 raise SettingsError(f"{name}={value!r}: expected a {'path or ' if name == 'model' else ''}name",
                                     [name])
-        if not isinstance(self.cache, (bool, str, os.PathLike)):
+        # "no" (a flag written as a string) would otherwise become a cache file named "no"
+        flag_like = isinstance(self.cache, str) and self.cache.strip().lower() in FLAG_WORDS
+        if not isinstance(self.cache, (bool, str, os.PathLike)) or flag_like:
             raise SettingsError(f"cache={self.cache!r}: expected True (the default file), False (none) or a path",
                                 ["cache"])
         for name in ("progress", "trust_model"):  # "no" is a true string: a flag is a bool

@@ -20,6 +20,7 @@ import hashlib
 import importlib.util
 import json
 import os
+import re
 from collections.abc import Callable, Iterator, Sequence
 from dataclasses import dataclass
 from pathlib import Path
@@ -169,6 +170,21 @@ def sha256_once(path: str | os.PathLike[str]) -> str:
     return _hashes[key]
 
 
+#: a model pinned to its content, as a signature names it: ``NAME@HASH`` (the first 6 to 64
+#: hex digits of the file's SHA-256; ``model:ucca-span-ewt-minilm-l2@ff0cf8e76f1d``)
+PINNED_BY_HASH = re.compile(r"(.+)@([0-9a-f]{6,64})")
+
+
+def check_pinned(path: Path, digest: str, asked: str) -> None:
+    """Refuse a model whose content is not the one ``asked`` pins (one line, both hashes)."""
+    if not path.is_file():
+        raise SemsimError(f"model {asked!r}: {path} is not one file, so it cannot be pinned by its hash")
+    actual = sha256_once(path)
+    if not actual.startswith(digest):
+        raise SemsimError(f"model {asked!r}: {path} has SHA-256 {actual[:len(digest)]}..., not the {digest} it is "
+                          "pinned to (another version of the model)")
+
+
 def requested_model(model: str | os.PathLike[str] | None, env: str, exists: Callable[[Path], bool], *,
                     default: Path | None = None, named: Callable[[str], Path | None] | None = None,
                     missing: str = "", runs_code: str = "") -> Path:
@@ -188,6 +204,12 @@ def requested_model(model: str | os.PathLike[str] | None, env: str, exists: Call
         if default is None:
             raise SemsimError(missing)
         return default
+    pinned = PINNED_BY_HASH.fullmatch(value)
+    if pinned and not exists(Path(value)):  # NAME@HASH, as signatures name a model: that content only
+        path = requested_model(pinned[1], env, exists, default=default, named=named, missing=missing,
+                               runs_code=runs_code)
+        check_pinned(path, pinned[2], value)
+        return path
     path = Path(value)
     if runs_code and "/" not in value and os.sep not in value:
         shipped = named(value) if named else None

@@ -8,7 +8,7 @@ knowing any plugin. Each record names the representation it serves in one field,
 
 from __future__ import annotations
 
-from collections.abc import Callable, Iterator, Sequence
+from collections.abc import Callable, Iterator, Mapping, Sequence
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
@@ -61,6 +61,9 @@ class Parser:
     model_name: Callable[[str | None], str | Signature] | None = None
     default: bool = False
     plugin: str = field(default="", compare=False)
+    #: the models the plugin installs with itself, by name (what ``model=`` takes), and their
+    #: files: ``semsim models list`` shows them beside the downloadable ones
+    shipped: Callable[[], Mapping[str, str]] | None = None
 
 
 @dataclass(frozen=True)

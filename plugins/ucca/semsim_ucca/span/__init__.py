@@ -50,6 +50,11 @@ def resolve_model(model: str | os.PathLike[str] | None) -> Path:
     return path
 
 
+def shipped_models() -> dict[str, str]:
+    """The models installed with this package (``model=`` takes each name), by name: their files."""
+    return {p.stem: str(p) for p in sorted(MODELS.glob("*.safetensors"))}
+
+
 def _encoder(path: Path) -> tuple[str, str] | None:
     """The pretrained encoder a model file names (name, weights' SHA-256), from its header
     (read once per file version)."""

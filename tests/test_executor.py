@@ -86,7 +86,7 @@ def test_bad_executor_is_one_line(toy_env):
     r = score("--source", f["src.txt"], "--hyp", f["sys1.txt"], "--executor", "ray://h:1")
     assert r.returncode == 2 and "Ray is not supported" in r.stderr and "Traceback" not in r.stderr
     r = score("--source", f["src.txt"], "--hyp", f["sys1.txt"], "--parser", "toy-parser", "--batch-timeout", "9")
-    assert r.returncode == 1 and r.stderr == "Error: batch_timeout (--batch-timeout) needs executor dask or " \
+    assert r.returncode == 1 and r.stderr == "Error: --batch-timeout needs executor dask or " \
                                              "dask://HOST:PORT (docs/scale.md)\n"
 
 

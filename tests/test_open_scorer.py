@@ -110,3 +110,17 @@ def test_a_cache_given_a_flag_word_is_refused_and_no_file_made(word, tmp_path, m
     with pytest.raises(SettingsError, match=rf"cache='{word}': expected True \(the default file\), False"):
         ParseSettings(cache=word)
     assert list(tmp_path.iterdir()) == []
+
+
+def test_api_errors_name_keywords_and_the_command_line_its_options(toy_env):
+    """A caller of the API is told ``batch_timeout=``, never ``--batch-timeout``, which it cannot pass."""
+    from support import run_cli
+    with pytest.raises(SettingsError) as caught:
+        ParseSettings(parser="toy-parser", batch_timeout=9)
+    assert str(caught.value).startswith("batch_timeout=... needs executor dask") and "--" not in str(caught.value)
+    (toy_env / "s.txt").write_text("a .\n", encoding="utf-8")
+    r = run_cli("score", "--source", toy_env / "s.txt", "--hyp", toy_env / "s.txt", "--parser", "toy-parser",
+                "--batch-timeout", "9")
+    assert r.exit_code != 0 and "--batch-timeout needs executor dask" in r.output
+    with pytest.raises(SettingsError, match=r"^batch_timeout=\.\.\."):  # the command line's context has ended
+        ParseSettings(parser="toy-parser", batch_timeout=9)

@@ -26,7 +26,7 @@ from pathlib import Path
 from typing import Any
 
 from ..kernel import threads
-from ..kernel.errors import InputError, ParseError, PluginError, SemsimError, SettingsError
+from ..kernel.errors import InputError, ParseError, PluginError, SemsimError, SettingsError, option
 from ..kernel.graph import Graph
 from ..kernel.limits import check_settings
 from ..kernel.models import trusting
@@ -36,7 +36,6 @@ from ..kernel.stats import Score
 from .cache import ParseCache, model_key, normalise
 from .executors import Executor, Parsed, executor_spec, open_executor
 from .plugins import parsers
-
 
 #: strings that say yes or no: refused as a cache path (``cache="no"`` meant False)
 FLAG_WORDS = frozenset({"", "no", "yes", "true", "false", "none", "off", "on", "0", "1", "n", "y"})
@@ -90,7 +89,7 @@ class ParseSettings:
                 raise SettingsError(f"batch_timeout={self.batch_timeout!r}: expected a number of seconds",
                                     ["batch_timeout"])
             if not spec.distributed:  # rather than a timeout that never fires
-                raise SettingsError("batch_timeout (--batch-timeout) needs executor dask or dask://HOST:PORT "
+                raise SettingsError(f"{option('batch_timeout')} needs executor dask or dask://HOST:PORT "
                                     "(docs/scale.md)", ["batch_timeout"])
 
     @property
@@ -261,11 +260,13 @@ def find_parser(name: str | None, representation: str | None) -> Parser:
     names = ", ".join(sorted(p.name for p in matching))
     if len(defaults) > 1:  # two plugins claim one representation: only who parses into it is affected
         raise PluginError(f"parsers {', '.join(sorted(p.name for p in defaults))} are each registered as the "
-                          f"default for {representation!r}: choose one with --parser")
+                          f"default for {representation!r}: choose one with {option('parser', 'NAME')}")
     if matching:
-        raise PluginError(f"choose a parser for representation {representation!r} with --parser ({names})")
+        raise PluginError(f"choose a parser for representation {representation!r} with {option('parser', 'NAME')} "
+                          f"({names})")
     reps = ", ".join(sorted({p.representation for p in available.values()})) or "none installed"
-    how = "" if asked else f" (plain text goes to {representation!r}: choose another with --representation)"
+    how = "" if asked else (f" (plain text goes to {representation!r}: choose another with "
+                            f"{option('representation', 'NAME')})")
     raise PluginError(f"no parser for representation {representation!r}{how}; parsers are installed for: {reps}")
 
 

@@ -22,7 +22,7 @@ import os
 import sys
 from collections.abc import Iterator
 
-from .errors import SettingsError
+from .errors import SettingsError, option
 
 ENV = "SEMSIM_THREADS"
 #: what the OpenMP, BLAS and tokenizers runtimes read when they start
@@ -54,8 +54,8 @@ def check(jobs: int) -> int:
     """Threads per process for ``jobs`` processes; refuses more threads than cores."""
     n = threads()
     if jobs * n > cores() and n > 1:
-        raise SettingsError(f"--jobs {jobs} × ${ENV}={n} threads is more than this machine's {cores()} cores: "
-                            "threads would spin against each other", [ENV])
+        raise SettingsError(f"{option('jobs', str(jobs))} × ${ENV}={n} threads is more than this machine's "
+                            f"{cores()} cores: threads would spin against each other", [ENV])
     return n
 
 

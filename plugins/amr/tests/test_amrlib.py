@@ -86,7 +86,7 @@ def test_registering_the_parser_imports_neither_torch_nor_amrlib():
 
 
 def test_missing_model_is_a_clear_error(tmp_path):
-    with pytest.raises(SemsimError, match=r"^no amrlib model: pass --model DIR .*SEMSIM_AMRLIB_MODEL.*"
+    with pytest.raises(SemsimError, match=r"^no amrlib model: pass model=DIR .*tokenizer.*SEMSIM_AMRLIB_MODEL.*"
                                           r"semsim models download amrlib-parse-xfm-bart-large-0.1.0"):
         amrlib_parser.model_identity(None)
     with pytest.raises(SemsimError, match=re.escape(f"not an amrlib model: {tmp_path / 'nope'} is not")):

@@ -30,7 +30,7 @@ from contextlib import contextmanager, redirect_stdout
 from pathlib import Path
 from typing import Any
 
-from semsim.kernel.errors import SemsimError
+from semsim.kernel.errors import SemsimError, option
 from semsim.kernel.progress import verbose
 
 MODEL_ENV = "SEMSIM_TUPA_MODEL"
@@ -51,7 +51,7 @@ def resolve_model(model: str | None) -> Path:
     """The model prefix from ``--model`` (a prefix or an installed model's name) or the environment."""
     from semsim.kernel.models import check_trusted, requested_model
     prefix = requested_model(model, MODEL_ENV, lambda p: Path(f"{p}.json").is_file(), runs_code="TUPA", missing=(
-        f"no TUPA model: pass --model PREFIX (the path before .json/.data), set {MODEL_ENV}, "
+        f"no TUPA model: pass {option('model', 'PREFIX')} (the path before .json/.data), set {MODEL_ENV}, "
         "or install one with `semsim models download tupa-ucca-bilstm-1.3.10`"))
     if not Path(f"{prefix}.json").is_file():
         raise SemsimError(f"not a TUPA model: {prefix}.json does not exist (a model is the prefix of the "

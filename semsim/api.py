@@ -100,20 +100,10 @@ class USim(Settings):
     >>> metric.corpus_score(sources, corrections, n_bootstrap=1000)  # doctest: +SKIP
     >>> metric.corpus_score(zip(sources, corrections))               # doctest: +SKIP
 
-    Settings (see ``docs/reading-decisions.md``): ``variant`` ``paper`` (§3) or ``legacy``
-    (the authors' code); for ``paper``: ``direction`` (``both``, ``s->r``, ``r->s``),
-    ``tie_break`` (``coverage``, ``all``, ``first``), ``labels`` (``labeled``, ``weak``,
-    ``unlabeled``), ``remote`` (count remote edges), ``by_sentence`` (align tokens sentence
-    by sentence), ``denominator`` (``yield``: |yield(u)| as printed; ``aligned``: only the
-    tokens of u that the leaf alignment aligns), and the §4.4 remedies ``tokens`` (``edit``,
-    ``lexical``, ``ordered``, ``paraphrase``: ordered, and rephrasings a plugin's judge
-    recognises) and ``edge_weights`` (``uniform``, ``height``, ``scheme``), and
-    ``leaves`` (0, 1, 2, 3: the weight of each token's edge from its unit; 0, units only, is
-    the paper's reading); for ``legacy``: ``single_token_units`` (False = the 2018
-    revision); ``preset`` names a set of them. The fields are those of
-    :class:`semsim.kernel.metrics.settings.Settings`, one per row of the one table
-    :data:`~semsim.kernel.metrics.settings.SETTINGS` and checked as the object is made; the metric
-    is itself the settings object the measures take.
+    Every setting, with its default and values, is listed below, generated from the one
+    table :data:`~semsim.kernel.metrics.settings.SETTINGS` (``docs/reading-decisions.md`` says
+    why each exists); each is checked as the object is made, and the metric is itself the
+    settings object the measures take.
     """
 
     def settings(self) -> dict[str, Any]:
@@ -291,6 +281,21 @@ def _loaded(record: Any, what: str) -> tuple[Any, str]:
 
 
 _settings.track_given(USim)  # a setting restating its default is still one the caller gave
+
+
+def _settings_doc() -> str:
+    """The settings table as the docstring's list: one line per setting, never out of date."""
+    lines = ["", "    Settings:", ""]
+    for s in _settings.SETTINGS:
+        values = ", ".join(map(repr, s.choices)) if s.choices else "True or False" if isinstance(s.default, bool) \
+            else ", ".join(map(repr, s.words)) if s.words else ""
+        only = f" ({s.variant} only)" if s.variant else ""
+        lines.append(f"    - ``{s.name}`` = ``{s.default!r}``{only}{f'; {values}' if values else ''}: "
+                     f"{' '.join(s.help.split())}")
+    return "\n".join(lines) + "\n"
+
+
+USim.__doc__ = (USim.__doc__ or "").rstrip() + "\n" + _settings_doc()
 
 def usim(source: GraphLike, correction: GraphLike, variant: str = "paper", **settings: Any) -> Score:
     """USim of a source and its correction (graphs, paths, or native objects)."""

@@ -124,3 +124,15 @@ def test_api_errors_name_keywords_and_the_command_line_its_options(toy_env):
     assert r.exit_code != 0 and "--batch-timeout needs executor dask" in r.output
     with pytest.raises(SettingsError, match=r"^batch_timeout=\.\.\."):  # the command line's context has ended
         ParseSettings(parser="toy-parser", batch_timeout=9)
+
+
+def test_reading_amr_without_its_plugin_says_which_to_install(isolated_plugins):
+    from pathlib import Path
+    amr = Path(__file__).resolve().parent.parent / "examples" / "fig1-source.amr"
+    with pytest.raises(InputError, match=r"no installed plugin reads \.amr files .*pip install -e plugins/amr"):
+        semsim.read(amr)
+
+
+def test_the_usim_docstring_lists_every_setting():
+    from semsim.kernel.metrics.settings import SETTINGS
+    assert all(f"- ``{s.name}`` = ``{s.default!r}``" in USim.__doc__ for s in SETTINGS)

@@ -29,7 +29,7 @@ from .kernel.signature import Signature
 from .kernel.stats import CorpusScore, Score, corpus_score
 
 if TYPE_CHECKING:
-    from .app.commands.compare import Comparison
+    from .app.comparison import Comparison
 
 __all__ = ["ParseSettings", "Parses", "Scorer", "USim", "compare", "dag_f", "distsim", "parse", "parse_texts",
            "read", "read_all", "usim"]
@@ -351,12 +351,12 @@ def compare(pairs: dict[str, Sequence[tuple[GraphLike, GraphLike]]] | None = Non
     metric a plugin registers for it (Smatch for AMR). A pair some column cannot score, or a
     line a parser fails on, is left out of every column and named in the result.
 
-    Returns a :class:`~semsim.app.commands.compare.Comparison`: ``columns`` (each pair's
+    Returns a :class:`~semsim.app.comparison.Comparison`: ``columns`` (each pair's
     :class:`Score` per column), ``corpus``, ``correlations`` (Pearson and Spearman, with
     p-values), ``signatures``, ``not_compared``; ``table(fmt)`` (or ``str()``) is the
     command's output, in any of its formats.
     """
-    from .app.commands.compare import comparison, pairs_from_texts
+    from .app.comparison import comparison, pairs_from_texts
     from .app.scoring import text_pairs
     metric = metric or USim()
     if (pairs is None) == (sources is None and corrections is None):

@@ -136,3 +136,24 @@ def test_reading_amr_without_its_plugin_says_which_to_install(isolated_plugins):
 def test_the_usim_docstring_lists_every_setting():
     from semsim.kernel.metrics.settings import SETTINGS
     assert all(f"- ``{s.name}`` = ``{s.default!r}``" in USim.__doc__ for s in SETTINGS)
+
+
+@pytest.mark.slow
+def test_the_docs_integration_example_runs_on_the_shipped_parser(tmp_path):
+    """docs/api/semsim.md's 40-line metric-suite integration, run as written: it scores text
+    with the pinned shipped model, survives a line over the token limit, and signs."""
+    import os
+    import re
+    import subprocess
+    import sys
+    from pathlib import Path
+    page = (Path(__file__).resolve().parent.parent / "docs" / "api" / "semsim.md").read_text(encoding="utf-8")
+    (code,) = [b for b in re.findall(r"```python\n(.*?)```", page, re.S) if "USim in a metric suite" in b]
+    assert len(code.strip().splitlines()) <= 45
+    env = {**os.environ, "SEMSIM_CACHE_DIR": str(tmp_path / "cache")}
+    r = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, cwd=tmp_path, env=env,
+                       timeout=300, check=False)
+    assert r.returncode == 0, r.stderr[-3000:]
+    signature, result = r.stdout.splitlines()[:2]
+    assert "parser:ucca-span|model:ucca-span-ewt-minilm-l2@ff0cf8e76f1d" in signature
+    assert "'failed': [{'error': 'source: " in result and signature in result

@@ -11,7 +11,6 @@ from typing import TYPE_CHECKING, Any
 from .app.parsing import Parses, ParseSettings, checked_texts, parse_texts
 from .app.plugins import paraphrase_judge, scheme_plugin, schemes, to_graph, word_encoder
 from .app.reading import read, read_all
-from .app.scorer import Scorer
 from .kernel.align.contextual import Encoder
 from .kernel.align.paraphrase import Judge
 from .kernel.errors import GraphError, InputError, PluginError, SemsimError, SettingsError
@@ -30,6 +29,15 @@ from .kernel.stats import CorpusScore, Score, corpus_score
 
 if TYPE_CHECKING:
     from .app.comparison import Comparison
+    from .app.scorer import Scorer
+
+
+def __getattr__(name: str) -> Any:
+    """``Scorer`` on first use: its route from text to scores is not paid for by ``import semsim``."""
+    if name == "Scorer":
+        from .app.scorer import Scorer
+        return Scorer
+    raise AttributeError(f"module {__name__!r} has no attribute {name!r}")
 
 __all__ = ["ParseSettings", "Parses", "Scorer", "USim", "compare", "dag_f", "distsim", "parse", "parse_texts",
            "read", "read_all", "usim"]
@@ -226,6 +234,7 @@ class USim(Settings):
         >>> with USim().scorer(ParseSettings(model="ucca-span-ewt-minilm-l2")) as scorer:  # doctest: +SKIP
         ...     scorer.score("He gva an apple .", "He gave an apple .").f
         """
+        from .app.scorer import Scorer
         return Scorer(self, _with_tokenize(parsing, tokenize), errors=errors, progress=progress)
 
     def part_names(self) -> list[str]:

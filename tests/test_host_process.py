@@ -17,14 +17,18 @@ pytestmark = [pytest.mark.needs_ucca, pytest.mark.slow]
 HOST = r"""
 import json, os, sys
 import numpy, torch
-had = "KMP_DUPLICATE_LIB_OK" in os.environ
-from threadpoolctl import threadpool_info
-if not had:  # threadpoolctl sets it as it loads: the host's own snapshot tool, not semsim
-    os.environ.pop("KMP_DUPLICATE_LIB_OK", None)
 
 def snapshot():
-    return {"env": dict(os.environ), "torch": torch.get_num_threads(),
-            "pools": sorted((p["internal_api"], p["num_threads"]) for p in threadpool_info())}
+    # the environment first: threadpoolctl, the host's own tool for the pools, sets
+    # KMP_DUPLICATE_LIB_OK as it loads; it is then unloaded and that undone, so that semsim
+    # loading it again would set it again, and be seen doing so
+    env = dict(os.environ)
+    from threadpoolctl import threadpool_info
+    pools = sorted((p["internal_api"], p["num_threads"]) for p in threadpool_info())
+    del sys.modules["threadpoolctl"]
+    os.environ.clear()
+    os.environ.update(env)
+    return {"env": env, "torch": torch.get_num_threads(), "pools": pools}
 
 before = snapshot()
 import semsim

@@ -181,7 +181,7 @@ class USim(Settings):
 
     def text_scores(self, sources: Sequence[str], corrections: Sequence[str],
                     parsing: ParseSettings | None = None, *, tokenize: str | None = None,
-                    errors: str = "raise") -> list[Score]:
+                    errors: str = "raise", progress: Callable[[int, int], None] | None = None) -> list[Score]:
         """USim of each correction against its source, from plain text, as `semsim score`
         computes it: every distinct sentence parsed once through the one route from text
         (:func:`~semsim.app.parsing.parse_texts`: the default parser, the parse cache; ``parsing``
@@ -195,7 +195,9 @@ class USim(Settings):
         ``errors="fallback"`` scores it 0 by convention (``Score.convention``), with
         ``extra["error"]`` and ``extra["index"]`` saying which and why
         (:func:`semsim.app.scoring.pair_scores`). To score pair by pair, or many calls, open a
-        scorer once (:meth:`scorer`).
+        scorer once (:meth:`scorer`). ``progress(done, total)`` is told how many of the distinct
+        sentences are parsed (or found in the cache) as each batch is stored, for a caller that
+        draws its own bar (``parsing.progress`` draws semsim's).
 
         The parser expects tokenized text (``He gave John an apple .``); ``tokenize="spacy"``
         splits untokenized text (LLM outputs, raw corpora) with spaCy's rule-based tokenizer
@@ -213,7 +215,9 @@ class USim(Settings):
         parsing = _with_tokenize(parsing, tokenize)
         # the two sides together, as one pair (a script's first try) must be able to warn
         warn_untokenized_python([("the texts", [*srcs, *cors])], parsing.tokenize)
-        return pair_scores(self, srcs, cors, parsing, errors=errors)
+        if progress is not None and not callable(progress):
+            raise InputError(f"text_scores: progress={progress!r}: expected a callable taking (done, total)")
+        return pair_scores(self, srcs, cors, parsing, errors=errors, progress=progress)
 
     def text_corpus_score(self, sources: Sequence[str], corrections: Sequence[str],
                           parsing: ParseSettings | None = None, *, tokenize: str | None = None,

@@ -81,7 +81,7 @@ def test_the_open_scorer_scores_as_text_scores_and_signs_before_scoring(toy_env)
         assert {s.signature for s in one_by_one} == {signature} == {s.signature for s in expected}
         corpus = scorer.corpus_score(SOURCE, OUTPUT)
         assert corpus.macro == pytest.approx(sum(s.f for s in expected) / len(expected))
-        assert seen[:2] == [(1, 1), (1, 1)]
+        assert seen[:2] == [(2, 2), (2, 2)]  # the first pair's two sentences parsed, then found in the cache
         cache = scorer._store
     assert scorer.closed and cache is not None
     with pytest.raises(sqlite3.ProgrammingError):  # closed
@@ -157,3 +157,13 @@ def test_the_docs_integration_example_runs_on_the_shipped_parser(tmp_path):
     signature, result = r.stdout.splitlines()[:2]
     assert "parser:ucca-span|model:ucca-span-ewt-minilm-l2@ff0cf8e76f1d" in signature
     assert "'failed': [{'error': 'source: " in result and signature in result
+
+
+def test_text_scores_tell_a_progress_callback(toy_env):
+    seen = []
+    USim().text_scores(SOURCE, OUTPUT, ParseSettings(parser="toy-parser", cache=False, batch_size=2),
+                       progress=lambda done, total: seen.append((done, total)))
+    total = len({t for t in [*SOURCE, *OUTPUT] if t.strip()})
+    assert len(seen) > 1 and seen[-1] == (total, total) and [d for d, _ in seen] == sorted(d for d, _ in seen)
+    with pytest.raises(InputError, match="progress=3: expected a callable"):
+        USim().text_scores(SOURCE, OUTPUT, TOY, progress=3)

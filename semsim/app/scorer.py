@@ -34,7 +34,8 @@ class Scorer:
 
     ``errors`` is :func:`~semsim.app.scoring.pair_scores`' policy for a pair that cannot be
     scored (``"raise"``, naming its index, or ``"fallback"``); ``progress(done, total)``, if
-    given, is called after each call's batch is scored, for a caller that draws its own bar.
+    given, is told how many of a call's distinct sentences are parsed (or found in the cache)
+    as each batch is stored, for a caller that draws its own bar.
     """
 
     def __init__(self, metric: TextMetric, parsing: ParseSettings | None = None, *, errors: str = "raise",
@@ -74,10 +75,8 @@ class Scorer:
         distinct sentence parsed once, through the open cache."""
         self._check_open()
         srcs, cors = text_pairs(sources, corrections, "scores")
-        out = pair_scores(self.metric, srcs, cors, self.parsing, errors=self.errors, store=self._store)
-        if self.progress is not None:
-            self.progress(len(out), len(srcs))
-        return out
+        return pair_scores(self.metric, srcs, cors, self.parsing, errors=self.errors, store=self._store,
+                           progress=self.progress)
 
     def corpus_score(self, sources: Sequence[str], corrections: Sequence[str], *, n_bootstrap: int = 0,
                      confidence: float = 0.95, seed: int = 12345) -> CorpusScore:

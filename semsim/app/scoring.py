@@ -12,8 +12,9 @@ signature: the metric's settings, then the parser's and model's fields.
 
 from __future__ import annotations
 
+import contextlib
 import os
-from collections.abc import Iterable, Mapping, Sequence
+from collections.abc import Callable, Iterable, Mapping, Sequence
 from dataclasses import dataclass, field, replace
 from typing import Protocol
 
@@ -78,7 +79,7 @@ class ScoredLines:
 def score_texts(metric: TextMetric, source: Sequence[str], systems: Mapping[str, Sequence[str]],
                 parsing: ParseSettings | None = None, *, keep_going: bool = False,
                 files: Files | None = None, store: ParseCache | None = None,
-                none_scored: bool = False) -> ScoredLines:
+                none_scored: bool = False, progress: Callable[[int, int], None] | None = None) -> ScoredLines:
     """Each system's lines scored against the ``source`` lines (line-parallel), from text.
 
     Every distinct sentence is parsed once, through the parse cache (``parsing``); with
@@ -96,6 +97,8 @@ def score_texts(metric: TextMetric, source: Sequence[str], systems: Mapping[str,
     :class:`~semsim.kernel.limits.LimitError`. ``none_scored`` lets every line be left out
     (the Python API then gives each its documented fallback, :func:`pair_scores`).
     ``store``: an open parse cache, used instead of ``parsing.cache`` (:func:`parse_texts`).
+    ``progress(done, total)``: told how many of the distinct sentences are parsed (or found in
+    the cache) as each batch is stored, for a caller that draws its own bar.
     """
     parsing = parsing or ParseSettings()
     systems = {name: list(lines) for name, lines in systems.items()}
@@ -103,8 +106,8 @@ def score_texts(metric: TextMetric, source: Sequence[str], systems: Mapping[str,
         raise InputError(f"every system needs one line per source line ({len(source)})")
     # with batches parsed elsewhere, this process scores each pair once its two sides are parsed
     early = None if parsing.parses_here else ScoresWhileParsing(source, systems.values(), metric.sentence_score)
-    parses = parse_texts([*source, *(line for lines in systems.values() for line in lines)], parsing,
-                         keep_going=keep_going, on_parsed=early, store=store)
+    texts = [*source, *(line for lines in systems.values() for line in lines)]
+    parses = parse_texts(texts, parsing, keep_going=keep_going, on_parsed=_told(early, progress, texts), store=store)
     src = parses.tokenized(source)
     tokenized = {name: parses.tokenized(lines) for name, lines in systems.items()}
     skipped = _skipped(src, tokenized, parses, files) if keep_going else []
@@ -117,6 +120,25 @@ def score_texts(metric: TextMetric, source: Sequence[str], systems: Mapping[str,
     lines = list(score_lines(src, tokenized, parses.graphs, parses.signed(metric.sentence_score), fallback, skip,
                              early.scored if early else None))
     return ScoredLines(src, tokenized, lines, skipped, signature)
+
+
+def _told(early: ScoresWhileParsing | None, progress: Callable[[int, int], None] | None,
+          texts: Sequence[str]) -> Callable[[dict[str, Graph], Parses], None] | None:
+    """What :func:`parse_texts` calls as graphs arrive: the pairs scored while workers parse
+    (``early``), and the caller's ``progress`` told of the distinct sentences parsed so far."""
+    if progress is None:
+        return early
+    total = len({" ".join(t.split()) for t in texts if t.strip()})
+    done = 0
+
+    def told(new: dict[str, Graph], parses: Parses) -> None:
+        nonlocal done
+        if early is not None:
+            early(new, parses)
+        done += len(new)
+        with contextlib.suppress(Exception):  # a caller's bar must not fail the parse (on_parsed must not raise)
+            progress(min(done, total), total)
+    return told
 
 
 def _skipped(source: list[str], systems: dict[str, list[str]], parses: Parses,
@@ -136,7 +158,7 @@ ERRORS = ("raise", "fallback")
 
 def pair_scores(metric: TextMetric, sources: Sequence[str], corrections: Sequence[str],
                 parsing: ParseSettings | None = None, *, errors: str = "raise", store: ParseCache | None = None,
-                fallback: float = 0.0) -> list[Score]:
+                fallback: float = 0.0, progress: Callable[[int, int], None] | None = None) -> list[Score]:
     """One score per (source, correction) pair, from text, for the Python API: a pair the
     parser fails on (or too large to align) costs only itself.
 
@@ -149,7 +171,7 @@ def pair_scores(metric: TextMetric, sources: Sequence[str], corrections: Sequenc
     ``index``, as ``semsim score --keep-going`` names a line it leaves out."""
     check_errors(errors)
     result = score_texts(metric, sources, {"": corrections}, parsing, keep_going=True, store=store,
-                         files=Files("source", {"": "correction"}), none_scored=True)
+                         files=Files("source", {"": "correction"}), none_scored=True, progress=progress)
     by_line = {r.line: r.score for r in result.lines}
     why: dict[int, InputError] = {}
     for e in result.skipped:

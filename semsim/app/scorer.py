@@ -37,6 +37,9 @@ class Scorer:
     scored (``"raise"``, naming its index, or ``"fallback"``); ``progress(done, total)``, if
     given, is told how many of a call's distinct sentences are parsed (or found in the cache)
     as each batch is stored, for a caller that draws its own bar.
+
+    The model is hashed once, when the scorer first needs it: a model file replaced while a
+    scorer is open is not noticed until the next scorer (open one per model version).
     """
 
     def __init__(self, metric: TextMetric, parsing: ParseSettings | None = None, *, errors: str = "raise",

@@ -63,3 +63,18 @@ def test_import_and_scoring_leave_the_host_process_as_it_was(tmp_path, jobs):
         assert seen[moment]["pools"] == seen["before"]["pools"], moment
         assert seen[moment]["torch"] == seen["before"]["torch"], moment
     assert seen["written"] == []  # onnxruntime's telemetry files (~/.cache/Microsoft, $TMPDIR/.ses) among them
+
+
+def test_trust_model_is_not_set_in_the_callers_environment_but_reaches_the_workers(monkeypatch):
+    """``trust_model=True`` holds for semsim's own context and its worker processes, and the
+    caller's ``os.environ`` never holds ``SEMSIM_TRUST_MODELS`` (another thread would be trusting too)."""
+    from semsim.app.executors import Processes
+    from semsim.kernel.models import TRUST_ENV, trusted_by_user, trusting
+    monkeypatch.delenv(TRUST_ENV, raising=False)
+    with trusting(True):
+        assert trusted_by_user() and TRUST_ENV not in os.environ
+        with Processes("any", None, "key", 1) as pool:
+            assert pool.pool.submit(os.getenv, TRUST_ENV).result(timeout=120) == "1"
+    assert not trusted_by_user()
+    with Processes("any", None, "key", 1) as pool:
+        assert pool.pool.submit(os.getenv, TRUST_ENV).result(timeout=120) is None

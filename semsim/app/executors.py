@@ -45,6 +45,7 @@ from ..kernel import threads
 from ..kernel.errors import ParseError, PluginError, SemsimError, SettingsError
 from ..kernel.graph import Graph
 from ..kernel.graph_json import check_graph, graph_from_dict, graph_to_dict
+from ..kernel.models import TRUST_ENV, trusted_by_user
 from .cache import model_key
 from .plugins import parsers, to_graph
 
@@ -107,7 +108,7 @@ def _host_port(value: str, rest: str) -> str:
     return rest
 
 
-def _worker_start() -> None:
+def _worker_start(trusted: bool = False) -> None:
     """A local worker process's start: it dies with the process that started it (Linux's
     parent-death signal: a main process killed by SIGKILL leaves no worker behind), ignores
     Ctrl-C (the main process decides what an interrupt ends), and is held to its threads."""
@@ -119,6 +120,8 @@ def _worker_start() -> None:
             ctypes.CDLL(None, use_errno=True).prctl(1, signal.SIGTERM)  # PR_SET_PDEATHSIG
             if os.getppid() == 1:  # the parent died before the signal was set
                 os._exit(1)
+    if trusted:  # trust_model=True, given in the parent's context: this process is semsim's own
+        os.environ[TRUST_ENV] = "1"
     threads.limit()
 
 
@@ -287,7 +290,7 @@ class Processes(Executor):
         super().__init__(parser_name, model, key)
         self._workers: list[BaseProcess] = []  # every worker process the pool made, started or about to be
         self.pool = ProcessPoolExecutor(max_workers=jobs, mp_context=_Recorded(self._workers),
-                                        initializer=_worker_start)
+                                        initializer=_worker_start, initargs=(trusted_by_user(),))
 
     def close(self, quick: bool = False) -> None:
         if quick:  # an error, Ctrl-C or SIGTERM: the batches running are not wanted, nor waited for
@@ -356,7 +359,8 @@ class Dask(Executor):
                 # loopback only; one thread per worker: one parser (and model) per process
                 self.cluster = distributed.LocalCluster(
                     n_workers=max(1, workers), threads_per_worker=1, processes=True, host="127.0.0.1",
-                    dashboard_address=None, silence_logs=level)
+                    dashboard_address=None, silence_logs=level,
+                    env={TRUST_ENV: "1"} if trusted_by_user() else {})  # trust_model=True, for its workers
                 self.client = distributed.Client(self.cluster, set_as_default=False)
             else:
                 if spec.address.startswith("tls://") and \

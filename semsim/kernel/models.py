@@ -16,6 +16,7 @@ same numbers, and a signature that names the hash says which.
 from __future__ import annotations
 
 import contextlib
+import contextvars
 import hashlib
 import importlib.util
 import json
@@ -90,24 +91,30 @@ def content_hashes(root: Path) -> dict[str, str]:
             if f.is_file() and f.name != MARKER}
 
 
+#: ``trust_model=True`` for the block of :func:`trusting` (this context only: the caller's
+#: environment is not changed, so another thread of its program is not trusting too)
+_TRUSTING: contextvars.ContextVar[bool] = contextvars.ContextVar("semsim_trusting", default=False)
+
+
 def trusted_by_user() -> bool:
     """Whether the user opted in to loading models that run code (``--trust-model``)."""
-    return os.environ.get(TRUST_ENV, "").strip().lower() in ("1", "true", "yes")
+    return _TRUSTING.get() or os.environ.get(TRUST_ENV, "").strip().lower() in ("1", "true", "yes")
 
 
 @contextlib.contextmanager
 def trusting(trust: bool) -> Iterator[None]:
-    """With ``trust``: :func:`trusted_by_user` holds for the block, in this process and in the
-    worker processes started within it (they inherit the environment); otherwise nothing
-    changes (``$SEMSIM_TRUST_MODELS`` still holds)."""
+    """With ``trust``: :func:`trusted_by_user` holds for the block, in this context; the worker
+    processes started within it are told (:func:`semsim.app.executors.open_executor` passes it
+    on; they set ``$SEMSIM_TRUST_MODELS`` in their own environment). Otherwise nothing changes
+    (``$SEMSIM_TRUST_MODELS`` still holds)."""
     if not trust or trusted_by_user():
         yield
         return
-    os.environ[TRUST_ENV] = "1"
+    token = _TRUSTING.set(True)
     try:
         yield
     finally:
-        os.environ.pop(TRUST_ENV, None)
+        _TRUSTING.reset(token)
 
 
 def check_trusted(path: Path, fmt: str, why: str) -> None:

@@ -51,7 +51,7 @@ def _graph(x: GraphLike) -> Graph:
     if isinstance(x, Graph):
         return x
     if isinstance(x, (str, os.PathLike)):
-        if isinstance(x, str) and not os.path.exists(x) and (" " in x.strip() or "\n" in x):
+        if isinstance(x, str) and x != "-" and not os.path.exists(x):  # a sentence, or a path mistyped
             raise InputError(f"{x[:40]!r} is no file: this takes graphs or their paths; to score sentences of "
                              "text, call text_scores(sources, corrections) or text_corpus_score(...), or open "
                              "a scorer()")
@@ -369,7 +369,7 @@ def compare(pairs: dict[str, Sequence[tuple[GraphLike, GraphLike]]] | None = Non
     p-values), ``signatures``, ``not_compared``; ``table(fmt)`` (or ``str()``) is the
     command's output, in any of its formats.
     """
-    from .app.comparison import comparison, pairs_from_texts
+    from .app.comparison import check_compared, comparison, pairs_from_texts
     from .app.scoring import text_pairs
     metric = metric or USim()
     if (pairs is None) == (sources is None and corrections is None):
@@ -385,12 +385,12 @@ def compare(pairs: dict[str, Sequence[tuple[GraphLike, GraphLike]]] | None = Non
             raise InputError("compare: the representations give different numbers of pairs ("
                              + ", ".join(f"{n}: {c}" for n, c in counts.items()) + "); pairs are matched by position")
         names = [f"pair {i}" for i in range(next(iter(counts.values())))]
-        return comparison(names, by_rep, metric, n_bootstrap=n_bootstrap, seed=seed)
+        return check_compared(comparison(names, by_rep, metric, n_bootstrap=n_bootstrap, seed=seed))
     srcs, cors = text_pairs(sources, corrections, "compare")
     if isinstance(parsers, str) or not parsers:
         raise InputError("compare: parsers must be a list of parser names (NAME or NAME=MODEL), one per "
                          "representation")
     names, by_rep, unparsed, where, signed_by = pairs_from_texts(srcs, cors, list(parsers), parsing or ParseSettings())
-    result = comparison(names, by_rep, metric, where, signed_by, n_bootstrap=n_bootstrap, seed=seed)
+    result = check_compared(comparison(names, by_rep, metric, where, signed_by, n_bootstrap=n_bootstrap, seed=seed))
     left_out = {f"line {e.line}": str(e) for e in reversed(unparsed)}  # a line's first reason kept
     return dataclasses.replace(result, not_compared={**left_out, **result.not_compared})

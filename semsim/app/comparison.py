@@ -160,9 +160,10 @@ def comparison(names: list[str], by_rep: dict[str, list[tuple[Graph, Graph]]], m
                where: dict[str, list[str]] | None = None, signed_by: dict[str, Signature] | None = None, *,
                n_bootstrap: int = 1000, seed: int = 12345) -> Comparison:
     """The columns of the pairs of every representation (pairs matched by position), a pair
-    that some column cannot score left out of all (:attr:`Comparison.not_compared`), their
-    corpus scores and correlations. ``signed_by``: per representation, the parser's fields
-    that scores of parsed text carry, as ``score``'s do."""
+    that some column cannot score left out of all (:attr:`Comparison.not_compared`; if that is
+    every pair, a Comparison of none: :func:`check_compared`), their corpus scores and
+    correlations. ``signed_by``: per representation, the parser's fields that scores of parsed
+    text carry, as ``score``'s do."""
     if not names:
         raise SemsimError("no pair could be read in every representation")
     failed: dict[int, str] = {}  # pairs too large to score in some representation: left out of all
@@ -173,12 +174,19 @@ def comparison(names: list[str], by_rep: dict[str, list[tuple[Graph, Graph]]], m
                     for c in columns_for(rep, pairs, metric, failed, (where or {}).get(rep))]
     columns = drop_failed(columns, failed)
     kept = [n for i, n in enumerate(names) if i not in failed]
-    if not kept:
-        raise SemsimError(f"no pair could be compared: {failed[min(failed)]}")
+    not_compared = {names[i]: failed[i] for i in sorted(failed)}
+    if not kept:  # the caller says why, once it has shown each pair's reason
+        return Comparison([], {}, {}, [], {}, not_compared)
     return Comparison(kept, {c.name: c.scores for c in columns},
                       {c.name: corpus_score(c.scores, n_bootstrap=n_bootstrap, seed=seed) for c in columns},
-                      correlations(columns), {c.name: c.scores[0].signature for c in columns},
-                      {names[i]: failed[i] for i in sorted(failed)})
+                      correlations(columns), {c.name: c.scores[0].signature for c in columns}, not_compared)
+
+
+def check_compared(result: Comparison) -> Comparison:
+    """``result``, unless no pair could be compared: then one error with the first reason."""
+    if not result.names:
+        raise SemsimError(f"no pair could be compared: {next(iter(result.not_compared.values()))}")
+    return result
 
 
 def _report(rows: list[dict[str, Any]], corpus: dict[str, Any], corr: list[dict[str, Any]],

@@ -21,7 +21,7 @@ from ...kernel.graph import Graph
 from ...kernel.limits import MAX_BOOTSTRAP
 from ...kernel.signature import Signature
 from ..cli import format_option, parsing_options, quiet_option, usim_options
-from ..comparison import comparison, pairs_from_texts
+from ..comparison import check_compared, comparison, pairs_from_texts
 from ..parsing import ParseSettings
 from ..report import Skipped, write
 from .common import fail_if_unparsed, warn_if_untokenized
@@ -108,6 +108,7 @@ def compare(pair_specs: tuple[tuple[str, str, str], ...], source: Path | None, h
     for name, reason in result.not_compared.items():
         not_compared.add(reason, f"pair {name}")
     not_compared.show()
+    check_compared(result)
     with open_output(output) as out:
         write(result.report(), fmt, out)
     for pairs in read:

@@ -42,7 +42,7 @@ from multiprocessing.process import BaseProcess
 from typing import Any
 
 from ..kernel import threads
-from ..kernel.errors import ParseError, PluginError, SemsimError, SettingsError
+from ..kernel.errors import ParseError, PluginError, SemsimError, SettingsError, option
 from ..kernel.graph import Graph
 from ..kernel.graph_json import check_graph, graph_from_dict, graph_to_dict
 from ..kernel.models import TRUST_ENV, trusted_by_user
@@ -87,8 +87,8 @@ def executor_spec(value: str | None) -> ExecutorSpec:
     if engine in ("dask", "tcp", "tls") and sep and rest:
         return ExecutorSpec("dask", f"{'tcp' if engine == 'dask' else engine}://{_host_port(value, rest)}")
     if engine == "ray":
-        raise SettingsError(f"--executor {value}: Ray is not supported (yet); use {EXECUTORS} (docs/scale.md)")
-    raise SettingsError(f"--executor {value}: unknown executor; use {EXECUTORS}")
+        raise SettingsError(f"{option('executor', value)}: Ray is not supported (yet); use {EXECUTORS} (docs/scale.md)")
+    raise SettingsError(f"{option('executor', value)}: unknown executor; use {EXECUTORS}")
 
 
 def _host_port(value: str, rest: str) -> str:
@@ -96,7 +96,7 @@ def _host_port(value: str, rest: str) -> str:
     one (an unbracketed IPv6 address, a port that is no number, a path) until its connect
     timeout, and then fail with a traceback."""
     from urllib.parse import urlsplit
-    bad = f"--executor {value}: not a scheduler address; expected dask://HOST:PORT (IPv6 as [ADDRESS]:PORT)"
+    bad = f"{option('executor', value)}: not a scheduler address; expected dask://HOST:PORT (IPv6 as [ADDRESS]:PORT)"
     try:
         parts = urlsplit(f"//{rest}")
         port = parts.port
@@ -343,7 +343,7 @@ class Dask(Executor):
         try:
             import distributed
         except ImportError:
-            raise SemsimError("--executor dask needs Dask's distributed scheduler: "
+            raise SemsimError(f"{option('executor', 'dask')} needs Dask's distributed scheduler: "
                               "pip install 'semsim[distributed]' (docs/scale.md)") from None
         self._distributed = distributed
         self.timeout = timeout
@@ -366,8 +366,8 @@ class Dask(Executor):
                 if spec.address.startswith("tls://") and \
                         distributed.Security().get_connection_args("client").get("ssl_context") is None:
                     # Dask would fail inside its connect, then spend a minute closing the client
-                    raise SemsimError(f"--executor {spec.address}: Dask has no TLS configuration for its client "
-                                      "(distributed.comm.tls: ca-file, client.cert, client.key in Dask's "
+                    raise SemsimError(f"{option('executor', spec.address)}: Dask has no TLS configuration for its "
+                                      "client (distributed.comm.tls: ca-file, client.cert, client.key in Dask's "
                                       "configuration); docs/scale.md")
                 self.client = distributed.Client(spec.address, set_as_default=False, timeout=30)
         except SemsimError:
@@ -377,7 +377,7 @@ class Dask(Executor):
             self.close()
             where = f"reach a Dask scheduler at {spec.address}" if spec.address else "start a local Dask cluster"
             why = str(exc).strip().splitlines()[0] if str(exc).strip() else type(exc).__name__
-            raise SemsimError(f"--executor: cannot {where}: {why}") from None
+            raise SemsimError(f"{option('executor').removesuffix('=...')}: cannot {where}: {why}") from None
 
     def close(self, quick: bool = False) -> None:
         """Disconnect, and stop a cluster this pool started. After an error or Ctrl-C, a
@@ -412,7 +412,7 @@ class Dask(Executor):
                 return received(future.result())
             except self._distributed.KilledWorker:
                 what = f"the batch starting {texts[0]!r}" if len(texts) > 1 else repr(texts[0])
-                timeout = f" or ran past --batch-timeout {self.timeout:g}s" if self.timeout else ""
+                timeout = f" or ran past {option('batch_timeout', f'{self.timeout:g}')}s" if self.timeout else ""
                 raise ParseError(f"parser {self.parser_name!r}: a Dask worker died{timeout} on {what} each time "
                                  "the scheduler tried it", [] if len(texts) > 1 else list(texts)) from None
             except (OSError, CancelledError) as exc:  # Dask's FutureCancelledError too

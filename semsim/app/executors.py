@@ -42,7 +42,7 @@ from multiprocessing.process import BaseProcess
 from typing import Any
 
 from ..kernel import threads
-from ..kernel.errors import ParseError, PluginError, SemsimError, SettingsError, option
+from ..kernel.errors import COMMAND_LINE, ParseError, PluginError, SemsimError, SettingsError, option
 from ..kernel.graph import Graph
 from ..kernel.graph_json import check_graph, graph_from_dict, graph_to_dict
 from ..kernel.models import TRUST_ENV, trusted_by_user
@@ -108,7 +108,7 @@ def _host_port(value: str, rest: str) -> str:
     return rest
 
 
-def _worker_start(trusted: bool = False) -> None:
+def _worker_start(trusted: bool = False, command_line: bool = False) -> None:
     """A local worker process's start: it dies with the process that started it (Linux's
     parent-death signal: a main process killed by SIGKILL leaves no worker behind), ignores
     Ctrl-C (the main process decides what an interrupt ends), and is held to its threads."""
@@ -122,6 +122,8 @@ def _worker_start(trusted: bool = False) -> None:
                 os._exit(1)
     if trusted:  # trust_model=True, given in the parent's context: this process is semsim's own
         os.environ[TRUST_ENV] = "1"
+    if command_line:  # its errors name options, as its parent's do
+        COMMAND_LINE.set(True)
     threads.limit()
 
 
@@ -290,7 +292,7 @@ class Processes(Executor):
         super().__init__(parser_name, model, key)
         self._workers: list[BaseProcess] = []  # every worker process the pool made, started or about to be
         self.pool = ProcessPoolExecutor(max_workers=jobs, mp_context=_Recorded(self._workers),
-                                        initializer=_worker_start, initargs=(trusted_by_user(),))
+                                        initializer=_worker_start, initargs=(trusted_by_user(), COMMAND_LINE.get()))
 
     def close(self, quick: bool = False) -> None:
         if quick:  # an error, Ctrl-C or SIGTERM: the batches running are not wanted, nor waited for

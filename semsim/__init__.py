@@ -12,25 +12,33 @@ The functions here are the public API::
 
 from __future__ import annotations
 
-from types import ModuleType
+from typing import TYPE_CHECKING, Any
 
 from . import _moved
-from .api import USim, dag_f, distsim, read, read_all, usim
-from .kernel.errors import GraphError, InputError, PluginError, SemsimError
+from .api import ParseSettings, USim, compare, dag_f, distsim, read, read_all, usim
+from .kernel.errors import GraphError, InputError, ParseError, PluginError, SemsimError, SettingsError
 from .kernel.graph import Edge, Graph, Token, Unit, build_graph
+from .kernel.limits import LimitError
 from .kernel.scheme import Scheme
 from .kernel.stats import CorpusScore, Counts, Score, corpus_score
 from .kernel.version import __version__
 
+if TYPE_CHECKING:
+    from .app.scorer import Scorer
+
 _moved.install()  # the modules' old import paths (semsim.graph, semsim.cli, ...), for a deprecation period
 
 
-def __getattr__(name: str) -> ModuleType:
-    """``semsim.plugins`` and the other moved modules read as attributes, for the same period."""
+def __getattr__(name: str) -> Any:
+    """``semsim.Scorer`` on first use (:mod:`semsim.api`); ``semsim.plugins`` and the other moved
+    modules read as attributes, for the same period."""
+    if name == "Scorer":
+        from .api import Scorer
+        return Scorer
     return _moved.attribute(name)
 
 __all__ = [
-    "CorpusScore", "Counts", "Edge", "Graph", "GraphError", "InputError", "PluginError", "Scheme", "Score",
-    "SemsimError", "Token", "USim", "Unit", "__version__", "build_graph", "corpus_score", "dag_f",
-    "distsim", "read", "read_all", "usim",
+    "CorpusScore", "Counts", "Edge", "Graph", "GraphError", "InputError", "LimitError", "ParseError", "ParseSettings",
+    "PluginError", "Scheme", "Score", "Scorer", "SemsimError", "SettingsError", "Token", "USim", "Unit",
+    "__version__", "build_graph", "compare", "corpus_score", "dag_f", "distsim", "read", "read_all", "usim",
 ]

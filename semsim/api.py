@@ -4,9 +4,9 @@ from __future__ import annotations
 
 import dataclasses
 import os
-from collections.abc import Iterable, Sequence
+from collections.abc import Callable, Iterable, Sequence
 from dataclasses import dataclass
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from .app.parsing import Parses, ParseSettings, checked_texts, parse_texts
 from .app.plugins import paraphrase_judge, scheme_plugin, schemes, to_graph, word_encoder
@@ -27,7 +27,20 @@ from .kernel.scheme import other_scheme, scheme_fields
 from .kernel.signature import Signature
 from .kernel.stats import CorpusScore, Score, corpus_score
 
-__all__ = ["ParseSettings", "Parses", "USim", "dag_f", "distsim", "parse", "parse_texts", "read", "read_all", "usim"]
+if TYPE_CHECKING:
+    from .app.comparison import Comparison
+    from .app.scorer import Scorer
+
+
+def __getattr__(name: str) -> Any:
+    """``Scorer`` on first use: its route from text to scores is not paid for by ``import semsim``."""
+    if name == "Scorer":
+        from .app.scorer import Scorer
+        return Scorer
+    raise AttributeError(f"module {__name__!r} has no attribute {name!r}")
+
+__all__ = ["ParseSettings", "Parses", "Scorer", "USim", "compare", "dag_f", "distsim", "parse", "parse_texts",
+           "read", "read_all", "usim"]
 
 VARIANTS = _settings.VARIANTS
 GraphLike = Graph | str | os.PathLike[str] | Any
@@ -38,6 +51,10 @@ def _graph(x: GraphLike) -> Graph:
     if isinstance(x, Graph):
         return x
     if isinstance(x, (str, os.PathLike)):
+        if isinstance(x, str) and x != "-" and not os.path.exists(x):  # a sentence, or a path mistyped
+            raise InputError(f"{x[:40]!r} is no file: this takes graphs or their paths; to score sentences of "
+                             "text, call text_scores(sources, corrections) or text_corpus_score(...), or open "
+                             "a scorer()")
         return read(x)
     return to_graph(x)
 
@@ -93,20 +110,10 @@ class USim(Settings):
     >>> metric.corpus_score(sources, corrections, n_bootstrap=1000)  # doctest: +SKIP
     >>> metric.corpus_score(zip(sources, corrections))               # doctest: +SKIP
 
-    Settings (see ``docs/reading-decisions.md``): ``variant`` ``paper`` (§3) or ``legacy``
-    (the authors' code); for ``paper``: ``direction`` (``both``, ``s->r``, ``r->s``),
-    ``tie_break`` (``coverage``, ``all``, ``first``), ``labels`` (``labeled``, ``weak``,
-    ``unlabeled``), ``remote`` (count remote edges), ``by_sentence`` (align tokens sentence
-    by sentence), ``denominator`` (``yield``: |yield(u)| as printed; ``aligned``: only the
-    tokens of u that the leaf alignment aligns), and the §4.4 remedies ``tokens`` (``edit``,
-    ``lexical``, ``ordered``, ``paraphrase``: ordered, and rephrasings a plugin's judge
-    recognises) and ``edge_weights`` (``uniform``, ``height``, ``scheme``), and
-    ``leaves`` (0, 1, 2, 3: the weight of each token's edge from its unit; 0, units only, is
-    the paper's reading); for ``legacy``: ``single_token_units`` (False = the 2018
-    revision); ``preset`` names a set of them. The fields are those of
-    :class:`semsim.kernel.metrics.settings.Settings`, one per row of the one table
-    :data:`~semsim.kernel.metrics.settings.SETTINGS` and checked as the object is made; the metric
-    is itself the settings object the measures take.
+    Every setting, with its default and values, is listed below, generated from the one
+    table :data:`~semsim.kernel.metrics.settings.SETTINGS` (``docs/reading-decisions.md`` says
+    why each exists); each is checked as the object is made, and the metric is itself the
+    settings object the measures take.
     """
 
     def settings(self) -> dict[str, Any]:
@@ -175,12 +182,24 @@ class USim(Settings):
                             confidence=confidence, seed=seed)
 
     def text_scores(self, sources: Sequence[str], corrections: Sequence[str],
-                    parsing: ParseSettings | None = None, *, tokenize: str | None = None) -> list[Score]:
+                    parsing: ParseSettings | None = None, *, tokenize: str | None = None,
+                    errors: str = "raise", progress: Callable[[int, int], None] | None = None) -> list[Score]:
         """USim of each correction against its source, from plain text, as `semsim score`
         computes it: every distinct sentence parsed once through the one route from text
         (:func:`~semsim.app.parsing.parse_texts`: the default parser, the parse cache; ``parsing``
         says otherwise), each score signed with the parser and model. An empty side scores 1
-        against another empty one and 0 otherwise; a sentence the parser fails on raises.
+        against another empty one and 0 otherwise.
+
+        A pair the parser fails on (a line over the token limit, say) or too large to align
+        costs only itself: ``errors="raise"`` (the default) raises its
+        :class:`~semsim.kernel.errors.ParseError` (or ``LimitError``) naming the pair's 0-based
+        index (``pair 3 (correction): ...``; ``.index``), the others parsed and cached;
+        ``errors="fallback"`` scores it 0 by convention (``Score.convention``), with
+        ``extra["error"]`` and ``extra["index"]`` saying which and why
+        (:func:`semsim.app.scoring.pair_scores`). To score pair by pair, or many calls, open a
+        scorer once (:meth:`scorer`). ``progress(done, total)`` is told how many of the distinct
+        sentences are parsed (or found in the cache) as each batch is stored, for a caller that
+        draws its own bar (``parsing.progress`` draws semsim's).
 
         The parser expects tokenized text (``He gave John an apple .``); ``tokenize="spacy"``
         splits untokenized text (LLM outputs, raw corpora) with spaCy's rule-based tokenizer
@@ -191,16 +210,38 @@ class USim(Settings):
         >>> USim().text_scores(["He gva an apple ."], ["He gave an apple ."])[0].f  # doctest: +SKIP
         >>> USim().text_scores(["He gva an apple."], ["He gave an apple."], tokenize="spacy")  # doctest: +SKIP
         """
-        from .app.scoring import score_texts
+        from .app.scoring import check_errors, pair_scores, text_pairs
         from .app.tokenization import warn_untokenized_python
-        srcs, cors = _sequence(sources, "sources"), _sequence(corrections, "corrections")
-        if len(srcs) != len(cors) or not all(isinstance(t, str) for t in [*srcs, *cors]):
-            raise InputError(f"text_scores: {len(srcs)} sources and {len(cors)} corrections, all strings and "
-                             "line-parallel, expected")
+        srcs, cors = text_pairs(sources, corrections, "text_scores")
+        check_errors(errors)
         parsing = _with_tokenize(parsing, tokenize)
         # the two sides together, as one pair (a script's first try) must be able to warn
         warn_untokenized_python([("the texts", [*srcs, *cors])], parsing.tokenize)
-        return [r.score for r in score_texts(self, srcs, {"": cors}, parsing).lines]
+        if progress is not None and not callable(progress):
+            raise InputError(f"text_scores: progress={progress!r}: expected a callable taking (done, total)")
+        return pair_scores(self, srcs, cors, parsing, errors=errors, progress=progress)
+
+    def text_corpus_score(self, sources: Sequence[str], corrections: Sequence[str],
+                          parsing: ParseSettings | None = None, *, tokenize: str | None = None,
+                          errors: str = "raise", n_bootstrap: int = 0, confidence: float = 0.95,
+                          seed: int = 12345) -> CorpusScore:
+        """:meth:`corpus_score` of raw text in one call: :meth:`text_scores`, then their macro
+        and micro averages (and bootstrap intervals); the signature names the parser and model."""
+        return corpus_score(self.text_scores(sources, corrections, parsing, tokenize=tokenize, errors=errors),
+                            n_bootstrap=n_bootstrap, confidence=confidence, seed=seed)
+
+    def scorer(self, parsing: ParseSettings | None = None, *, tokenize: str | None = None, errors: str = "raise",
+               progress: Callable[[int, int], None] | None = None) -> Scorer:
+        """An open :class:`~semsim.app.scorer.Scorer` of this metric: the parser found and the
+        parse cache opened once, for many calls (a metric suite's pair-by-pair ``update``);
+        a context manager, or call ``close()``. Its ``get_signature()`` names the parser, the
+        model's hash and the tokenizer before any score is computed.
+
+        >>> with USim().scorer(ParseSettings(model="ucca-span-ewt-minilm-l2")) as scorer:  # doctest: +SKIP
+        ...     scorer.score("He gva an apple .", "He gave an apple .").f
+        """
+        from .app.scorer import Scorer
+        return Scorer(self, _with_tokenize(parsing, tokenize), errors=errors, progress=progress)
 
     def part_names(self) -> list[str]:
         """The parts of this metric's scores (directions, or the legacy count)."""
@@ -256,6 +297,21 @@ def _loaded(record: Any, what: str) -> tuple[Any, str]:
 
 _settings.track_given(USim)  # a setting restating its default is still one the caller gave
 
+
+def _settings_doc() -> str:
+    """The settings table as the docstring's list: one line per setting, never out of date."""
+    lines = ["", "    Settings:", ""]
+    for s in _settings.SETTINGS:
+        values = ", ".join(map(repr, s.choices)) if s.choices else "True or False" if isinstance(s.default, bool) \
+            else ", ".join(map(repr, s.words)) if s.words else ""
+        only = f" ({s.variant} only)" if s.variant else ""
+        lines.append(f"    - ``{s.name}`` = ``{s.default!r}``{only}{f'; {values}' if values else ''}: "
+                     f"{' '.join(s.help.split())}")
+    return "\n".join(lines) + "\n"
+
+
+USim.__doc__ = (USim.__doc__ or "").rstrip() + "\n" + _settings_doc()
+
 def usim(source: GraphLike, correction: GraphLike, variant: str = "paper", **settings: Any) -> Score:
     """USim of a source and its correction (graphs, paths, or native objects)."""
     return USim(variant=variant, **settings).sentence_score(source, correction)
@@ -291,3 +347,52 @@ def parse(texts: Sequence[str], representation: str | None = None, parser: str |
     texts = checked_texts(texts)
     warn_untokenized_python([("the texts", texts)], how.tokenize)
     return parse_texts(texts, how)
+
+
+def compare(pairs: dict[str, Sequence[tuple[GraphLike, GraphLike]]] | None = None, *,
+            sources: Sequence[str] | None = None, corrections: Sequence[str] | None = None,
+            parsers: Sequence[str] = (), parsing: ParseSettings | None = None, metric: USim | None = None,
+            n_bootstrap: int = 1000, seed: int = 12345) -> Comparison:
+    """``semsim compare`` from Python: the same pairs under several representations (UCCA
+    against AMR, say), side by side, with the correlation between every two columns.
+
+    Give ``pairs``, per representation a name and its (source, correction) pairs (graphs,
+    paths or native objects, matched by position across representations):
+    ``compare({"ucca": zip(ucca_src, ucca_cor), "amr": zip(amr_src, amr_cor)})``; or text,
+    ``sources`` and ``corrections`` (line-parallel strings), with ``parsers``, one
+    ``NAME[=MODEL]`` per representation (``["span-ucca", "amrlib=DIR"]``), parsed through
+    ``parsing`` (the cache, jobs, tokenizer; its parser and model are the ``parsers``'). Each
+    representation gives a USim column (``metric``'s settings, the same for all) and one per
+    metric a plugin registers for it (Smatch for AMR). A pair some column cannot score, or a
+    line a parser fails on, is left out of every column and named in the result.
+
+    Returns a :class:`~semsim.app.comparison.Comparison`: ``columns`` (each pair's
+    :class:`Score` per column), ``corpus``, ``correlations`` (Pearson and Spearman, with
+    p-values), ``signatures``, ``not_compared``; ``table(fmt)`` (or ``str()``) is the
+    command's output, in any of its formats.
+    """
+    from .app.comparison import check_compared, comparison, pairs_from_texts
+    from .app.scoring import text_pairs
+    metric = metric or USim()
+    if (pairs is None) == (sources is None and corrections is None):
+        raise InputError("compare: give pairs={name: [(source, correction), ...]} per representation, or "
+                         "sources=, corrections= and parsers=, not both")
+    if pairs is not None:
+        if not isinstance(pairs, dict) or not pairs:
+            raise InputError(f"compare: pairs must be a dict of representation name -> pairs, got "
+                             f"{type(pairs).__name__}")
+        by_rep = {name: [_pair(a, b) for a, b in _corpus_pairs(p, None)] for name, p in pairs.items()}
+        counts = {name: len(p) for name, p in by_rep.items()}
+        if len(set(counts.values())) > 1:
+            raise InputError("compare: the representations give different numbers of pairs ("
+                             + ", ".join(f"{n}: {c}" for n, c in counts.items()) + "); pairs are matched by position")
+        names = [f"pair {i}" for i in range(next(iter(counts.values())))]
+        return check_compared(comparison(names, by_rep, metric, n_bootstrap=n_bootstrap, seed=seed))
+    srcs, cors = text_pairs(sources, corrections, "compare")
+    if isinstance(parsers, str) or not parsers:
+        raise InputError("compare: parsers must be a list of parser names (NAME or NAME=MODEL), one per "
+                         "representation")
+    names, by_rep, unparsed, where, signed_by = pairs_from_texts(srcs, cors, list(parsers), parsing or ParseSettings())
+    result = check_compared(comparison(names, by_rep, metric, where, signed_by, n_bootstrap=n_bootstrap, seed=seed))
+    left_out = {f"line {e.line}": str(e) for e in reversed(unparsed)}  # a line's first reason kept
+    return dataclasses.replace(result, not_compared={**left_out, **result.not_compared})

@@ -8,7 +8,7 @@ from pathlib import Path
 import pytest
 from support import run_cli as run
 
-from semsim.app.commands.compare import correlations
+from semsim.app.comparison import correlations
 
 EXAMPLES = Path(__file__).resolve().parent.parent / "examples"
 
@@ -39,7 +39,7 @@ def test_columns_are_usim_and_the_schemes_plugin_metrics(toy_pairs):
 
 
 def test_correlation_is_none_when_a_column_is_constant():
-    from semsim.app.commands.compare import Column
+    from semsim.app.comparison import Column
     from semsim.kernel.stats import Score
     ones = Column("a", [Score.fixed(1.0, ["x"], "s")] * 4)
     varied = Column("b", [Score.fixed(v, ["x"], "s") for v in (0.1, 0.5, 0.2, 0.9)])
@@ -123,3 +123,38 @@ def test_ucca_vs_amr_on_the_mrp_sample(shared, tmp_path):
     corr = {(c["a"], c["b"]): c for c in doc["correlations"]}
     assert corr[("ucca:usim", "amr:usim")]["spearman"] > 0.4
     assert corr[("amr:usim", "amr:smatch")]["pearson"] > 0.6
+
+
+def test_python_compare_is_the_command_on_figure1():
+    """semsim.compare (#55.6): graphs (or paths) in, the command's table and correlations out."""
+    import semsim
+    ucca = [(semsim.read(EXAMPLES / "fig1-source.xml"), semsim.read(EXAMPLES / "fig1-correction.xml"))]
+    amr = [(EXAMPLES / "fig1-source.amr", EXAMPLES / "fig1-correction.amr")]
+    result = semsim.compare({"ucca": ucca, "amr": amr}, n_bootstrap=0)
+    assert result.columns["ucca:usim"][0].f == pytest.approx(0.75)
+    assert result.columns["amr:usim"][0].f == pytest.approx(5 / 6)
+    assert result.columns["amr:smatch"][0].f == pytest.approx(9 / 11)
+    r = run("compare", "--pairs", "ucca", EXAMPLES / "fig1-source.xml", EXAMPLES / "fig1-correction.xml",
+            "--pairs", "amr", EXAMPLES / "fig1-source.amr", EXAMPLES / "fig1-correction.amr", "--format", "json",
+            "--bootstrap", "0")
+    command = json.loads(r.output)
+    python = json.loads(result.table("json"))
+    assert python["signatures"] == command["signatures"] and python["corpus"] == command["corpus"]
+    assert [{k: v for k, v in p.items() if k != "name"} for p in python["pairs"]] \
+        == [{k: v for k, v in p.items() if k != "name"} for p in command["pairs"]]
+    assert "ucca:usim" in str(result)
+
+
+def test_python_compare_of_text_leaves_out_a_bad_line_and_says_what_it_wants(toy_plugin, monkeypatch):
+    import semsim
+    from semsim import InputError, ParseSettings
+    monkeypatch.setenv("TOY_FAIL_AT", "x Y")
+    result = semsim.compare(sources=["He ran", "A b", "X y"], corrections=["He runs", "A B", "x Y"],
+                            parsers=["toy-parser"], parsing=ParseSettings(cache=False), n_bootstrap=0)
+    assert result.names == ["line 1", "line 2"] and set(result.columns) == {"toy:usim", "toy:toy-labels"}
+    assert "toy parser cannot parse this" in result.not_compared["line 3"]
+    assert all(s.endswith("|parser:toy-parser|model:rules@rules-v1") for s in result.signatures.values())
+    with pytest.raises(InputError, match="give pairs="):
+        semsim.compare()
+    with pytest.raises(InputError, match="parsers must be a list"):
+        semsim.compare(sources=["a"], corrections=["b"], parsers="toy-parser")

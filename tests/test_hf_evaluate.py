@@ -286,3 +286,19 @@ def test_counts_that_cannot_parse_are_refused(setting):
     from semsim.app.gec.metric import USimMetric
     with pytest.raises(SettingsError, match="expected a whole number of at least 1"):
         USimMetric.Config(**setting)
+
+
+@pytest.mark.slow
+@pytest.mark.needs_evaluate
+def test_a_compute_that_raises_leaves_no_arrow_file(hf_env, monkeypatch):
+    """The inputs' Arrow file goes when compute returns, and when it raises (#55.5)."""
+    metrics = hf_env / "hf" / "metrics"
+    usim = _load()
+    assert usim.compute(sources=SOURCE[:2], predictions=HYP[:2], parser="toy-parser")["scores"]
+    assert not list(metrics.rglob("*.arrow"))
+    monkeypatch.setenv("TOY_FAIL_AT", "Dogs ran fast .")
+    with pytest.raises(SemsimError, match="toy parser cannot parse this"):
+        usim.compute(sources=SOURCE, predictions=HYP, parser="toy-parser")
+    assert not list(metrics.rglob("*.arrow"))
+    monkeypatch.delenv("TOY_FAIL_AT")  # the module still computes afterwards
+    assert usim.compute(sources=SOURCE[:2], predictions=HYP[:2], parser="toy-parser")["scores"]

@@ -230,7 +230,7 @@ def test_a_code_running_model_loads_only_with_trust_or_as_downloaded(models_env,
     own = tmp_path / "mine"
     own.mkdir()
     with pytest.raises(SemsimError, match=r"^refusing to load TUPA model .*mine: loading it runs code from its files "
-                                          r"\(pickles\) and it is not a model semsim downloaded; pass --trust-model"):
+                                          r"\(pickles\) and it is not a model semsim downloaded; pass trust_model=True"):
         check_trusted(own, "TUPA", "pickles")
     with trusting(True):
         check_trusted(own, "TUPA", "pickles")
@@ -321,7 +321,7 @@ def test_tupa_with_a_model_of_ones_own_is_refused_without_trust_model(tmp_path, 
     assert r.exit_code == 1 and r.output.strip() == (
         f"Error: refusing to load TUPA model {tmp_path / 'evil'}: loading it runs code from its files (its .data "
         "files are Python pickles) and it is not a model semsim downloaded; pass --trust-model (or set "
-        "SEMSIM_TRUST_MODELS=1; trust_model=True in Python) if you trust it"), r.output
+        "SEMSIM_TRUST_MODELS=1) if you trust it"), r.output
 
 
 @pytest.mark.slow

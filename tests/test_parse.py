@@ -29,7 +29,7 @@ def test_several_parsers_without_a_default_must_be_chosen(toy_plugin, monkeypatc
     from dataclasses import replace
     parsers = {n: replace(p, default=False) for n, p in semsim.app.plugins.parsers().items()}
     monkeypatch.setattr("semsim.app.parsing.parsers", lambda: parsers)
-    with pytest.raises(PluginError, match="choose a parser for representation 'toy' with --parser"):
+    with pytest.raises(PluginError, match=r"choose a parser for representation 'toy' with parser=NAME"):
         find_parser(None, "toy")
 
 
@@ -57,7 +57,7 @@ def test_default_conflicts_concern_only_their_representation(monkeypatch):
     monkeypatch.setattr("semsim.app.parsing.parsers", lambda: installed)
     assert find_parser(None, None).name == "ucca-span"
     with pytest.raises(PluginError, match="parsers a-ud, b-ud are each registered as the default for 'ud': "
-                                          "choose one with --parser"):
+                                          "choose one with parser=NAME"):
         find_parser(None, "ud")
 
 
@@ -67,7 +67,7 @@ def test_without_a_ucca_parser_plain_text_goes_to_the_only_representation_or_ask
     assert find_parser(None, None).name == "a-ud"
     monkeypatch.setattr("semsim.app.parsing.parsers", lambda: _parsers(("a-ud", "ud", True), ("amrlib", "amr", False)))
     with pytest.raises(PluginError, match=r"no parser for representation 'ucca' \(plain text goes to 'ucca': choose "
-                                          r"another with --representation\); parsers are installed for: amr, ud"):
+                                          r"another with representation=NAME\); parsers are installed for: amr, ud"):
         find_parser(None, None)
 
 

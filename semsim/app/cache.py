@@ -22,7 +22,7 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Any, TypeVar
 
-from ..kernel.errors import SemsimError
+from ..kernel.errors import SemsimError, option
 from ..kernel.files import cache_dir
 from ..kernel.graph import Graph
 from ..kernel.graph_json import GRAPH_FORMAT, graph_from_dict, graph_to_dict
@@ -50,6 +50,11 @@ def model_key(parser: Parser, model: str | None) -> str:
 
 def _locked(exc: sqlite3.DatabaseError) -> bool:
     return "locked" in str(exc) or "busy" in str(exc)
+
+
+def _other_cache() -> str:
+    """Another cache, or none, as the user says it where the error is read."""
+    return f"{option('cache', 'PATH')} (or {'--no-cache' if option('cache').startswith('--') else 'cache=False'})"
 
 
 def normalise(text: str) -> str:
@@ -166,15 +171,15 @@ class ParseCache:
         why = str(exc)
         if _locked(exc):
             return SemsimError(f"{self.path}: the parse cache stayed locked by another process for more than "
-                               f"{LOCK_TIMEOUT:g} s; run again when it is done, or use another --cache (or --no-cache)")
+                               f"{LOCK_TIMEOUT:g} s; run again when it is done, or use another {_other_cache()}")
         if "readonly" in why or "read-only" in why:
             return SemsimError(f"{self.path}: the parse cache is read-only ({why}); make it writable, or use "
-                               "another --cache (or --no-cache)")
+                               f"another {_other_cache()}")
         if "full" in why:
             return SemsimError(f"{self.path}: cannot write the parse cache ({why}); free space, or use another "
-                               "--cache (or --no-cache)")
+                               f"{_other_cache()}")
         return SemsimError(f"{self.path}: not a usable semsim cache ({why}); remove it or choose another with "
-                           "--cache")
+                           f"{option('cache', 'PATH')}")
 
     def _refuse_other_columns(self) -> None:
         """A ``parses`` table of another program's (or an older layout's) columns is not ours:

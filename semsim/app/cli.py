@@ -71,11 +71,15 @@ class _Group(click.Group):
         return super().get_command(ctx, cmd_name)
 
     def invoke(self, ctx: click.Context) -> Any:
+        from ..kernel.errors import COMMAND_LINE
+        running = COMMAND_LINE.set(True)  # errors name the options (--model), not the Python keywords
         try:
             return super().invoke(ctx)
         except SemsimError as exc:
             _debug(exc)
             raise click.ClickException(one_line(str(exc))) from None  # what a plugin or file said in it too
+        finally:
+            COMMAND_LINE.reset(running)  # a program that ran the CLI in-process (tests) calls the API after
 
     def main(self, *args: Any, **kwargs: Any) -> Any:
         try:

@@ -42,9 +42,10 @@ from multiprocessing.process import BaseProcess
 from typing import Any
 
 from ..kernel import threads
-from ..kernel.errors import ParseError, PluginError, SemsimError, SettingsError
+from ..kernel.errors import COMMAND_LINE, ParseError, PluginError, SemsimError, SettingsError, option
 from ..kernel.graph import Graph
 from ..kernel.graph_json import check_graph, graph_from_dict, graph_to_dict
+from ..kernel.models import TRUST_ENV, trusted_by_user
 from .cache import model_key
 from .plugins import parsers, to_graph
 
@@ -86,8 +87,8 @@ def executor_spec(value: str | None) -> ExecutorSpec:
     if engine in ("dask", "tcp", "tls") and sep and rest:
         return ExecutorSpec("dask", f"{'tcp' if engine == 'dask' else engine}://{_host_port(value, rest)}")
     if engine == "ray":
-        raise SettingsError(f"--executor {value}: Ray is not supported (yet); use {EXECUTORS} (docs/scale.md)")
-    raise SettingsError(f"--executor {value}: unknown executor; use {EXECUTORS}")
+        raise SettingsError(f"{option('executor', value)}: Ray is not supported (yet); use {EXECUTORS} (docs/scale.md)")
+    raise SettingsError(f"{option('executor', value)}: unknown executor; use {EXECUTORS}")
 
 
 def _host_port(value: str, rest: str) -> str:
@@ -95,7 +96,7 @@ def _host_port(value: str, rest: str) -> str:
     one (an unbracketed IPv6 address, a port that is no number, a path) until its connect
     timeout, and then fail with a traceback."""
     from urllib.parse import urlsplit
-    bad = f"--executor {value}: not a scheduler address; expected dask://HOST:PORT (IPv6 as [ADDRESS]:PORT)"
+    bad = f"{option('executor', value)}: not a scheduler address; expected dask://HOST:PORT (IPv6 as [ADDRESS]:PORT)"
     try:
         parts = urlsplit(f"//{rest}")
         port = parts.port
@@ -107,7 +108,7 @@ def _host_port(value: str, rest: str) -> str:
     return rest
 
 
-def _worker_start() -> None:
+def _worker_start(trusted: bool = False, command_line: bool = False) -> None:
     """A local worker process's start: it dies with the process that started it (Linux's
     parent-death signal: a main process killed by SIGKILL leaves no worker behind), ignores
     Ctrl-C (the main process decides what an interrupt ends), and is held to its threads."""
@@ -119,6 +120,10 @@ def _worker_start() -> None:
             ctypes.CDLL(None, use_errno=True).prctl(1, signal.SIGTERM)  # PR_SET_PDEATHSIG
             if os.getppid() == 1:  # the parent died before the signal was set
                 os._exit(1)
+    if trusted:  # trust_model=True, given in the parent's context: this process is semsim's own
+        os.environ[TRUST_ENV] = "1"
+    if command_line:  # its errors name options, as its parent's do
+        COMMAND_LINE.set(True)
     threads.limit()
 
 
@@ -128,9 +133,11 @@ def parse_batch(parser_name: str, model: str | None, texts: list[str]) -> Parsed
     A parser returns :class:`~semsim.kernel.graph.Graph` objects, kept as they are (the plugin's
     adapter built each once, with everything it put in), or native objects (MRP, a UCCA
     passage: what parsers returned before graphs), converted here by the ``to_graph`` hook."""
-    threads.limit()  # wherever it runs, a parse never spins more threads than it was given
     parser = parsers()[parser_name]
-    natives = parser.parse(texts, model)
+    # wherever it runs, a parse never spins more threads than it was given; in the caller's
+    # process (no worker) the limits are given back afterwards and no variable is set
+    with threads.scoped():
+        natives = parser.parse(texts, model)
     if len(natives) != len(texts):
         raise PluginError(f"parser {parser_name!r} returned {len(natives)} parses for {len(texts)} sentences")
     out = []
@@ -193,6 +200,7 @@ def parse_on_worker(parser_name: str, model: str | None, driver_key: str, texts:
         watchdog.daemon = True
         watchdog.start()
     try:
+        threads.limit()  # a Dask worker is semsim's own process: held for good, variables and all
         parser = parsers().get(parser_name)
         if parser is None:
             raise PluginError(f"a Dask worker has no parser {parser_name!r}: install its plugin on every worker "
@@ -288,7 +296,7 @@ class Processes(Executor):
         super().__init__(parser_name, model, key)
         self._workers: list[BaseProcess] = []  # every worker process the pool made, started or about to be
         self.pool = ProcessPoolExecutor(max_workers=jobs, mp_context=_Recorded(self._workers),
-                                        initializer=_worker_start)
+                                        initializer=_worker_start, initargs=(trusted_by_user(), COMMAND_LINE.get()))
 
     def close(self, quick: bool = False) -> None:
         if quick:  # an error, Ctrl-C or SIGTERM: the batches running are not wanted, nor waited for
@@ -341,7 +349,7 @@ class Dask(Executor):
         try:
             import distributed
         except ImportError:
-            raise SemsimError("--executor dask needs Dask's distributed scheduler: "
+            raise SemsimError(f"{option('executor', 'dask')} needs Dask's distributed scheduler: "
                               "pip install 'semsim[distributed]' (docs/scale.md)") from None
         self._distributed = distributed
         self.timeout = timeout
@@ -357,14 +365,15 @@ class Dask(Executor):
                 # loopback only; one thread per worker: one parser (and model) per process
                 self.cluster = distributed.LocalCluster(
                     n_workers=max(1, workers), threads_per_worker=1, processes=True, host="127.0.0.1",
-                    dashboard_address=None, silence_logs=level)
+                    dashboard_address=None, silence_logs=level,
+                    env={TRUST_ENV: "1"} if trusted_by_user() else {})  # trust_model=True, for its workers
                 self.client = distributed.Client(self.cluster, set_as_default=False)
             else:
                 if spec.address.startswith("tls://") and \
                         distributed.Security().get_connection_args("client").get("ssl_context") is None:
                     # Dask would fail inside its connect, then spend a minute closing the client
-                    raise SemsimError(f"--executor {spec.address}: Dask has no TLS configuration for its client "
-                                      "(distributed.comm.tls: ca-file, client.cert, client.key in Dask's "
+                    raise SemsimError(f"{option('executor', spec.address)}: Dask has no TLS configuration for its "
+                                      "client (distributed.comm.tls: ca-file, client.cert, client.key in Dask's "
                                       "configuration); docs/scale.md")
                 self.client = distributed.Client(spec.address, set_as_default=False, timeout=30)
         except SemsimError:
@@ -374,7 +383,7 @@ class Dask(Executor):
             self.close()
             where = f"reach a Dask scheduler at {spec.address}" if spec.address else "start a local Dask cluster"
             why = str(exc).strip().splitlines()[0] if str(exc).strip() else type(exc).__name__
-            raise SemsimError(f"--executor: cannot {where}: {why}") from None
+            raise SemsimError(f"{option('executor').removesuffix('=...')}: cannot {where}: {why}") from None
 
     def close(self, quick: bool = False) -> None:
         """Disconnect, and stop a cluster this pool started. After an error or Ctrl-C, a
@@ -409,7 +418,7 @@ class Dask(Executor):
                 return received(future.result())
             except self._distributed.KilledWorker:
                 what = f"the batch starting {texts[0]!r}" if len(texts) > 1 else repr(texts[0])
-                timeout = f" or ran past --batch-timeout {self.timeout:g}s" if self.timeout else ""
+                timeout = f" or ran past {option('batch_timeout', f'{self.timeout:g}')}s" if self.timeout else ""
                 raise ParseError(f"parser {self.parser_name!r}: a Dask worker died{timeout} on {what} each time "
                                  "the scheduler tried it", [] if len(texts) > 1 else list(texts)) from None
             except (OSError, CancelledError) as exc:  # Dask's FutureCancelledError too

@@ -26,7 +26,7 @@ from pathlib import Path
 from typing import Any
 
 from ..kernel import threads
-from ..kernel.errors import InputError, ParseError, PluginError, SemsimError, SettingsError
+from ..kernel.errors import InputError, ParseError, PluginError, SemsimError, SettingsError, option
 from ..kernel.graph import Graph
 from ..kernel.limits import MAX_JOBS, check_settings
 from ..kernel.models import trusting
@@ -36,6 +36,9 @@ from ..kernel.stats import Score
 from .cache import ParseCache, model_key, normalise
 from .executors import Executor, Parsed, executor_spec, open_executor
 from .plugins import parser_answer, parsers
+
+#: strings that say yes or no: refused as a cache path (``cache="no"`` meant False)
+FLAG_WORDS = frozenset({"", "no", "yes", "true", "false", "none", "off", "on", "0", "1", "n", "y"})
 
 
 @dataclass(frozen=True)
@@ -66,7 +69,9 @@ class ParseSettings:
                                       and not isinstance(value, str))):
                 raise SettingsError(f"{name}={value!r}: expected a {'path or ' if name == 'model' else ''}name",
                                     [name])
-        if not isinstance(self.cache, (bool, str, os.PathLike)):
+        # "no" (a flag written as a string) would otherwise become a cache file named "no"
+        flag_like = isinstance(self.cache, str) and self.cache.strip().lower() in FLAG_WORDS
+        if not isinstance(self.cache, (bool, str, os.PathLike)) or flag_like:
             raise SettingsError(f"cache={self.cache!r}: expected True (the default file), False (none) or a path",
                                 ["cache"])
         for name in ("progress", "trust_model"):  # "no" is a true string: a flag is a bool
@@ -87,7 +92,7 @@ class ParseSettings:
                 raise SettingsError(f"batch_timeout={self.batch_timeout!r}: expected a number of seconds",
                                     ["batch_timeout"])
             if not spec.distributed:  # rather than a timeout that never fires
-                raise SettingsError("batch_timeout (--batch-timeout) needs executor dask or dask://HOST:PORT "
+                raise SettingsError(f"{option('batch_timeout')} needs executor dask or dask://HOST:PORT "
                                     "(docs/scale.md)", ["batch_timeout"])
 
     @property
@@ -159,7 +164,8 @@ def graph_key(tokenized: str) -> str:
 
 
 def parse_texts(texts: Iterable[str], settings: ParseSettings | None = None, *, keep_going: bool = True,
-                on_parsed: Callable[[dict[str, Graph], Parses], None] | None = None) -> Parses:
+                on_parsed: Callable[[dict[str, Graph], Parses], None] | None = None,
+                store: ParseCache | None = None) -> Parses:
     """Parse ``texts`` (tokenized as ``settings.tokenize`` says), each distinct one once,
     through the parse cache; the one route from text to graphs.
 
@@ -174,14 +180,18 @@ def parse_texts(texts: Iterable[str], settings: ParseSettings | None = None, *, 
     call. With batches parsed elsewhere (``jobs`` > 1, Dask) this process only waits for
     them, and a caller can start on what is there (``semsim score`` scores the pairs whose
     two sides are parsed). It must not raise: what it cannot do is left for after the parse.
+
+    ``store``, an open cache, is used (and left open) instead of opening ``settings.cache``
+    for this call: an open scorer (:class:`semsim.app.scorer.Scorer`) pays for the cache's
+    set-up once, not once a call.
     """
     settings = settings or ParseSettings()
     with trusting(settings.trust_model):
-        return _parse_texts(texts, settings, keep_going, on_parsed)
+        return _parse_texts(texts, settings, keep_going, on_parsed, store)
 
 
 def _parse_texts(texts: Iterable[str], settings: ParseSettings, keep_going: bool,
-                 on_parsed: Callable[[dict[str, Graph], Parses], None] | None) -> Parses:
+                 on_parsed: Callable[[dict[str, Graph], Parses], None] | None, store: ParseCache | None) -> Parses:
     check_settings()
     texts = checked_texts(texts)
     parser = settings.find()
@@ -199,7 +209,7 @@ def _parse_texts(texts: Iterable[str], settings: ParseSettings, keep_going: bool
         if on_parsed is not None:
             on_parsed(new, result())
 
-    with _opened(settings.cache) as cache:
+    with _opened(settings.cache if store is None else store) as cache:
         graphs = parse_sentences(list(tokens.values()), parser, settings, cache=cache, failed=failed,
                                  on_stored=None if on_parsed is None else stored)
     result().graphs.update(graphs)
@@ -221,9 +231,9 @@ def checked_texts(texts: Iterable[str]) -> list[str]:
 
 
 @contextlib.contextmanager
-def _opened(cache: str | os.PathLike[str] | bool) -> Iterator[ParseCache | None]:
-    if cache is False:
-        yield None
+def _opened(cache: str | os.PathLike[str] | bool | ParseCache) -> Iterator[ParseCache | None]:
+    if cache is False or isinstance(cache, ParseCache):  # an open cache is its opener's to close
+        yield cache or None
         return
     with ParseCache(None if cache is True else cache) as store:
         yield store
@@ -253,11 +263,13 @@ def find_parser(name: str | None, representation: str | None) -> Parser:
     names = ", ".join(sorted(p.name for p in matching))
     if len(defaults) > 1:  # two plugins claim one representation: only who parses into it is affected
         raise PluginError(f"parsers {', '.join(sorted(p.name for p in defaults))} are each registered as the "
-                          f"default for {representation!r}: choose one with --parser")
+                          f"default for {representation!r}: choose one with {option('parser', 'NAME')}")
     if matching:
-        raise PluginError(f"choose a parser for representation {representation!r} with --parser ({names})")
+        raise PluginError(f"choose a parser for representation {representation!r} with {option('parser', 'NAME')} "
+                          f"({names})")
     reps = ", ".join(sorted({p.representation for p in available.values()})) or "none installed"
-    how = "" if asked else f" (plain text goes to {representation!r}: choose another with --representation)"
+    how = "" if asked else (f" (plain text goes to {representation!r}: choose another with "
+                            f"{option('representation', 'NAME')})")
     raise PluginError(f"no parser for representation {representation!r}{how}; parsers are installed for: {reps}")
 
 

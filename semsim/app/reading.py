@@ -20,6 +20,11 @@ from .plugins import readers, to_graph
 from .report import write_jsonl as write_jsonl  # the result writers, kept importable from here
 from .report import write_tsv as write_tsv
 
+#: the plugins in semsim's repository that read a suffix, for the lean install's error
+#: (``pip install -e plugins/amr``): a user who has an .amr file needs to be told which to install
+SHIPPED_READERS = {".amr": "plugins/amr", ".penman": "plugins/amr", ".xml": "plugins/ucca", ".pickle": "plugins/ucca",
+                   ".pkl": "plugins/ucca"}
+
 
 def find_reader(path: Path, format: str | None = None) -> Reader:
     """The reader of ``path``: ``format`` if given; else by suffix, a reader's ``sniff``
@@ -38,8 +43,10 @@ def find_reader(path: Path, format: str | None = None) -> Reader:
         return _sniffed(path, [r for r in available.values() if r.sniff])
     if not candidates:
         known = sorted({s for r in available.values() for s in r.suffixes})
+        plugin = SHIPPED_READERS.get(suffix)
+        install = f"; install the plugin that reads them: pip install -e {plugin}" if plugin else ""
         raise InputError(f"no installed plugin reads {suffix or 'suffix-less'} files "
-                         f"(readable: {', '.join(known) or 'none; install a plugin such as semsim-ucca'})", path)
+                         f"(readable: {', '.join(known) or 'none'}{install})", path)
     if len(candidates) == 1:
         return candidates[0]
     head = _head(path)

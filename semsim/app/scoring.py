@@ -12,15 +12,18 @@ signature: the metric's settings, then the parser's and model's fields.
 
 from __future__ import annotations
 
+import contextlib
 import os
-from collections.abc import Mapping, Sequence
-from dataclasses import dataclass, field
+from collections.abc import Callable, Iterable, Mapping, Sequence
+from dataclasses import dataclass, field, replace
 from typing import Protocol
 
-from ..kernel.errors import InputError, SemsimError
+from ..kernel.errors import InputError, ParseError, SemsimError, SettingsError
 from ..kernel.graph import Graph
+from ..kernel.limits import LimitError
 from ..kernel.signature import Signature
 from ..kernel.stats import Score
+from .cache import ParseCache
 from .parsing import Parses, ParseSettings, parse_texts
 from .systems import ScoresWhileParsing, SentenceResult, score_lines
 from .textfiles import too_large_lines, unparsed_lines
@@ -75,7 +78,8 @@ class ScoredLines:
 
 def score_texts(metric: TextMetric, source: Sequence[str], systems: Mapping[str, Sequence[str]],
                 parsing: ParseSettings | None = None, *, keep_going: bool = False,
-                files: Files | None = None) -> ScoredLines:
+                files: Files | None = None, store: ParseCache | None = None,
+                none_scored: bool = False, progress: Callable[[int, int], None] | None = None) -> ScoredLines:
     """Each system's lines scored against the ``source`` lines (line-parallel), from text.
 
     Every distinct sentence is parsed once, through the parse cache (``parsing``); with
@@ -90,7 +94,11 @@ def score_texts(metric: TextMetric, source: Sequence[str], systems: Mapping[str,
     if that leaves nothing but empty-line conventions, :class:`~semsim.kernel.errors.SemsimError`.
     Without it, the first sentence the parser fails on raises
     :class:`~semsim.kernel.errors.ParseError`, and a pair too large to align its
-    :class:`~semsim.kernel.limits.LimitError`: the Python surfaces have no honest number to return.
+    :class:`~semsim.kernel.limits.LimitError`. ``none_scored`` lets every line be left out
+    (the Python API then gives each its documented fallback, :func:`pair_scores`).
+    ``store``: an open parse cache, used instead of ``parsing.cache`` (:func:`parse_texts`).
+    ``progress(done, total)``: told how many of the distinct sentences are parsed (or found in
+    the cache) as each batch is stored, for a caller that draws its own bar.
     """
     parsing = parsing or ParseSettings()
     systems = {name: list(lines) for name, lines in systems.items()}
@@ -98,20 +106,39 @@ def score_texts(metric: TextMetric, source: Sequence[str], systems: Mapping[str,
         raise InputError(f"every system needs one line per source line ({len(source)})")
     # with batches parsed elsewhere, this process scores each pair once its two sides are parsed
     early = None if parsing.parses_here else ScoresWhileParsing(source, systems.values(), metric.sentence_score)
-    parses = parse_texts([*source, *(line for lines in systems.values() for line in lines)], parsing,
-                         keep_going=keep_going, on_parsed=early)
+    texts = [*source, *(line for lines in systems.values() for line in lines)]
+    parses = parse_texts(texts, parsing, keep_going=keep_going, on_parsed=_told(early, progress, texts), store=store)
     src = parses.tokenized(source)
     tokenized = {name: parses.tokenized(lines) for name, lines in systems.items()}
     skipped = _skipped(src, tokenized, parses, files) if keep_going else []
     skip = {e.line for e in skipped if e.line is not None}
     pairs = {i for i, s in enumerate(src, 1) if s.strip() and any(f[i - 1].strip() for f in tokenized.values())}
-    if skipped and pairs <= skip:  # what is left would be empty-line conventions only
+    if skipped and pairs <= skip and not none_scored:  # what is left would be empty-line conventions only
         raise SemsimError(f"no line could be scored: {skipped[0]}")
     signature = metric.signature(parses.representation) + parses.signed_by
     fallback = Score.fixed(0.0, metric.part_names(), signature.format())
     lines = list(score_lines(src, tokenized, parses.graphs, parses.signed(metric.sentence_score), fallback, skip,
                              early.scored if early else None))
     return ScoredLines(src, tokenized, lines, skipped, signature)
+
+
+def _told(early: ScoresWhileParsing | None, progress: Callable[[int, int], None] | None,
+          texts: Sequence[str]) -> Callable[[dict[str, Graph], Parses], None] | None:
+    """What :func:`parse_texts` calls as graphs arrive: the pairs scored while workers parse
+    (``early``), and the caller's ``progress`` told of the distinct sentences parsed so far."""
+    if progress is None:
+        return early
+    total = len({" ".join(t.split()) for t in texts if t.strip()})
+    done = 0
+
+    def told(new: dict[str, Graph], parses: Parses) -> None:
+        nonlocal done
+        if early is not None:
+            early(new, parses)
+        done += len(new)
+        with contextlib.suppress(Exception):  # a caller's bar must not fail the parse (on_parsed must not raise)
+            progress(min(done, total), total)
+    return told
 
 
 def _skipped(source: list[str], systems: dict[str, list[str]], parses: Parses,
@@ -123,3 +150,79 @@ def _skipped(source: list[str], systems: dict[str, list[str]], parses: Parses,
     unparsed = unparsed_lines({at.source: source, **by_file}, parses.failed)
     return unparsed + too_large_lines(source, by_file, parses.graphs,
                                       {e.line for e in unparsed if e.line is not None})
+
+
+#: What the Python API does with a pair it cannot score (:func:`pair_scores`' ``errors``)
+ERRORS = ("raise", "fallback")
+
+
+def pair_scores(metric: TextMetric, sources: Sequence[str], corrections: Sequence[str],
+                parsing: ParseSettings | None = None, *, errors: str = "raise", store: ParseCache | None = None,
+                fallback: float = 0.0, progress: Callable[[int, int], None] | None = None) -> list[Score]:
+    """One score per (source, correction) pair, from text, for the Python API: a pair the
+    parser fails on (or too large to align) costs only itself.
+
+    ``errors="raise"``: the first such pair raises its :class:`~semsim.kernel.errors.ParseError`
+    (or :class:`~semsim.kernel.limits.LimitError`) naming the pair's 0-based index, the side
+    and the reason (``pair 3 (correction): ...``), with ``index`` as an attribute; the other
+    pairs were parsed and cached. ``errors="fallback"``: that pair scores ``fallback`` by
+    convention (``Score.convention``; zero counts, so it adds nothing to a micro average and
+    ``fallback`` to a macro one), and its ``extra`` holds ``error`` (the reason) and
+    ``index``, as ``semsim score --keep-going`` names a line it leaves out."""
+    check_errors(errors)
+    result = score_texts(metric, sources, {"": corrections}, parsing, keep_going=True, store=store,
+                         files=Files("source", {"": "correction"}), none_scored=True, progress=progress)
+    by_line = {r.line: r.score for r in result.lines}
+    why: dict[int, InputError] = {}
+    for e in result.skipped:
+        why.setdefault((e.line or 1) - 1, e)
+    template = next(iter(by_line.values()), None)
+    out = []
+    for index in range(len(sources)):
+        if index + 1 in by_line:
+            out.append(by_line[index + 1])
+            continue
+        e = why[index]
+        if errors == "raise":
+            raise pair_error(e, index)
+        fixed = Score.fixed(fallback, metric.part_names(), result.signature.format(),
+                            template.headline if template else ())
+        out.append(replace(fixed, extra={"error": f"{e.path}: {e.message}", "index": index}))
+    return out
+
+
+def pair_error(e: InputError, index: int) -> SemsimError:
+    """The error of a pair left out, named by its 0-based index and side: a
+    :class:`ParseError` if a side did not parse, else a :class:`LimitError` (too large)."""
+    message = f"pair {index} ({e.path}): {e.message}"
+    # the limits' messages (semsim.kernel.limits.check_pair) say "too large ..." / "too deeply ..."
+    error: SemsimError = LimitError(message) if e.message.startswith("too ") else ParseError(message)
+    error.index = index  # type: ignore[attr-defined]
+    return error
+
+
+def check_errors(errors: object) -> None:
+    """Refuse an ``errors`` policy that is not one of :data:`ERRORS` (one line)."""
+    if errors not in ERRORS:
+        raise SettingsError(f"errors={errors!r}: expected one of {', '.join(map(repr, ERRORS))}", ["errors"])
+
+
+def text_pairs(sources: object, corrections: object, caller: str) -> tuple[list[str], list[str]]:
+    """The two sides of text pairs as lists of strings, line-parallel; else one
+    :class:`InputError` naming what is wrong: a side given as one string (its characters are
+    no sentences), or an item that is no string, by side, 0-based position and type."""
+    sides = []
+    for name, side in (("sources", sources), ("corrections", corrections)):
+        if isinstance(side, (str, bytes)) or not isinstance(side, Iterable):
+            raise InputError(f"{caller}: {name} must be a list of strings (one sentence each), got "
+                             f"{'one ' if isinstance(side, (str, bytes)) else ''}{type(side).__name__}"
+                             f"{'; wrap a single pair as ([source], [correction])' if isinstance(side, str) else ''}")
+        items = list(side)
+        bad = next((k for k, t in enumerate(items) if not isinstance(t, str)), None)
+        if bad is not None:
+            raise InputError(f"{caller}: {name}[{bad}] is {type(items[bad]).__name__}, expected a string")
+        sides.append(items)
+    if len(sides[0]) != len(sides[1]):
+        raise InputError(f"{caller}: {len(sides[0])} sources but {len(sides[1])} corrections; they must be "
+                         "line-parallel")
+    return sides[0], sides[1]

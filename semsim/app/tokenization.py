@@ -18,7 +18,7 @@ from typing import overload
 
 import click
 
-from ..kernel.errors import SettingsError
+from ..kernel.errors import SettingsError, option
 from ..kernel.imports import import_spacy
 from ..kernel.signature import Signature
 
@@ -40,7 +40,8 @@ def _spacy_tokenizer() -> Callable[[str], Iterable[object]]:
     try:
         spacy = import_spacy()  # without torch and spaCy's command line: 2.5 s of a start
     except ImportError as exc:  # the tokenize extra (the UCCA parser's installation has it)
-        raise SettingsError("--tokenize spacy needs spaCy: pip install 'semsim[tokenize]'", ["tokenize"]) from exc
+        raise SettingsError(f"{option('tokenize', 'spacy')} needs spaCy: pip install 'semsim[tokenize]'",
+                            ["tokenize"]) from exc
     return spacy.blank("en").tokenizer
 
 

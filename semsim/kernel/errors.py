@@ -6,8 +6,22 @@ names the file and, where known, the line: ``essay.xml:12: unknown edge target '
 
 from __future__ import annotations
 
+import contextvars
 import os
 from collections.abc import Sequence
+
+#: whether semsim's command line is running (set by the CLI): an error names the option
+#: there (``--model DIR``) and the Python keyword elsewhere (``model=DIR``), so that a
+#: caller of the API is never told about options it has no way to pass
+COMMAND_LINE: contextvars.ContextVar[bool] = contextvars.ContextVar("semsim_command_line", default=False)
+
+
+def option(name: str, value: str = "") -> str:
+    """How the user gives setting ``name`` (``model``, ``batch_timeout``) where it is given:
+    ``--model DIR`` on the command line, ``model=DIR`` from Python."""
+    if COMMAND_LINE.get():
+        return f"--{name.replace('_', '-')}" + (f" {value}" if value else "")
+    return f"{name}={value or '...'}"
 
 
 class SemsimError(Exception):

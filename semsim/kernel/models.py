@@ -16,16 +16,18 @@ same numbers, and a signature that names the hash says which.
 from __future__ import annotations
 
 import contextlib
+import contextvars
 import hashlib
 import importlib.util
 import json
 import os
+import re
 from collections.abc import Callable, Iterator, Sequence
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
-from .errors import SemsimError
+from .errors import COMMAND_LINE, SemsimError
 from .files import cache_dir
 
 MARKER = ".semsim-model.json"
@@ -94,24 +96,30 @@ def content_hashes(root: Path) -> dict[str, str]:
             if f.is_file() and f != root / MARKER}
 
 
+#: ``trust_model=True`` for the block of :func:`trusting` (this context only: the caller's
+#: environment is not changed, so another thread of its program is not trusting too)
+_TRUSTING: contextvars.ContextVar[bool] = contextvars.ContextVar("semsim_trusting", default=False)
+
+
 def trusted_by_user() -> bool:
     """Whether the user opted in to loading models that run code (``--trust-model``)."""
-    return os.environ.get(TRUST_ENV, "").strip().lower() in ("1", "true", "yes")
+    return _TRUSTING.get() or os.environ.get(TRUST_ENV, "").strip().lower() in ("1", "true", "yes")
 
 
 @contextlib.contextmanager
 def trusting(trust: bool) -> Iterator[None]:
-    """With ``trust``: :func:`trusted_by_user` holds for the block, in this process and in the
-    worker processes started within it (they inherit the environment); otherwise nothing
-    changes (``$SEMSIM_TRUST_MODELS`` still holds)."""
+    """With ``trust``: :func:`trusted_by_user` holds for the block, in this context; the worker
+    processes started within it are told (:func:`semsim.app.executors.open_executor` passes it
+    on; they set ``$SEMSIM_TRUST_MODELS`` in their own environment). Otherwise nothing changes
+    (``$SEMSIM_TRUST_MODELS`` still holds)."""
     if not trust or trusted_by_user():
         yield
         return
-    os.environ[TRUST_ENV] = "1"
+    token = _TRUSTING.set(True)
     try:
         yield
     finally:
-        os.environ.pop(TRUST_ENV, None)
+        _TRUSTING.reset(token)
 
 
 def check_trusted(path: Path, fmt: str, why: str) -> None:
@@ -121,7 +129,8 @@ def check_trusted(path: Path, fmt: str, why: str) -> None:
     downloaded it. A refusal is one line saying why and how to opt in."""
     if trusted_by_user():
         return
-    how = f"pass --trust-model (or set {TRUST_ENV}=1; trust_model=True in Python) if you trust it"
+    how = (f"pass --trust-model (or set {TRUST_ENV}=1)" if COMMAND_LINE.get()
+           else f"pass trust_model=True (or set {TRUST_ENV}=1)") + " if you trust it"
     root = models_dir().resolve()
     try:
         name = Path(os.path.abspath(path)).resolve().relative_to(root).parts[0]
@@ -174,6 +183,21 @@ def sha256_once(path: str | os.PathLike[str]) -> str:
     return _hashes[key]
 
 
+#: a model pinned to its content, as a signature names it: ``NAME@HASH`` (the first 6 to 64
+#: hex digits of the file's SHA-256; ``model:ucca-span-ewt-minilm-l2@ff0cf8e76f1d``)
+PINNED_BY_HASH = re.compile(r"(.+)@([0-9a-f]{6,64})")
+
+
+def check_pinned(path: Path, digest: str, asked: str) -> None:
+    """Refuse a model whose content is not the one ``asked`` pins (one line, both hashes)."""
+    if not path.is_file():
+        raise SemsimError(f"model {asked!r}: {path} is not one file, so it cannot be pinned by its hash")
+    actual = sha256_once(path)
+    if not actual.startswith(digest):
+        raise SemsimError(f"model {asked!r}: {path} has SHA-256 {actual[:len(digest)]}..., not the {digest} it is "
+                          "pinned to (another version of the model)")
+
+
 def requested_model(model: str | os.PathLike[str] | None, env: str, exists: Callable[[Path], bool], *,
                     default: Path | None = None, named: Callable[[str], Path | None] | None = None,
                     missing: str = "", runs_code: str = "") -> Path:
@@ -193,6 +217,12 @@ def requested_model(model: str | os.PathLike[str] | None, env: str, exists: Call
         if default is None:
             raise SemsimError(missing)
         return default
+    pinned = PINNED_BY_HASH.fullmatch(value)
+    if pinned and not exists(Path(value)):  # NAME@HASH, as signatures name a model: that content only
+        path = requested_model(pinned[1], env, exists, default=default, named=named, missing=missing,
+                               runs_code=runs_code)
+        check_pinned(path, pinned[2], value)
+        return path
     path = Path(value)
     if runs_code and "/" not in value and os.sep not in value:
         shipped = named(value) if named else None

@@ -8,7 +8,7 @@ knowing any plugin. Each record names the representation it serves in one field,
 
 from __future__ import annotations
 
-from collections.abc import Callable, Iterator, Sequence
+from collections.abc import Callable, Iterator, Mapping, Sequence
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
@@ -68,6 +68,9 @@ class Parser:
     #: if they were the words (one that split "can't" scored 1.0 against an unchanged text it
     #: had split the same way). True: the parser says so, and its tokens are taken as they are.
     own_tokens: bool = False
+    #: the models the plugin installs with itself, by name (what ``model=`` takes), and their
+    #: files: ``semsim models list`` shows them beside the downloadable ones
+    shipped: Callable[[], Mapping[str, str]] | None = None
 
 
 @dataclass(frozen=True)

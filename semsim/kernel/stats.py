@@ -231,6 +231,18 @@ def check_bootstrap(n_bootstrap: object, confidence: object = 0.95, name: str = 
                             ["confidence"])
 
 
+def _summed(rows: Sequence[Sequence[Sequence[float]]], n_parts: int) -> list[list[float]]:
+    """Each part's four counts summed over the sentences: exactly (``math.fsum``, correctly
+    rounded whatever the order), and as an ``int`` where every count summed is whole, so that
+    integer counts print as they always have."""
+    out = []
+    for k in range(n_parts):
+        cells = [[row[k][j] for row in rows] for j in range(4)]
+        out.append([int(sum(c)) if all(isinstance(x, (int, np.integer)) for x in c) else math.fsum(c)
+                    for c in cells])
+    return out
+
+
 def corpus_score(scores: Iterable[Score], n_bootstrap: int = 0, confidence: float = 0.95,
                  seed: int = 12345) -> CorpusScore:
     """Aggregate sentence scores; optional percentile bootstrap over sentences (seeded,
@@ -252,11 +264,13 @@ def corpus_score(scores: Iterable[Score], n_bootstrap: int = 0, confidence: floa
     names = list(scores[0].parts)
     headline = scores[0].headline or tuple(names)
     heads = [names.index(h) for h in headline]
-    counts = np.array([[[c.matched1, c.total1, c.matched2, c.total2] for c in (s.parts[k] for k in names)]
-                       for s in scores], dtype=np.int64)  # (n, parts, 4)
+    rows = [[[c.matched1, c.total1, c.matched2, c.total2] for c in (s.parts[k] for k in names)] for s in scores]
+    # graded settings (capped edge weights, leaves, the meaning preset) give fractional counts:
+    # they are summed as floats (an integer dtype truncated them), and whole counts stay ints
+    counts = np.array(rows, dtype=np.float64)  # (n, parts, 4)
     fs = np.array([s.f for s in scores])
-    total = counts.sum(axis=0)
-    parts = {k: Counts(*map(int, total[i])) for i, k in enumerate(names)}
+    total = _summed(rows, len(names))
+    parts = {k: Counts(*total[i]) for i, k in enumerate(names)}
     ci = ci_micro = None
     check_bootstrap(n_bootstrap, confidence)
     if n_bootstrap > 0:
@@ -274,7 +288,7 @@ def corpus_score(scores: Iterable[Score], n_bootstrap: int = 0, confidence: floa
     if n_bootstrap:
         aggregated = Signature.of(None, {"bootstrap": n_bootstrap, "conf": f"{confidence:g}", "seed": seed})
         sig = (Signature.parse(sig) + aggregated).format()
-    return CorpusScore(micro=_micro(total, heads), macro=float(fs.mean()), n=len(scores),
+    return CorpusScore(micro=_micro(np.array(total, dtype=np.float64), heads), macro=float(fs.mean()), n=len(scores),
                        signature=sig, parts=parts, ci=ci, ci_micro=ci_micro,
                        confidence=confidence, n_bootstrap=n_bootstrap)
 

@@ -29,7 +29,7 @@ from collections.abc import Sequence
 from pathlib import Path
 from typing import Any
 
-from semsim.kernel.errors import ParseError, SemsimError
+from semsim.kernel.errors import ParseError, SemsimError, option
 
 MODEL_ENV = "SEMSIM_AMRLIB_MODEL"
 TOKENIZER_ENV = "SEMSIM_AMRLIB_TOKENIZER"
@@ -65,8 +65,9 @@ def resolve_model(model: str | None) -> Path:
     """The model directory from ``--model`` (a directory or an installed model's name) or the environment."""
     from semsim.kernel.models import check_trusted, requested_model
     path = requested_model(model, MODEL_ENV, lambda p: (p / META).is_file(), runs_code="amrlib", missing=(
-        f"no amrlib model: pass --model DIR (an amrlib model directory), set {MODEL_ENV}, "
-        f"or install one with `semsim models download {DEFAULT_MODEL}`"))
+        f"no amrlib model: pass {option('model', 'DIR')} (an amrlib model directory, with the tokenizer it "
+        f"names, e.g. facebook/bart-large, saved in it or in {TOKENIZER_ENV}), set {MODEL_ENV}, "
+        f"or install one with `semsim models download {DEFAULT_MODEL}` (its tokenizer too: docs/amr.md)"))
     if not path.exists() and str(path) in {name for name, *_ in RELEASES}:
         raise SemsimError(f"amrlib model {str(path)!r} is not installed: `semsim models download {path}`")
     if not path.is_dir():

@@ -68,7 +68,10 @@ def smatch_counts(test: Any, gold: Any, restarts: int = RESTARTS, seed: int = SE
 
 
 def smatch_score(test: Any, gold: Any, restarts: int = RESTARTS, seed: int = SEED, version: str = "") -> Score:
-    """Smatch of ``test`` against ``gold`` as a semsim Score (precision on ``test``)."""
+    """Smatch of ``test`` against ``gold`` as a semsim Score (precision on ``test``): each a
+    PENMAN string, a penman Graph, or a semsim :class:`Graph` this plugin read or parsed
+    (which keeps its PENMAN text); anything else is one error saying so."""
+    test, gold = (_penman(x, name) for x, name in ((test, "test"), (gold, "gold")))
     counts = smatch_counts(test, gold, restarts, seed)
     sig = signature("smatch", {"impl": "smatch-1.0.4", "restarts": restarts, "seed": seed}, version)
     return Score({"smatch": counts}, sig)
@@ -81,3 +84,18 @@ def smatch_graphs(g1: Graph, g2: Graph) -> Score:
     if not all(texts):
         raise SemsimError(f"Smatch needs AMR graphs read by the AMR plugin ({g1.id or '?'} / {g2.id or '?'})")
     return smatch_score(texts[0], texts[1], version=__version__)
+
+
+def _penman(x: Any, name: str) -> Any:
+    """``x`` as smatch_counts takes it: a semsim Graph becomes the PENMAN text it keeps."""
+    if isinstance(x, Graph):
+        text = x.meta.get("penman")
+        if not text:
+            raise SemsimError(f"smatch_score: {name} is a {x.scheme.name} graph not read by the AMR plugin "
+                              f"({x.id or '?'}): Smatch needs AMR graphs, PENMAN strings or penman Graphs")
+        return text
+    import penman
+    if not isinstance(x, (str, penman.Graph)):
+        raise SemsimError(f"smatch_score: {name} is a {type(x).__name__}; expected a PENMAN string, a penman "
+                          "Graph or a semsim Graph of the AMR plugin")
+    return x

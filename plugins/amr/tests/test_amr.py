@@ -224,3 +224,16 @@ def test_token_anchored_usim_through_alignments(tmp_path):
     c = s.parts["s->r"]
     assert (c.matched1, c.total1, c.matched2, c.total2) == (5, 6, 5, 6)
     assert semsim.read(src).tokens[0].text == "gva"  # the default reader still anchors to concepts
+
+
+def test_smatch_score_takes_semsim_graphs_or_says_what_it_takes():
+    """#55.5: semsim's own graphs are the first thing a caller has in hand."""
+    import semsim
+    from semsim.kernel.errors import SemsimError
+    as_graphs = smatch_score(semsim.read(SRC), semsim.read(COR))
+    assert as_graphs.f == smatch_score(SRC.read_text(), COR.read_text()).f
+    ucca = Path(__file__).resolve().parents[3] / "examples" / "fig1-source.xml"
+    with pytest.raises(SemsimError, match="test is a ucca graph not read by the AMR plugin"):
+        smatch_score(semsim.read(ucca), SRC.read_text())
+    with pytest.raises(SemsimError, match="gold is a int; expected a PENMAN string"):
+        smatch_score(SRC.read_text(), 3)

@@ -86,7 +86,7 @@ def test_registering_the_parser_imports_neither_torch_nor_amrlib():
 
 
 def test_missing_model_is_a_clear_error(tmp_path):
-    with pytest.raises(SemsimError, match=r"^no amrlib model: pass --model DIR .*SEMSIM_AMRLIB_MODEL.*"
+    with pytest.raises(SemsimError, match=r"^no amrlib model: pass model=DIR .*tokenizer.*SEMSIM_AMRLIB_MODEL.*"
                                           r"semsim models download amrlib-parse-xfm-bart-large-0.1.0"):
         amrlib_parser.model_identity(None)
     with pytest.raises(SemsimError, match=re.escape(f"not an amrlib model: {tmp_path / 'nope'} is not")):
@@ -115,7 +115,7 @@ def test_a_model_directory_of_ones_own_loads_only_with_trust_model(tmp_path, mon
     d = fake_model_dir(tmp_path / "m")
     with pytest.raises(SemsimError, match=r"^refusing to load amrlib model .*/m: loading it runs code from its files "
                                           r"\(its weights are torch pickles\) and it is not a model semsim downloaded; "
-                                          r"pass --trust-model"):
+                                          r"pass trust_model=True"):
         amrlib_parser.parse(["a b ."], str(d))
     src = tmp_path / "s.txt"
     src.write_text("a b .\n")

@@ -27,7 +27,7 @@ def register_parsers(register):
     register(Parser(span.NAME, "ucca", span.parse,
                     "semsim's span-based UCCA parser (default; --model FILE.safetensors, see docs/parser.md)",
                     model_identity=span.model_identity, serialize=span.serialize, model_name=span.model_name,
-                    default=True))
+                    default=True, shipped=span.shipped_models))
     register(Parser("tupa", "ucca", tupa.parse, "TUPA 1.4.2 transition-based UCCA parser (--model PREFIX; "
                     "loading a model runs code from it: trusted models only)",
                     model_identity=tupa.model_identity, serialize=tupa.serialize,

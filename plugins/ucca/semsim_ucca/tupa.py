@@ -30,7 +30,7 @@ from contextlib import contextmanager, redirect_stdout
 from pathlib import Path
 from typing import Any
 
-from semsim.kernel.errors import SemsimError
+from semsim.kernel.errors import SemsimError, option
 from semsim.kernel.progress import verbose
 
 MODEL_ENV = "SEMSIM_TUPA_MODEL"
@@ -51,7 +51,7 @@ def resolve_model(model: str | None) -> Path:
     """The model prefix from ``--model`` (a prefix or an installed model's name) or the environment."""
     from semsim.kernel.models import check_trusted, requested_model
     prefix = requested_model(model, MODEL_ENV, lambda p: Path(f"{p}.json").is_file(), runs_code="TUPA", missing=(
-        f"no TUPA model: pass --model PREFIX (the path before .json/.data), set {MODEL_ENV}, "
+        f"no TUPA model: pass {option('model', 'PREFIX')} (the path before .json/.data), set {MODEL_ENV}, "
         "or install one with `semsim models download tupa-ucca-bilstm-1.3.10`"))
     if not Path(f"{prefix}.json").is_file():
         raise SemsimError(f"not a TUPA model: {prefix}.json does not exist (a model is the prefix of the "
@@ -85,6 +85,9 @@ def _words_to_doc(nlp: Any, text: Any) -> Any:
 
 def _patch_ucca_textutil() -> None:
     import ucca.textutil as textutil
+    # ucca's spaCy model for English, unless the user's $SPACY_MODEL names one: set in ucca's
+    # table, not in the caller's environment
+    textutil.models.setdefault("en", os.environ.get("SPACY_MODEL_EN") or os.environ.get("SPACY_MODEL") or SPACY_MODEL)
     if getattr(textutil.get_nlp, "_semsim", False):
         return
     original = textutil.get_nlp
@@ -135,7 +138,6 @@ def _configure(*args: str) -> Any:
     """TUPA's Config is a process-wide singleton: (re)build it with explicit arguments so
     that it never parses our own command line."""
     _require_tupa()
-    os.environ.setdefault("SPACY_MODEL", SPACY_MODEL)
     _patch_ucca_textutil()
     from tupa.config import Config
     Config.reload()  # drop any earlier configuration (the singleton's instance)

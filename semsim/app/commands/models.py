@@ -26,19 +26,26 @@ def models_list(fmt: str, quiet: bool) -> None:
     """
     from ...kernel.models import installed, model_path, models_dir
     from ..downloads import known as known_downloads
+    from ..plugins import parsers
     known = known_downloads()
+    # the models plugins install with themselves (the default parser's among them): nothing to download
+    shipped = {name: (p.name, path) for p in parsers().values() if p.shipped for name, path in p.shipped().items()}
 
     def document(_: object) -> dict[str, object]:
         return {"directory": str(models_dir()), "models": [
             {"name": name, "parser": spec.parser, "installed": bool(installed(name)),
              "path": str(model_path(name)) if installed(name) else None, "url": spec.url, "sha256": spec.sha256,
-             "description": spec.description} for name, spec in sorted(known.items())]}
+             "description": spec.description} for name, spec in sorted(known.items())],
+            "shipped": [{"name": name, "parser": parser, "path": path}
+                        for name, (parser, path) in sorted(shipped.items())]}
 
     def lines(_: object, __: bool) -> list[str]:
         return [f"models directory: {models_dir()}",
                 *(f"  {name} [{spec.parser}] {'installed' if installed(name) else 'not installed'}: {spec.description}"
                   for name, spec in sorted(known.items())),
-                *([] if known else ["  no plugin declares downloadable models"])]
+                *([] if known else ["  no plugin declares downloadable models"]),
+                *(["shipped with their plugins (model=NAME, or NAME@HASH to pin the content):"] if shipped else []),
+                *(f"  {name} [{parser}] {path}" for name, (parser, path) in sorted(shipped.items()))]
 
     write(Report(document=document, parts=lines, formats=("text", "json")), fmt)
 

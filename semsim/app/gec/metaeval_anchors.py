@@ -11,10 +11,11 @@ the encoders are optional (``pip install 'semsim[metaeval]'``) and loaded on fir
 
 from __future__ import annotations
 
+import contextlib
 import functools
 import os
 import warnings
-from collections.abc import Callable, Sequence
+from collections.abc import Callable, Iterator, Sequence
 from dataclasses import dataclass
 from importlib.metadata import PackageNotFoundError, version
 from typing import Any
@@ -97,15 +98,21 @@ class ChrF:
         return (Signature.of("chrf", {"ref": "source"}) + sacrebleu).format()
 
 
-def _quiet_transformers() -> None:
-    """Offline, and without transformers' loading bars and notes (shown with ``semsim -v``)."""
-    os.environ.setdefault("HF_HUB_OFFLINE", "1")  # a local directory never needs the hub
-    from transformers.utils import logging as hf_logging
+@contextlib.contextmanager
+def _quiet_transformers() -> Iterator[None]:
+    """Offline, and without transformers' loading bars and notes (shown with ``semsim -v``),
+    for the block that loads a model: ``HF_HUB_OFFLINE`` is given back afterwards, as the
+    caller's process had it."""
+    from ...kernel.threads import environment_kept
+    with environment_kept():
+        os.environ.setdefault("HF_HUB_OFFLINE", "1")  # a local directory never needs the hub
+        from transformers.utils import logging as hf_logging
 
-    from ...kernel.progress import verbose
-    if not verbose():
-        hf_logging.set_verbosity_error()
-        hf_logging.disable_progress_bar()
+        from ...kernel.progress import verbose
+        if not verbose():
+            hf_logging.set_verbosity_error()
+            hf_logging.disable_progress_bar()
+        yield
 
 
 def _encoder_id(name: str) -> str:
@@ -118,9 +125,9 @@ def _sentence_transformer(name: str, device: str) -> Any:
     _needs("sentence_transformers", "minilm-cosine", "sentence-transformers")
     from ...kernel.models import pinned_path
     directory = pinned_path(name, "encoder")
-    _quiet_transformers()
-    from sentence_transformers import SentenceTransformer
-    return SentenceTransformer(str(directory), device=device)
+    with _quiet_transformers():
+        from sentence_transformers import SentenceTransformer
+        return SentenceTransformer(str(directory), device=device)
 
 
 @dataclass(frozen=True)
@@ -153,10 +160,10 @@ def _bert_scorer(name: str, num_layers: int, device: str, batch_size: int) -> An
     _needs("bert_score", "bertscore", "bert-score")
     from ...kernel.models import pinned_path
     directory = pinned_path(name, "encoder")
-    _quiet_transformers()
-    from bert_score import BERTScorer
-    return BERTScorer(model_type=str(directory), num_layers=num_layers, lang="en", device=device,
-                      batch_size=batch_size)
+    with _quiet_transformers():
+        from bert_score import BERTScorer
+        return BERTScorer(model_type=str(directory), num_layers=num_layers, lang="en", device=device,
+                          batch_size=batch_size)
 
 
 @dataclass(frozen=True)

@@ -15,7 +15,7 @@ from collections.abc import Sequence
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
-from semsim.kernel.errors import SemsimError
+from semsim.kernel.errors import SemsimError, option
 from semsim.kernel.signature import Signature
 
 if TYPE_CHECKING:
@@ -43,11 +43,17 @@ def resolve_model(model: str | os.PathLike[str] | None) -> Path:
     path = requested_model(model, ENV, Path.is_file, default=DEFAULT_MODEL,
                            named=lambda name: MODELS / f"{name}.safetensors")
     if not path.is_file():
-        where = "--model" if model else f"${ENV}" if os.environ.get(ENV) else "the plugin's shipped model"
+        where = (option("model", str(model)) if model else f"${ENV}" if os.environ.get(ENV)
+                 else "the plugin's shipped model")
         shipped = ", ".join(sorted(p.stem for p in MODELS.glob("*.safetensors"))) or "none"
         raise SemsimError(f"{path}: no span parser model there ({where}); the shipped ones are {shipped}; train "
                           "one with `semsim ucca train` or reinstall semsim-ucca")
     return path
+
+
+def shipped_models() -> dict[str, str]:
+    """The models installed with this package (``model=`` takes each name), by name: their files."""
+    return {p.stem: str(p) for p in sorted(MODELS.glob("*.safetensors"))}
 
 
 def _encoder(path: Path) -> tuple[str, str] | None:

@@ -104,7 +104,24 @@ class Usim(evaluate.Metric):
             raise ValueError("USim is reference-less: give sources= and predictions=, not references=")
         if predictions is not None or kwargs.get("sources") is not None:  # else added with add_batch
             semsim.app.hf.check_texts(kwargs.get("sources"), predictions)
-        return super().compute(predictions=predictions, **kwargs)
+        try:
+            return super().compute(predictions=predictions, **kwargs)
+        except BaseException:
+            self._remove_inputs()
+            raise
+
+    def _remove_inputs(self) -> None:
+        """What evaluate's ``compute`` does once ``_compute`` returns, done when it raises (a
+        line the parser fails on, a bad setting): the inputs' Arrow files under
+        ``$HF_METRICS_CACHE`` removed and their locks released, as docs/evaluate.md says."""
+        import contextlib
+        import os
+        self.data = self.writer = self.buf_writer = None
+        for lock, path in reversed(list(zip(getattr(self, "filelocks", None) or [], self.file_paths or []))):
+            with contextlib.suppress(FileNotFoundError):
+                os.remove(path)
+            with contextlib.suppress(Exception):
+                lock.release()
 
     def add_batch(self, *, predictions: Any = None, references: Any = None, **kwargs: Any) -> None:
         """As :meth:`compute`, the inputs checked before evaluate encodes them (a lone

@@ -23,7 +23,6 @@ Sentences longer than the encoder's window are encoded in consecutive word-align
 
 from __future__ import annotations
 
-import os
 from collections.abc import Sequence
 from dataclasses import dataclass
 from pathlib import Path
@@ -147,12 +146,12 @@ class Encoder:
         if not verbose():  # transformers' loading bar and notes: only with semsim -v
             hf_logging.set_verbosity_error()
             hf_logging.disable_progress_bar()
-        os.environ.setdefault("HF_HUB_OFFLINE", "1")  # a local directory never needs the hub
-        tokenizer = AutoTokenizer.from_pretrained(str(self.spec.path))
+        # a local directory never needs the hub (an argument: the caller's HF_HUB_OFFLINE is theirs)
+        tokenizer = AutoTokenizer.from_pretrained(str(self.spec.path), local_files_only=True)
         if not tokenizer.is_fast:
             raise SemsimError(f"encoder {self.spec.name!r}: word alignment needs a fast tokenizer")
         self._hf_tokenizer = tokenizer
-        self._hf = AutoModel.from_pretrained(str(self.spec.path)).to(self.device).eval()
+        self._hf = AutoModel.from_pretrained(str(self.spec.path), local_files_only=True).to(self.device).eval()
         if self._depth is not None and self._depth < len(self._stack().layer):
             import torch
             self._stack().layer = torch.nn.ModuleList(list(self._stack().layer)[:self._depth])

@@ -11,6 +11,8 @@ allows (one, by default: parallelism comes from processes).
 
 from __future__ import annotations
 
+import os
+import sys
 from typing import Any
 
 import numpy as np
@@ -48,10 +50,10 @@ class Graph:
     def session(self, inputs: list[tuple[str, Any, list[Any]]], outputs: list[tuple[str, list[Any]]]) -> Any:
         """An ONNX Runtime session of the graph from ``inputs`` (name, numpy dtype, shape) to
         float32 ``outputs`` (name, shape). The session copies the weights."""
-        import onnxruntime as ort
         from onnx import TensorProto
 
         from semsim.kernel.threads import threads
+        ort = onnxruntime()
         h = self._helper
         external = []
         for name, a in self.weights.items():
@@ -74,3 +76,18 @@ class Graph:
         options.add_external_initializers(list(self.weights), [ort.OrtValue.ortvalue_from_numpy(a)
                                                                 for a in self.weights.values()])
         return ort.InferenceSession(model.SerializeToString(), options, providers=["CPUExecutionProvider"])
+
+
+def onnxruntime() -> Any:
+    """The ``onnxruntime`` module, imported with its telemetry off: as it loads, ONNX Runtime
+    (1.2x, Linux) otherwise writes a device id and an event database under
+    ``~/.cache/Microsoft/DeveloperTools`` and ``$TMPDIR/.ses``. ``ORT_DISABLE_TELEMETRY`` is
+    read at that moment only, so it is set for the import and given back (the caller's
+    environment is theirs); a program that imported onnxruntime first keeps its own choice."""
+    if "onnxruntime" in sys.modules:
+        return sys.modules["onnxruntime"]
+    from semsim.kernel.threads import environment_kept
+    with environment_kept():
+        os.environ.setdefault("ORT_DISABLE_TELEMETRY", "1")
+        import onnxruntime
+    return onnxruntime

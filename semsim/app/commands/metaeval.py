@@ -103,8 +103,8 @@ def _literal(value: str) -> Any:
                    "with intervals from the same resamples: whether it agrees with people better, which two "
                    "intervals side by side cannot say.")
 @click.option("--changed-only/--keep-unchanged", default=True, show_default=True,
-              help="Keep only the outputs that differ from their source (whitespace aside): copies inflate "
-                   "every measure's correlation.")
+              help="Keep only the outputs that changed their source beyond tokenization (docs/usage.md): "
+                   "copies inflate every measure's correlation.")
 @parsing_options
 @click.option("--bootstrap", "n_bootstrap", type=click.IntRange(0, MAX_BOOTSTRAP), default=1000, show_default=True,
               help="Bootstrap resamples of the sources for each interval (0: none).")

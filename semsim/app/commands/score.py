@@ -16,6 +16,7 @@ from ...kernel.stats import Score
 from ..cli import format_option, parsing_options, quiet_option, systems_inputs, usim_options
 from ..parsing import ParseSettings
 from ..report import write_jsonl
+from ..tokenization import changed
 from .common import fail_if_unparsed, is_preset, rerun_options, system_names, warn_if_untokenized
 from .inputs import check_writable, open_output
 
@@ -39,7 +40,8 @@ from .inputs import check_writable, open_output
               help="Also list the N least faithful lines (lowest F over all systems, with their texts): the "
                    "corrections to read first.")
 @click.option("--changed-only", is_flag=True,
-              help="Score each system on the lines it changed only (an unchanged line is trivially faithful); "
+              help="Score each system on the lines it changed only, beyond tokenization (an unchanged line is "
+                   "trivially faithful); "
                    "systems then differ in their lines, so no paired tests are run.")
 @quiet_option
 def score(source_path: Path, hyps: tuple[tuple[str | None, Path], ...], refs: tuple[tuple[str | None, Path], ...],
@@ -80,7 +82,7 @@ def score(source_path: Path, hyps: tuple[tuple[str | None, Path], ...], refs: tu
     with open_output(output) as out:
         for r in scored.lines:
             src, hyp = source[r.line - 1], systems[r.system][r.line - 1]
-            if changed_only and src.split() == hyp.split():
+            if changed_only and not changed(src, hyp):
                 continue
             by_system[r.system].append(r.score)
             # the texts as parsed, so that the records read without joining files

@@ -210,12 +210,10 @@ def _is_number(text: str) -> bool:
     return True
 
 
-def _normalised(text: str) -> str:
-    return " ".join(text.split())
-
-
 def changed(judgments: Sequence[Judgment]) -> list[Judgment]:
-    """The judgments whose output differs from its source, whitespace aside: an output that
-    copies its source keeps its meaning for every measure and every rater alike, so keeping
-    such pairs measures how well a measure spots copies (the data's READMEs say so)."""
-    return [j for j in judgments if _normalised(j.source) != _normalised(j.output)]
+    """The judgments whose output changed its source beyond tokenization
+    (:func:`semsim.app.tokenization.changed`, the definition ``score`` uses too): an output
+    that copies its source keeps its meaning for every measure and every rater alike, so
+    keeping such pairs measures how well a measure spots copies (the data's READMEs say so)."""
+    from ..tokenization import changed as differs
+    return [j for j in judgments if differs(j.source, j.output)]

@@ -131,3 +131,14 @@ def test_one_definition_of_changed_in_score_and_meta_eval(toy_env):
     assert only["systems"][0]["n"] == 2
     kept = changed([Judgment(s, o, 3.0, (), n) for n, (s, o) in enumerate(lines, 1)])
     assert [j.row for j in kept] == [2, 4]
+
+
+def test_scoring_shows_progress_as_parsing_does(texts, toy_env):
+    """Issue #58: on a warm cache a score printed nothing while it scored. In a log (stderr
+    not a terminal) progress is whole status lines, each ``SEMSIM_PROGRESS_INTERVAL`` s."""
+    src, a, b = texts
+    quick = [x for x in TOY if x != "-q"]
+    r = run_cli("score", "--source", src, "--hyp", a, "--hyp", b, *quick, env={"SEMSIM_PROGRESS_INTERVAL": "0"})
+    assert r.exit_code == 0 and "\r" not in r.stderr
+    assert "scoring: 6/6 line (100%)" in r.stderr
+    assert "scoring:" not in run_cli("score", "--source", src, "--hyp", a, *TOY).stderr

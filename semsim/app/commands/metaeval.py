@@ -116,10 +116,13 @@ def _literal(value: str) -> Any:
 @click.option("--per-sentence", "per_sentence", type=click.Path(dir_okay=False),
               help="Write every pair as JSON Lines here: human score, each measure's score and rank error, "
                    "and the commands that explain the pair.")
+@click.option("--html", "html_path", type=click.Path(dir_okay=False),
+              help="Also write the correlations as one self-contained page, with each measure's scatter against "
+                   "people.")
 @quiet_option
 def meta_eval(table: str, table_format: str, measure_specs: tuple[str, ...], versus: str | None, changed_only: bool,
               parsing: ParseSettings, n_bootstrap: int, confidence: float, seed: int, fmt: str, output: str | None,
-              per_sentence: str | None, quiet: bool) -> None:
+              per_sentence: str | None, quiet: bool, html_path: str | None = None) -> None:
     """Correlate measures with people's judgments of meaning preservation in TABLE.
 
     Pearson, Spearman and Kendall of each measure's sentence scores with the human scores,
@@ -134,7 +137,7 @@ def meta_eval(table: str, table_format: str, measure_specs: tuple[str, ...], ver
     semsim meta-eval ratings.tsv --measure "meaning:preset=meaning" --measure bertscore --versus bertscore
     """
     from ..gec.metaeval import USimMeasure, anchor, changed, meta_evaluate, read_judgments
-    check_writable(output, per_sentence, inputs=[table])
+    check_writable(output, per_sentence, html_path, inputs=[table])
     specs = [measure_spec(s) for s in measure_specs]
     if not specs:
         specs = [measure_spec(s) for s in DEFAULT_MEASURES if s not in ANCHORS
@@ -168,6 +171,14 @@ def meta_eval(table: str, table_format: str, measure_specs: tuple[str, ...], ver
             write_jsonl(_sentence_records(report, usim, config), out)
     with open_output(output) as out:
         out.write(report.render(fmt))
+    if html_path:
+        _write_html(html_path, report)
+
+
+def _write_html(path: str, report: MetaEvaluation) -> None:
+    from ..gec.metaeval_html import render_metaeval
+    from .explain import write_atomic
+    write_atomic(path, render_metaeval(report))
 
 
 def _note(measure: str) -> None:

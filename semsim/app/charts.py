@@ -32,7 +32,7 @@ svg { display: block; margin: 6px 0; font-size: 11px; }
 svg text { fill: #333; } svg .axis { stroke: #999; stroke-width: 1; } svg .grid { stroke: #eee; }
 svg .ci { stroke: #2563eb; stroke-width: 2; } svg .mean { fill: #2563eb; }
 svg .bar { fill: #60a5fa; } svg .dot { fill: #2563eb; fill-opacity: 0.45; }
-svg .cell { stroke: #fff; } svg .sig { font-weight: 700; }
+svg .cell { stroke: #fff; } svg .sig { font-weight: 700; } svg text.light { fill: #fff; }
 figure.measure { display: inline-block; vertical-align: top; margin: 6px 18px 6px 0; }
 figure.measure figcaption { font-size: 13px; }
 """
@@ -127,30 +127,32 @@ def heatmap(names: Sequence[str], cells: dict[tuple[int, int], tuple[float, str,
     (the value coloured, the text written in the cell, its tooltip, whether it is marked
     significant: bold); cells missing stay blank."""
     size = 44 if len(names) <= 12 else max(16, 520 // max(1, len(names)))
-    left, top = 200, 90
+    left, top = 200, 16 + 5.2 * max((len(_short(n)) for n in names), default=0)  # the column names, slanted
     scale = scale if scale is not None else max((abs(v) for v, *_ in cells.values()), default=0.0)
-    width, height = left + size * len(names) + 10, top + size * len(names) + 10
+    width, height = left + size * len(names) + 10, round(top + size * len(names) + 10)
     out = [f'<svg{_id(id)} width="{width}" height="{height}" role="img" '
            'aria-label="paired tests">']
     for k, name in enumerate(names):
         y = top + size * k + size / 2 + 4
         x = left + size * k + size / 2
         out.append(f'<text x="{left - 6}" y="{y:.1f}" text-anchor="end">{esc(_short(name))}</text>'
-                   f'<text transform="translate({x:.1f},{top - 6}) rotate(-50)">{esc(_short(name))}</text>')
+                   f'<text transform="translate({x:.1f},{top - 6:.1f}) rotate(-50)">{esc(_short(name))}</text>')
     for (i, j), (value, text, tip, marked) in sorted(cells.items()):
-        x, y = left + size * j, top + size * i
+        x, y = left + size * j, round(top + size * i, 1)
         out.append(f'<g class="pair" data-row="{esc(names[i])}" data-column="{esc(names[j])}"><title>{esc(tip)}</title>'
                    f'<rect class="cell" x="{x}" y="{y}" width="{size}" height="{size}" '
                    f'fill="{diverging(value, scale)}"/>'
                    + (f'<text x="{x + size / 2:.1f}" y="{y + size / 2 + 4:.1f}" text-anchor="middle"'
-                      f'{_bold(marked)}>{esc(text)}</text>'
+                      f'{_classes(marked, scale > 0 and abs(value) > 0.6 * scale)}>{esc(text)}</text>'
                       if size >= 36 else "") + "</g>")
     out.append("</svg>")
     return "".join(out)
 
 
-def _bold(marked: bool) -> str:
-    return ' class="sig"' if marked else ""
+def _classes(marked: bool, dark: bool) -> str:
+    """A cell text's classes: bold where significant, white on a dark cell."""
+    names = [n for n, on in (("sig", marked), ("light", dark)) if on]
+    return f' class="{" ".join(names)}"' if names else ""
 
 
 def histograms(series: Sequence[tuple[str, Sequence[float]]], *, bins: int = 20, low: float = 0.0,

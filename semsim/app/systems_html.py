@@ -50,8 +50,10 @@ def render_systems(report: SystemsReport, scores: Mapping[str, Sequence[float]],
                  '<p class="note">Each cell: the row\'s mean F minus the column\'s (blue: the row is higher, red: '
                  f"lower), and the test's q (p adjusted for the {len(report.tests)} tests); bold: q &lt; "
                  f"{report.alpha:g}.</p>", _tests_map(report, names),
-                 table(["a", "b", "delta", "p", "q"], [[esc(t.a), esc(t.b), num(t.delta, 6), num(t.p, 6), num(t.q, 6)]
-                                                       for t in report.tests], id="tests")]
+                 "<details><summary>every test: delta = mean F of b minus a's</summary>"
+                 + table(["a", "b", "delta", "p", "q"], [[esc(t.a), esc(t.b), num(t.delta, 6), num(t.p, 6),
+                                                          num(t.q, 6)] for t in report.tests], id="tests")
+                 + "</details>"]
     body += ["<h2>Sentence scores, per system</h2>",
              '<p class="note">The share of each system\'s lines in each twentieth of F.</p>',
              histograms([(n, scores[n]) for n in names], id="distributions")]
@@ -74,6 +76,7 @@ def _tests_map(report: SystemsReport, names: list[str]) -> str:
             if t is None:
                 continue
             delta = mean[a] - mean[b]
-            cells[i, j] = (delta, num(t.q, 2, tiny=0.01), f"{a} minus {b}: {num(delta, 4, signed=True)}, "
-                           f"p = {num(t.p, 4, tiny=1e-4)}, q = {num(t.q, 4, tiny=1e-4)}", t.q < report.alpha)
+            tip = (f"{a} minus {b}: {num(delta, 4, signed=True)}, p = {num(t.p, 4, tiny=1e-4)}, "
+                   f"q = {num(t.q, 4, tiny=1e-4)}")
+            cells[i, j] = (delta, "<.001" if t.q < 0.001 else f"{t.q:.3f}", tip, t.q < report.alpha)
     return heatmap(names, cells, id="paired")

@@ -24,6 +24,9 @@ from pathlib import Path
 
 import numpy as np
 
+#: sentences whose states are kept (a meta-evaluation's few thousand: 40 pieces × 384 floats each)
+KEPT = 20_000
+
 
 class MiniLM:
     """The BERT in ``directory`` (``config.json``, ``tokenizer.json``, ``model.safetensors``):
@@ -42,6 +45,7 @@ class MiniLM:
         self.tokenizer.no_padding()
         self.tokenizer.no_truncation()
         self.cls_sep = {self.tokenizer.token_to_id("[CLS]"), self.tokenizer.token_to_id("[SEP]")}
+        self._kept: dict[tuple[tuple[int, ...], int], np.ndarray] = {}
 
     def pieces(self, text: str, max_length: int) -> list[int]:
         """``text``'s word pieces with [CLS] and [SEP], at most ``max_length`` (as ``transformers``
@@ -58,7 +62,16 @@ class MiniLM:
         return x @ self.w[f"{name}.weight"].T + self.w[f"{name}.bias"]
 
     def states(self, ids: list[int], layers: int | None = None) -> np.ndarray:
-        """The (pieces, dim) output of layer ``layers`` (all layers when None) for one sentence."""
+        """The (pieces, dim) output of layer ``layers`` (all layers when None) for one sentence,
+        kept for the next anchor (both read the last layer of the same pieces)."""
+        key = (tuple(ids), self.depth if layers is None else layers)
+        if key not in self._kept:
+            if len(self._kept) >= KEPT:
+                self._kept.clear()
+            self._kept[key] = self._forward(ids, key[1])
+        return self._kept[key]
+
+    def _forward(self, ids: list[int], layers: int) -> np.ndarray:
         from scipy.special import erf
         w = self.w
         x = (w["embeddings.word_embeddings.weight"][ids] + w["embeddings.token_type_embeddings.weight"][0]
@@ -66,7 +79,7 @@ class MiniLM:
         x = self._norm(x, "embeddings.LayerNorm")
         n, dim = x.shape
         size = dim // self.heads
-        for k in range(self.depth if layers is None else layers):
+        for k in range(layers):
             p = f"encoder.layer.{k}."
             q, key, v = (self._linear(x, f"{p}attention.self.{m}").reshape(n, self.heads, size).transpose(1, 0, 2)
                          for m in ("query", "key", "value"))
@@ -85,6 +98,8 @@ def minilm(name: str) -> MiniLM:
     """The pinned encoder ``name`` (:func:`semsim.kernel.models.pinned_path`: refused unless its
     weights are the pinned ones), loaded once per process."""
     from ...kernel.models import pinned_path
+    from ...kernel.threads import limit
+    limit()  # BLAS's threads, one per core, spin against each other on a busy machine: 10× slower
     return MiniLM(pinned_path(name, "encoder"))
 
 

@@ -78,7 +78,7 @@ def score(source_path: Path, hyps: tuple[tuple[str | None, Path], ...], refs: tu
     names = system_names(hyps, refs)
     check_writable(output, html_path, inputs=[source_path, *names])
     source, files = read_parallel(source_path, list(names))
-    texts = {None: source, **{names[p]: files[p] for p in names}}  # as read: an explanation parses them again
+    texts: dict[str | None, list[str]] = {None: source, **{names[p]: files[p] for p in names}}  # as read
     warn_if_untokenized({source_path: source, **files}, parsing.tokenize, quiet)
     paths = {name: p for p, name in names.items()}
     scored = score_texts(metric, source, {names[p]: files[p] for p in names}, parsing, keep_going=True,

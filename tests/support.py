@@ -8,6 +8,7 @@ Test modules import it by name, ``from support import run_cli``: pytest puts ``t
 ``run_semsim``: the ``semsim`` command in a fresh Python process (``python -m semsim.app.cli``).
 ``interruptible``: a ``preexec_fn`` giving a child SIGINT's default back.
 ``interrupt_second_start``: a ``Process.start`` that raises KeyboardInterrupt once the second process started.
+``chromium``: headless Chromium under selenium, its console logged (tests marked ``needs_browser``).
 ``MRP_SEEDS``: valid hand-made MRP files (bytes).
 ``SOURCE``, ``SYS1``, ``SYS2`` and ``files``: a source and two systems' outputs as text files.
 """
@@ -44,6 +45,22 @@ def refusal(*args: object, env: dict[str, str] | None = None) -> str:
     assert r.exit_code == 1, (r.exit_code, r.output)
     (line,) = r.stderr.strip().splitlines()
     return line
+
+
+def chromium(size: tuple[int, int] = (1100, 1000)) -> Any:
+    """Headless Chromium (Debian's, with its chromedriver) driven by selenium, one device pixel
+    a CSS pixel, the browser's console kept (``get_log("browser")``): the HTML pages' tests."""
+    import shutil
+
+    from selenium import webdriver
+    from selenium.webdriver.chrome.service import Service
+    options = webdriver.ChromeOptions()
+    options.binary_location = shutil.which("chromium") or "/usr/bin/chromium"
+    for arg in ("--headless=new", "--no-sandbox", "--disable-dev-shm-usage", "--disable-gpu",
+                f"--window-size={size[0]},{size[1]}", "--force-device-scale-factor=1"):
+        options.add_argument(arg)
+    options.set_capability("goog:loggingPrefs", {"browser": "ALL"})
+    return webdriver.Chrome(service=Service(shutil.which("chromedriver") or "/usr/bin/chromedriver"), options=options)
 
 
 def interruptible() -> None:

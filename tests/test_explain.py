@@ -17,7 +17,7 @@ import typing
 from pathlib import Path
 
 import pytest
-from support import run_cli
+from support import chromium, run_cli
 
 import semsim
 from semsim.api import USim
@@ -571,17 +571,7 @@ def png_size(data: bytes) -> tuple[int, int]:
 
 @pytest.fixture(scope="module")
 def browser():
-    import shutil
-
-    from selenium import webdriver
-    from selenium.webdriver.chrome.service import Service
-    options = webdriver.ChromeOptions()
-    options.binary_location = shutil.which("chromium") or "/usr/bin/chromium"
-    for arg in ("--headless=new", "--no-sandbox", "--disable-dev-shm-usage", "--disable-gpu",
-                "--window-size=1100,1000", "--force-device-scale-factor=1"):
-        options.add_argument(arg)
-    options.set_capability("goog:loggingPrefs", {"browser": "ALL"})
-    driver = webdriver.Chrome(service=Service(shutil.which("chromedriver") or "/usr/bin/chromedriver"), options=options)
+    driver = chromium()
     yield driver
     driver.quit()
 

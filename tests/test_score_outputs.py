@@ -113,3 +113,32 @@ def test_changed_only_scores_each_system_on_the_lines_it_changed(texts):
     assert mean["b.txt"] < {s["system"]: s["macro_f"] for s in everything["systems"]}["b.txt"]
     unchanged = run_cli("score", "--source", src, "--hyp", f"Copy={src}", *TOY, "--changed-only")
     assert unchanged.exit_code == 1 and "--changed-only: Copy changed no line" in unchanged.output
+
+
+def test_one_definition_of_changed_in_score_and_meta_eval(toy_env):
+    """Issue #58: a line that differs from its source only by tokenization (``Islam's`` →
+    ``Islam 's``) is unchanged for score's column and --changed-only and for meta-eval alike."""
+    from semsim.app.gec.metaeval import Judgment, changed
+    lines = [("Islam's rise was fast.", "Islam 's rise was fast ."), ("the cat sat .", "the dog sat ."),
+             ("we do n't go .", "we don't go."), ("every day .", "everyday .")]
+    src, hyp = toy_env / "src.txt", toy_env / "hyp.txt"
+    src.write_text("".join(s + "\n" for s, _ in lines), encoding="utf-8")
+    hyp.write_text("".join(o + "\n" for _, o in lines), encoding="utf-8")
+    table = json.loads(run_cli("score", "--source", src, "--hyp", hyp, *TOY, "--format", "json").output)
+    assert table["systems"][0]["changed"] == 0.5
+    only = json.loads(run_cli("score", "--source", src, "--hyp", hyp, *TOY, "--format", "json",
+                              "--changed-only").output)
+    assert only["systems"][0]["n"] == 2
+    kept = changed([Judgment(s, o, 3.0, (), n) for n, (s, o) in enumerate(lines, 1)])
+    assert [j.row for j in kept] == [2, 4]
+
+
+def test_scoring_shows_progress_as_parsing_does(texts, toy_env):
+    """Issue #58: on a warm cache a score printed nothing while it scored. In a log (stderr
+    not a terminal) progress is whole status lines, each ``SEMSIM_PROGRESS_INTERVAL`` s."""
+    src, a, b = texts
+    quick = [x for x in TOY if x != "-q"]
+    r = run_cli("score", "--source", src, "--hyp", a, "--hyp", b, *quick, env={"SEMSIM_PROGRESS_INTERVAL": "0"})
+    assert r.exit_code == 0 and "\r" not in r.stderr
+    assert "scoring: 6/6 line (100%)" in r.stderr
+    assert "scoring:" not in run_cli("score", "--source", src, "--hyp", a, *TOY).stderr

@@ -254,3 +254,12 @@ def test_jfleg_is_tokenized_and_tmu_gfm_is_not():
         rows = list(csv.DictReader(f))
     for column in ("source", "output"):
         assert looks_untokenized([r[column] for r in rows]), column
+
+
+@pytest.mark.parametrize(("source", "output", "differs"), [
+    ("Islam's rise .", "Islam 's rise .", False), ("don't go", "do n't go", False), ("a  b", " a b ", False),
+    ("well-known", "well - known", False), ("end.", "end .", False), ("every day", "everyday", True),
+    ("its", "it 's", True), ("Hello world", "Hello, world", True), ("He go .", "He goes .", True)])
+def test_changed_means_beyond_tokenization(source, output, differs):
+    from semsim.app.tokenization import changed
+    assert changed(source, output) is differs and changed(output, source) is differs

@@ -117,8 +117,13 @@ def score_texts(metric: TextMetric, source: Sequence[str], systems: Mapping[str,
         raise SemsimError(f"no line could be scored: {skipped[0]}")
     signature = metric.signature(parses.representation) + parses.signed_by
     fallback = Score.fixed(0.0, metric.part_names(), signature.format())
-    lines = list(score_lines(src, tokenized, parses.graphs, parses.signed(metric.sentence_score), fallback, skip,
-                             early.scored if early else None))
+    # scoring takes as long as parsing where the parses come from the cache (--preset meaning's
+    # contextual alignment: 30 s for 25 systems), so it shows progress as a parse does
+    from ..kernel.progress import bar
+    total = len(tokenized) * (len(src) - len(skip & set(range(1, len(src) + 1))))
+    lines = list(bar(score_lines(src, tokenized, parses.graphs, parses.signed(metric.sentence_score), fallback, skip,
+                                 early.scored if early else None),
+                     total=total, desc="scoring", unit="line", quiet=not parsing.progress or total < 2))
     return ScoredLines(src, tokenized, lines, skipped, signature)
 
 

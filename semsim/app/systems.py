@@ -184,15 +184,17 @@ def compare_systems(by_system: Mapping[str, Sequence[Score]], n_bootstrap: int =
 def how_much_changed(source: Sequence[str], systems: Mapping[str, Sequence[str]],
                      skip: Collection[int] = ()) -> dict[str, dict[str, float]]:
     """Per system, over the lines not in ``skip`` (1-based): the share of lines it changed
-    (any token differs) and its mean WordChange (:mod:`semsim.app.gec.conservatism`, §2 of
-    Choshen & Abend 2018: words altered, deleted or added, punctuation aside)."""
+    (beyond tokenization: :func:`semsim.app.tokenization.changed`) and its mean WordChange
+    (:mod:`semsim.app.gec.conservatism`, §2 of Choshen & Abend 2018: words altered, deleted
+    or added, punctuation aside)."""
     from .gec.conservatism import word_change
+    from .tokenization import changed as differs
     keep = [i for i in range(len(source)) if i + 1 not in skip]
     out = {}
     known: dict[tuple[str, str], int | None] = {}  # each distinct pair once: systems agree on most lines
     for name, lines in systems.items():
         src, hyp = [source[i] for i in keep], [lines[i] for i in keep]
-        changed = sum(a.split() != b.split() for a, b in zip(src, hyp))
+        changed = sum(map(differs, src, hyp))
         for pair in zip(src, hyp):
             if pair not in known:
                 known[pair] = None  # too long to align: left out

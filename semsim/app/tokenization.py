@@ -78,6 +78,29 @@ def tokenizer_signature(how: str) -> str:
     return tokenizer_fields(how).format()
 
 
+# Whitespace a tokenizer adds or removes: next to a character that is neither a letter, a digit
+# nor a space (``Islam 's``, ``end .``, ``well - known``), and before the clitic ``n't`` (``do n't``)
+_TOKENIZATION_SPACE = re.compile(r"\s+(?=[^\w\s]|n[’']t\b)|(?<=[^\w\s])\s+")
+
+
+def changed(source: str, output: str) -> bool:
+    """Whether ``output`` changed ``source`` beyond tokenization: the one definition of a
+    changed line, for ``score``'s ``changed`` column and ``--changed-only`` and for
+    ``meta-eval``'s ``--changed-only`` (docs/usage.md, *Which lines changed*). A tokenizer
+    moves whitespace only next to punctuation and before ``n't`` (``Islam's`` → ``Islam 's``,
+    ``don't`` → ``do n't``), so two lines that differ only there (or in the amount of
+    whitespace) are the same line: every measure gives such a pair full marks while
+    people judge the meaning kept, or not, as for a copy (issue #58: 15 of 1,750 such
+    pairs, on which every measure gave 1.0 and people 5). Whitespace between two letters or
+    digits is a word boundary, so ``every day`` → ``everyday`` is a change. No tokenizer
+    runs, so the answer depends on no installation and no ``--tokenize``."""
+    return _untokenized(source) != _untokenized(output)
+
+
+def _untokenized(text: str) -> str:
+    return _TOKENIZATION_SPACE.sub("", " ".join(text.split()))
+
+
 @overload
 def with_tokenizer(signature: Signature, how: str) -> Signature: ...
 @overload

@@ -120,8 +120,8 @@ def _literal(value: str) -> Any:
                    "columns, e.g. Sulem et al.'s metrics_structural_simplicity.csv), for --measure "
                    "published:COLUMN[@TEST_SET] (published:samsa, published:bertscore_F1@asset).")
 @click.option("--changed-only/--keep-unchanged", default=True, show_default=True,
-              help="Keep only the outputs that differ from their source (whitespace aside): copies inflate "
-                   "every measure's correlation.")
+              help="Keep only the outputs that changed their source beyond tokenization (docs/usage.md): "
+                   "copies inflate every measure's correlation.")
 @parsing_options
 @click.option("--bootstrap", "n_bootstrap", type=click.IntRange(0, MAX_BOOTSTRAP), default=1000, show_default=True,
               help="Bootstrap resamples of the sources for each interval (0: none).")
@@ -133,11 +133,14 @@ def _literal(value: str) -> Any:
 @click.option("--per-sentence", "per_sentence", type=click.Path(dir_okay=False),
               help="Write every pair as JSON Lines here: human score, each measure's score and rank error, "
                    "and the commands that explain the pair.")
+@click.option("--html", "html_path", type=click.Path(dir_okay=False),
+              help="Also write the correlations as one self-contained page, with each measure's scatter against "
+                   "people.")
 @quiet_option
 def meta_eval(table: str, table_format: str, measure_specs: tuple[str, ...], versus: str | None,
               columns_spec: str | None, subsets: tuple[str, ...], system_level: bool | None, published: str | None,
               changed_only: bool, parsing: ParseSettings, n_bootstrap: int, confidence: float, seed: int, fmt: str,
-              output: str | None, per_sentence: str | None, quiet: bool) -> None:
+              output: str | None, per_sentence: str | None, quiet: bool, html_path: str | None = None) -> None:
     """Correlate measures with people's judgments of meaning preservation in TABLE.
 
     Pearson, Spearman and Kendall of each measure's sentence scores with the human scores,
@@ -156,7 +159,7 @@ def meta_eval(table: str, table_format: str, measure_specs: tuple[str, ...], ver
     from ..gec.metaeval import USimMeasure, anchor, changed, meta_evaluate, read_judgments
     from ..gec.metaeval_levels import published_spec
     from ..gec.metaeval_tables import parse_columns
-    check_writable(output, per_sentence, inputs=[table, *([published] if published else [])])
+    check_writable(output, per_sentence, html_path, inputs=[table, *([published] if published else [])])
     columns = parse_columns(columns_spec) if columns_spec is not None else None
     published_specs = {spec: published_spec(spec) for spec in measure_specs if published_spec(spec)}
     if published_specs and published is None:
@@ -210,6 +213,14 @@ def meta_eval(table: str, table_format: str, measure_specs: tuple[str, ...], ver
             write_jsonl(_sentence_records(report, usim, config), out)
     with open_output(output) as out:
         out.write(report.render(fmt))
+    if html_path:
+        _write_html(html_path, report)
+
+
+def _write_html(path: str, report: MetaEvaluation) -> None:
+    from ..gec.metaeval_html import render_metaeval
+    from .explain import write_atomic
+    write_atomic(path, render_metaeval(report))
 
 
 def _published(path: str | None, spec: tuple[str, str | None] | None, judgments: list[Any]) -> Any:

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import dataclasses
 import heapq
 import shlex
 from pathlib import Path
@@ -16,6 +17,7 @@ from ...kernel.stats import Score
 from ..cli import format_option, parsing_options, quiet_option, systems_inputs, usim_options
 from ..parsing import ParseSettings
 from ..report import text, write_jsonl
+from ..tokenization import changed
 from .common import fail_if_unparsed, is_preset, rerun_options, system_names, warn_if_untokenized
 from .inputs import check_writable, open_output
 
@@ -39,12 +41,18 @@ from .inputs import check_writable, open_output
               help="Also list the N least faithful lines (lowest F over all systems, with their texts): the "
                    "corrections to read first.")
 @click.option("--changed-only", is_flag=True,
-              help="Score each system on the lines it changed only (an unchanged line is trivially faithful); "
+              help="Score each system on the lines it changed only, beyond tokenization (an unchanged line is "
+                   "trivially faithful); "
                    "systems then differ in their lines, so no paired tests are run.")
+@click.option("--html", "html_path", type=click.Path(dir_okay=False),
+              help="Also write the comparison as one self-contained page: the ranked systems with their intervals, "
+                   "the paired tests as a heat map, each system's score distribution, and the least faithful lines "
+                   "(--worst N, 10 by default) each with its explanation page beside it (FILE.worstK.html).")
 @quiet_option
 def score(source_path: Path, hyps: tuple[tuple[str | None, Path], ...], refs: tuple[tuple[str | None, Path], ...],
           metric: USim, parsing: ParseSettings, output: str | None, fmt: str, n_bootstrap: int, paired: str,
-          paired_trials: int, seed: int, score_only: bool, worst: int | None, changed_only: bool, quiet: bool) -> None:
+          paired_trials: int, seed: int, score_only: bool, worst: int | None, changed_only: bool, html_path: str | None,
+          quiet: bool) -> None:
     """USim of systems' outputs (and references) against their sources, from plain text.
 
     Every unique sentence is parsed once (and cached across runs); an empty source line
@@ -68,8 +76,9 @@ def score(source_path: Path, hyps: tuple[tuple[str | None, Path], ...], refs: tu
         raise SemsimError("--worst lists lines beside the table: use --format text, markdown or json (or -o for "
                           "every line's record)")
     names = system_names(hyps, refs)
-    check_writable(output, inputs=[source_path, *names])
+    check_writable(output, html_path, inputs=[source_path, *names])
     source, files = read_parallel(source_path, list(names))
+    texts: dict[str | None, list[str]] = {None: source, **{names[p]: files[p] for p in names}}  # as read
     warn_if_untokenized({source_path: source, **files}, parsing.tokenize, quiet)
     paths = {name: p for p, name in names.items()}
     scored = score_texts(metric, source, {names[p]: files[p] for p in names}, parsing, keep_going=True,
@@ -77,10 +86,11 @@ def score(source_path: Path, hyps: tuple[tuple[str | None, Path], ...], refs: tu
     source, systems, unparsed, skip = scored.source, scored.systems, scored.skipped, scored.skip
     by_system: dict[str, list[Score]] = {n: [] for n in systems}
     lowest: list[dict[str, Any]] = []
+    listed = worst or (10 if html_path else 0)  # the page lists the worst lines even without --worst
     with open_output(output) as out:
         for r in scored.lines:
             src, hyp = source[r.line - 1], systems[r.system][r.line - 1]
-            if changed_only and src.split() == hyp.split():
+            if changed_only and not changed(src, hyp):
                 continue
             by_system[r.system].append(r.score)
             # the texts as parsed, so that the records read without joining files
@@ -89,8 +99,8 @@ def score(source_path: Path, hyps: tuple[tuple[str | None, Path], ...], refs: tu
                       "detail": {k: c.as_dict() for k, c in r.score.parts.items()}, "signature": r.score.signature}
             if output:
                 write_jsonl([record], out)
-            if worst:
-                lowest = heapq.nsmallest(worst, [*lowest, record], key=lambda x: (x["f"], x["system"], x["line"]))
+            if listed:
+                lowest = heapq.nsmallest(listed, [*lowest, record], key=lambda x: (x["f"], x["system"], x["line"]))
     for record in lowest:  # the command that shows why, under every option that changed the number
         record["explain"] = " ".join(["semsim explain --source", shlex.quote(str(source_path)), "--hyp",
                                       shlex.quote(str(paths[record["system"]])), "--line", str(record["line"]),
@@ -106,7 +116,7 @@ def score(source_path: Path, hyps: tuple[tuple[str | None, Path], ...], refs: tu
                    "--paired ar (the default) is exact in the limit", err=True)
     tested = None if paired == "none" or changed_only else paired
     report = compare_systems(by_system, n_bootstrap, seed, tested, paired_trials,
-                             changes=how_much_changed(source, systems, skip), worst=lowest,
+                             changes=how_much_changed(source, systems, skip), worst=lowest if worst else [],
                              note="" if quiet or is_preset(metric, "meaning") else PRESET_NOTE)
     if score_only:
         for row in report.systems:
@@ -114,5 +124,43 @@ def score(source_path: Path, hyps: tuple[tuple[str | None, Path], ...], refs: tu
             click.echo(text([(f,) if len(report.systems) == 1 else (row["system"], f)]), nl=False)
     else:
         click.echo(report.render(fmt), nl=False)
+    if html_path:
+        from ..systems_html import render_systems
+        from .explain import write_atomic
+        pages = _explanation_pages(html_path, lowest, texts, metric, parsing)
+        write_atomic(html_path, render_systems(report, {n: [s.f for s in v] for n, v in by_system.items()},
+                                               list(zip(lowest, [Path(p).name if p else None for p in pages]))))
+        if not quiet:
+            click.echo(f"semsim: wrote {html_path} (and {sum(map(bool, pages))} explanation pages beside it)", err=True)
     fail_if_unparsed(unparsed)
+
+
+def _explanation_pages(html_path: str, lowest: list[dict[str, Any]], texts: dict[str | None, list[str]],
+                       metric: USim, parsing: ParseSettings) -> list[str | None]:
+    """Each worst line's explanation page, ``REPORT.worstK.html`` beside the report (None where
+    the pair cannot be explained: too large to align). The lines are parsed again as read
+    (from the parse cache, as scoring parsed them)."""
+    from ...kernel.errors import GraphError
+    from ...kernel.limits import LimitError
+    from ...kernel.signature import Signature
+    from ..explain import explain, render_html
+    from ..parsing import parse_texts
+    from .explain import write_atomic
+    stem = str(Path(html_path).with_suffix(""))
+    pairs = [(texts[None][r["line"] - 1], texts[r["system"]][r["line"] - 1]) for r in lowest]
+    parses = parse_texts([t for pair in pairs for t in pair], dataclasses.replace(parsing, progress=False))
+    out: list[str | None] = []
+    for k, (src, hyp) in enumerate(pairs, 1):
+        g1, g2 = parses.get(src), parses.get(hyp)
+        try:
+            doc = explain(g1, g2, metric) if g1 is not None and g2 is not None else None
+        except (LimitError, GraphError):
+            doc = None
+        if doc is None:
+            out.append(None)
+            continue
+        doc["signature"] = (Signature.parse(doc["signature"]) + parses.signed_by).format()
+        write_atomic(f"{stem}.worst{k}.html", render_html(doc))
+        out.append(f"{stem}.worst{k}.html")
+    return out
 

@@ -149,9 +149,8 @@ class MetaEvaluation:
         from scipy.stats import rankdata
         human = rankdata([j.human for j in self.judgments])
         ranks = {r.name: rankdata(r.scores) - human for r in self.results}
-        return [{"row": j.row, "system": j.system, **({"id": j.id} if j.id else {}), "source": j.source,
-                 "output": j.output, "human": j.human, "ratings": list(j.ratings),
-                 "scores": {r.name: r.scores[i] for r in self.results},
+        return [{"row": j.row, "id": j.id, "system": j.system, "source": j.source, "output": j.output, "human": j.human,
+                 "ratings": list(j.ratings), "scores": {r.name: r.scores[i] for r in self.results},
                  "rank_errors": {name: float(e[i]) for name, e in ranks.items()}}
                 for i, j in enumerate(self.judgments)]
 

@@ -11,11 +11,8 @@ the encoders are optional (``pip install 'semsim[metaeval]'``) and loaded on fir
 
 from __future__ import annotations
 
-import contextlib
 import functools
-import os
-import warnings
-from collections.abc import Callable, Iterator, Sequence
+from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 from importlib.metadata import PackageNotFoundError, version
 from typing import Any
@@ -98,98 +95,92 @@ class ChrF:
         return (Signature.of("chrf", {"ref": "source"}) + sacrebleu).format()
 
 
-@contextlib.contextmanager
-def _quiet_transformers() -> Iterator[None]:
-    """Offline, and without transformers' loading bars and notes (shown with ``semsim -v``),
-    for the block that loads a model: ``HF_HUB_OFFLINE`` is given back afterwards, as the
-    caller's process had it."""
-    from ...kernel.threads import environment_kept
-    with environment_kept():
-        os.environ.setdefault("HF_HUB_OFFLINE", "1")  # a local directory never needs the hub
-        from transformers.utils import logging as hf_logging
-
-        from ...kernel.progress import verbose
-        if not verbose():
-            hf_logging.set_verbosity_error()
-            hf_logging.disable_progress_bar()
-        yield
-
-
 def _encoder_id(name: str) -> str:
     from ...kernel.models import PINNED
     return f"{name}@{PINNED[name].sha256[:12]}"
 
 
-@functools.lru_cache(maxsize=2)
-def _sentence_transformer(name: str, device: str) -> Any:
-    _needs("sentence_transformers", "minilm-cosine", "sentence-transformers")
-    from ...kernel.models import pinned_path
-    directory = pinned_path(name, "encoder")
-    with _quiet_transformers():
-        from sentence_transformers import SentenceTransformer
-        return SentenceTransformer(str(directory), device=device)
+def _encoder(name: str, anchor: str) -> Any:
+    """The pinned encoder in numpy (:mod:`.metaeval_encoder`), or a one-line error naming what it needs."""
+    _needs("tokenizers", anchor, "tokenizers")
+    _needs("safetensors", anchor, "safetensors")
+    from .metaeval_encoder import minilm
+    return minilm(name)
 
 
 @dataclass(frozen=True)
 class MiniLMCosine:
-    """Cosine of the two sentences' MiniLM embeddings (sentence-transformers' mean pooling,
-    normalised), on the pinned all-MiniLM-L6-v2: meaning as a sentence encoder sees it."""
+    """Cosine of the two sentences' MiniLM embeddings, as sentence-transformers makes them for
+    the pinned all-MiniLM-L6-v2 (its configuration: 256 word pieces at most, the mean of all the
+    last layer's piece states, [CLS] and [SEP] included, normalised): meaning as a sentence
+    encoder sees it, computed without torch (:mod:`.metaeval_encoder`)."""
 
     model: str = ENCODER
-    device: str = "cpu"  # the same numbers on every machine
-    batch_size: int = 64
+    max_length: int = 256  # the model's sentence_bert_config.json
 
     name = "minilm-cosine"
 
     def __call__(self, pairs: Sequence[Pair]) -> list[float]:
-        encoder = _sentence_transformer(self.model, self.device)
-        texts = list(dict.fromkeys(t for pair in pairs for t in pair))  # each distinct sentence once
-        vectors = encoder.encode(texts, batch_size=self.batch_size, normalize_embeddings=True,
-                                 convert_to_numpy=True, show_progress_bar=False)
-        at = {t: i for i, t in enumerate(texts)}
-        return [float(np.clip(vectors[at[s]] @ vectors[at[o]], -1.0, 1.0)) for s, o in pairs]
+        from .metaeval_encoder import encode
+        states = encode(_encoder(self.model, self.name), (t for pair in pairs for t in pair), self.max_length)
+        vectors = {t: _unit(s.mean(0)) for t, (_, s) in states.items()}
+        return [float(np.clip(vectors[s] @ vectors[o], -1.0, 1.0)) for s, o in pairs]
 
     @property
     def signature(self) -> str:
         return Signature.of("minilm-cosine", {"model": _encoder_id(self.model), "pool": "mean", "norm": "yes",
-                                              "sentence-transformers": _version("sentence-transformers")}).format()
+                                              "pieces": self.max_length, "run": "numpy"}).format()
 
 
-@functools.lru_cache(maxsize=2)
-def _bert_scorer(name: str, num_layers: int, device: str, batch_size: int) -> Any:
-    _needs("bert_score", "bertscore", "bert-score")
-    from ...kernel.models import pinned_path
-    directory = pinned_path(name, "encoder")
-    with _quiet_transformers():
-        from bert_score import BERTScorer
-        return BERTScorer(model_type=str(directory), num_layers=num_layers, lang="en", device=device,
-                          batch_size=batch_size)
+def _unit(v: np.ndarray) -> np.ndarray:
+    return v / max(float(np.linalg.norm(v)), 1e-12)  # sentence-transformers' Normalize: F.normalize's epsilon
+
+
+def greedy_match(source: tuple[list[int], np.ndarray], output: tuple[list[int], np.ndarray],
+                 skip: set[int]) -> tuple[float, float, float]:
+    """BERTScore's precision, recall and F1 without idf weights (``bert_score.utils.greedy_cos_idf``):
+    each of the output's pieces (its precision) or the source's (its recall), [CLS] and [SEP]
+    left out (``skip``), weighs equally, credited with its best cosine among all the other
+    side's pieces, [CLS] and [SEP] included. An empty side scores 0, as in the library."""
+    (src_ids, src), (out_ids, out) = source, output
+    sim = np.stack([_unit(v) for v in out]) @ np.stack([_unit(v) for v in src]).T
+    p_keep = np.array([i not in skip for i in out_ids])
+    r_keep = np.array([i not in skip for i in src_ids])
+    if not p_keep.any() or not r_keep.any():
+        return 0.0, 0.0, 0.0
+    p, r = float(sim.max(1)[p_keep].mean()), float(sim.max(0)[r_keep].mean())
+    f = 2 * p * r / (p + r) if p + r else 0.0
+    return p, r, f
 
 
 @dataclass(frozen=True)
 class BERTScore:
     """BERTScore F1 (Zhang et al. 2020: greedy matching of contextual token embeddings) of
     the output against the source, on the pinned MiniLM's 6 layers: no idf weights, no
-    baseline rescaling (the ``bert-score`` library, offline on the local directory)."""
+    baseline rescaling; the ``bert-score`` library's greedy match (:func:`greedy_match`) on
+    states computed without torch (:mod:`.metaeval_encoder`; the library's numbers to 1e-5,
+    ``tests/test_metaeval_anchors.py``)."""
 
     model: str = ENCODER
     num_layers: int = 6
-    device: str = "cpu"
-    batch_size: int = 64
+    max_length: int = 512  # the tokenizer's model_max_length, as bert-score truncates
 
     name = "bertscore"
 
     def __call__(self, pairs: Sequence[Pair]) -> list[float]:
-        scorer = _bert_scorer(self.model, self.num_layers, self.device, self.batch_size)
-        with warnings.catch_warnings():
-            warnings.simplefilter("ignore")  # an empty side: bert-score warns and scores 0, as semsim does
-            _, _, f1 = scorer.score([o for _, o in pairs], [s for s, _ in pairs])
-        return [float(v) for v in f1.tolist()]
+        return [f for _, _, f in self.scores(pairs)]
+
+    def scores(self, pairs: Sequence[Pair]) -> list[tuple[float, float, float]]:
+        """Each pair's precision, recall and F1."""
+        from .metaeval_encoder import encode
+        model = _encoder(self.model, self.name)
+        states = encode(model, (t for pair in pairs for t in pair), self.max_length, self.num_layers)
+        return [greedy_match(states[s], states[o], model.cls_sep) for s, o in pairs]
 
     @property
     def signature(self) -> str:
         return (Signature.of("bertscore", {"model": _encoder_id(self.model), "layers": self.num_layers}).add("f1")
-                + Signature.of(None, {"idf": "no", "rescale": "no", "bert-score": _version("bert-score")})).format()
+                + Signature.of(None, {"idf": "no", "rescale": "no", "run": "numpy"})).format()
 
 
 #: The anchors: measures from well-kept libraries that a reader already trusts, to read a
@@ -198,8 +189,8 @@ ANCHORS: dict[str, Levenshtein | ChrF | MiniLMCosine | BERTScore] = {
     "levenshtein": Levenshtein(), "chrf": ChrF(), "minilm-cosine": MiniLMCosine(), "bertscore": BERTScore(),
 }
 #: The Python module each anchor needs (what ``pip install 'semsim[metaeval]'`` brings).
-ANCHOR_MODULES = {"levenshtein": "rapidfuzz", "chrf": "sacrebleu", "minilm-cosine": "sentence_transformers",
-                  "bertscore": "bert_score"}
+ANCHOR_MODULES = {"levenshtein": "rapidfuzz", "chrf": "sacrebleu", "minilm-cosine": "tokenizers",
+                  "bertscore": "tokenizers"}
 
 
 def anchor(name: str, tokenize: str = "none") -> Measure:

@@ -39,8 +39,10 @@ class Judgment:
     """People's judgment of how well ``output`` keeps the meaning of ``source``.
 
     ``human`` is the number correlated with (the raters' mean), ``ratings`` the raters'
-    own numbers; ``row`` is the 1-based line of the table where the judgment starts (its
-    first row, for tables with a row per rating), so that a number can be traced back.
+    own numbers; ``row`` is the 1-based line of the file where the judgment starts (its
+    first row, for tables with a row per rating; a header is line 1, so the first judgment
+    under one is row 2), the line an error would name and ``sed -n ROWp`` prints, so that
+    a number can be traced back.
     """
 
     source: str
@@ -67,7 +69,9 @@ def read_judgments(path: str | os.PathLike[str], format: str = "auto",
     columns) and ``columns`` (any CSV whose columns ``columns`` names by role,
     :data:`COLUMN_ROLES`: one judgment a row, its score one number). A missing column, a
     row with too few or too many fields, a score that is no finite number, or no judgment
-    at all is an :class:`InputError` naming the file and line.
+    at all is an :class:`InputError` naming the file and line. A ``tsv`` header may name an ``id`` and a
+    ``system`` column anywhere: those are then read as such, and the other columns are the
+    source, the output and the scores, in order.
     """
     if format not in TABLE_FORMATS:
         raise SettingsError(f"unknown table format {format!r}: choose one of {', '.join(TABLE_FORMATS)}")
@@ -239,16 +243,29 @@ def _read_tsv(path: str, text: str) -> list[Judgment]:
     lines = text.split("\n")
     while lines and not lines[-1].strip():  # the end of the last line, or blank lines after it
         lines.pop()
+    header: list[str] = []
+    named: dict[str, int] = {}  # the header's id and system columns
     out = []
     for n, line in enumerate(lines, 1):
         cells = line.split("\t")
-        if len(cells) < 3:
-            raise InputError(f"too few fields: {len(cells)}; expected source<TAB>output<TAB>score[<TAB>score...]",
-                             path, n)
-        if n == 1 and not _is_number(cells[2]):  # a header
+        if n == 1 and len(cells) >= 3 and not _is_number(cells[2]):  # a header
+            header, names = cells, [c.strip().lower() for c in cells]
+            twice = next((c for c in ("id", "system") if names.count(c) > 1), None)
+            if twice is not None:
+                raise InputError(f"column {twice!r} appears {names.count(twice)} times in the header: keep one",
+                                 path, n)
+            named = {c: names.index(c) for c in ("id", "system") if c in names}
             continue
+        if named:
+            _fields(path, n, cells, header)
+        text_of = {c: cells[i] for c, i in named.items()}
+        cells = [c for i, c in enumerate(cells) if i not in named.values()]
+        if len(cells) < 3:
+            raise InputError(f"too few fields: {len(cells)}; expected source<TAB>output<TAB>score[<TAB>score...]"
+                             + (f" besides {' and '.join(named)}" if named else ""), path, n)
         ratings = tuple(_number(path, n, "score", c) for c in cells[2:])
-        out.append(Judgment(cells[0], cells[1], float(np.mean(ratings)), ratings, n))
+        out.append(Judgment(cells[0], cells[1], float(np.mean(ratings)), ratings, n, text_of.get("system", ""),
+                            text_of.get("id", "")))
     return out
 
 
@@ -267,15 +284,14 @@ def _is_number(text: str) -> bool:
     return True
 
 
-def _normalised(text: str) -> str:
-    return " ".join(text.split())
-
-
 def changed(judgments: Sequence[Judgment]) -> list[Judgment]:
-    """The judgments whose output differs from its source, whitespace aside: an output that
-    copies its source keeps its meaning for every measure and every rater alike, so keeping
-    such pairs measures how well a measure spots copies (the data's READMEs say so)."""
-    return [j for j in judgments if _normalised(j.source) != _normalised(j.output)]
+    """The judgments whose output changed its source beyond tokenization
+    (:func:`semsim.app.tokenization.changed`, the definition ``score`` uses too): an output
+    that copies its source keeps its meaning for every measure and every rater alike, so
+    keeping such pairs measures how well a measure spots copies (the data's READMEs say so)."""
+    from ..tokenization import changed as differs
+    return [j for j in judgments if differs(j.source, j.output)]
+
 
 
 def read_published(path: str | os.PathLike[str], column: str,

@@ -9,7 +9,7 @@ from dataclasses import dataclass
 from typing import Any
 
 from .app.parsing import Parses, ParseSettings, checked_texts, parse_texts
-from .app.plugins import paraphrase_judge, scheme_plugin, schemes, to_graph, word_encoder
+from .app.plugins import paraphrase_judge, schemes, to_graph, word_encoder
 from .app.reading import read, read_all
 from .kernel.align.contextual import Encoder
 from .kernel.align.paraphrase import Judge
@@ -23,9 +23,8 @@ from .kernel.metrics.legacy import legacy_settings, usim_legacy
 from .kernel.metrics.settings import Settings
 from .kernel.metrics.usim import paper_settings
 from .kernel.metrics.usim import usim as _usim_paper
-from .kernel.scheme import scheme_fields
 from .kernel.signature import Signature
-from .kernel.stats import CorpusScore, Score, corpus_score
+from .kernel.stats import CorpusScore, Score, corpus_score, signature
 
 __all__ = ["ParseSettings", "Parses", "USim", "dag_f", "distsim", "parse", "parse_texts", "read", "read_all", "usim"]
 
@@ -77,11 +76,6 @@ def _corpus_pairs(sources: Iterable[Any], corrections: Iterable[Any] | None) -> 
     return [(a, b) for a, b in pairs]
 
 
-def _version() -> str:
-    from .kernel.version import __version__
-    return __version__
-
-
 @dataclass(frozen=True)
 class USim(Settings):
     """USim with fixed settings, in the shape of sacrebleu's metrics.
@@ -122,12 +116,12 @@ class USim(Settings):
         """
         g1, g2 = _pair(source, correction)
         if self.variant == "legacy":
-            return usim_legacy(g1, g2, self, version=_version(), made_by=scheme_plugin)
+            return usim_legacy(g1, g2, self)
         judge, judge_name = self.judge()
         encoder, encoder_name = self.encoder()
         try:
             return _usim_paper(g1, g2, self, judge=judge, judge_name=judge_name, encoder=encoder,
-                               encoder_name=encoder_name, version=_version(), made_by=scheme_plugin)
+                               encoder_name=encoder_name)
         except PluginError as exc:  # the alignment names the record's kind; this names its plugin
             what = next((w for w in ("paraphrase judge", "word encoder") if str(exc).startswith(w)), None)
             if what is None:
@@ -221,8 +215,9 @@ class USim(Settings):
         else:
             settings = paper_settings(self, self.judge()[1], self.encoder()[1])
         registered = schemes().get(scheme) if scheme else None
-        named = scheme_fields(registered, scheme_plugin) if registered else {"scheme": scheme} if scheme else {}
-        return Signature.of("usim", {**settings, **named}).add("version", _version())
+        if registered or not scheme:
+            return signature("usim", settings, registered)
+        return signature("usim", {**settings, "scheme": scheme})  # a representation no plugin registered
 
 
 def _with_tokenize(parsing: ParseSettings | None, tokenize: str | None) -> ParseSettings:
@@ -261,15 +256,14 @@ def usim(source: GraphLike, correction: GraphLike, variant: str = "paper", **set
 
 def dag_f(guessed: GraphLike, reference: GraphLike, *, labels: str = "labeled", count: str = "yields") -> Score:
     """DAG F-score of two annotations of the same tokens (precision on ``guessed``)."""
-    return _dag_f(*_pair(guessed, reference), labels=labels, count=count, version=_version(),
-                  made_by=scheme_plugin)
+    return _dag_f(*_pair(guessed, reference), labels=labels, count=count)
 
 
 def distsim(pairs: Iterable[tuple[GraphLike, GraphLike]], labels: Sequence[str] | None = None,
             by_sentence: bool = False) -> DistSim:
     """DistSim per label and label group (lower = more similar) over source/correction pairs:
     a dict of them, whose ``signature`` names the settings (:class:`~semsim.kernel.metrics.distsim.DistSim`)."""
-    return _distsim((_pair(a, b) for a, b in pairs), labels, by_sentence, version=_version(), made_by=scheme_plugin)
+    return _distsim((_pair(a, b) for a, b in pairs), labels, by_sentence)
 
 
 def parse(texts: Sequence[str], representation: str | None = None, parser: str | None = None,

@@ -155,8 +155,9 @@ def test_worst_with_score_only_is_refused(toy_env):
 ])
 def test_corpus_score_bounds_its_bootstrap(kw, message):
     from semsim.kernel.errors import SettingsError
+    from semsim.kernel.signature import Signature
     from semsim.kernel.stats import Score, corpus_score
-    scores = [Score.fixed(0.5, ("s->r", "r->s"), "sig"), Score.fixed(1.0, ("s->r", "r->s"), "sig")]
+    scores = [Score.fixed(0.5, ("s->r", "r->s"), Signature()), Score.fixed(1.0, ("s->r", "r->s"), Signature())]
     with pytest.raises(SettingsError, match=re.escape(message)):
         corpus_score(scores, **kw)
 
@@ -166,8 +167,10 @@ def test_the_bootstrap_in_blocks_draws_the_same_resamples(monkeypatch):
     import numpy as np
 
     from semsim.kernel import stats
+    from semsim.kernel.signature import Signature
     rng = np.random.default_rng(0)
-    scores = [stats.Score({p: stats.Counts(*(int(x) for x in rng.integers(0, 9, 4))) for p in ("s->r", "r->s")}, "sig")
+    scores = [stats.Score({p: stats.Counts(*(int(x) for x in rng.integers(0, 9, 4))) for p in ("s->r", "r->s")},
+                          Signature())
               for _ in range(37)]
     whole = stats.corpus_score(scores, n_bootstrap=500, seed=3)
     monkeypatch.setattr(stats, "BOOTSTRAP_BLOCK", 37 * 7)  # blocks of 7 resamples

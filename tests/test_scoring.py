@@ -32,7 +32,7 @@ def _cli(toy_env, source, output, *args):
 
 
 def _as_record(score):
-    return {"f": score.f, "precision": score.precision, "recall": score.recall, "signature": score.signature,
+    return {"f": score.f, "precision": score.precision, "recall": score.recall, "signature": score.signature.format(),
             "detail": {k: c.as_dict() for k, c in score.parts.items()}, "empty": score.convention is not None}
 
 
@@ -79,7 +79,7 @@ def test_the_route_names_what_it_leaves_out_and_refuses_a_run_of_conventions_onl
                          keep_going=True, files=Files("src.txt", {"A": "a.txt", "B": "b.txt"}))
     assert [str(e).split(": ")[0] for e in scored.skipped] == ["a.txt:4"] and scored.skip == {4}
     assert [(r.system, r.line) for r in scored.lines] == [(s, k) for s in "AB" for k in (1, 2, 3, 5)]
-    assert scored.signature.format() == scored.lines[0].score.signature
+    assert scored.signature == scored.lines[0].score.signature
     assert scored.by_system()["B"][0].f == 1.0
     unnamed = score_texts(USim(), SOURCE, {"A": OUTPUT}, ParseSettings(parser="toy-parser", cache=False),
                           keep_going=True)

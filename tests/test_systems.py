@@ -13,6 +13,7 @@ from click.testing import CliRunner
 from semsim.app.cli import cli
 from semsim.app.systems import compare_systems
 from semsim.kernel.errors import SemsimError
+from semsim.kernel.signature import Signature
 from semsim.kernel.significance import p_values, paired_tests
 from semsim.kernel.stats import Counts, Score
 
@@ -65,7 +66,7 @@ def test_mismatched_systems_are_an_error():
 
 
 def _scores(fs):
-    return [Score({"x": Counts(round(f * 10), 10, round(f * 10), 10)}, "usim|test") for f in fs]
+    return [Score({"x": Counts(round(f * 10), 10, round(f * 10), 10)}, Signature.of("usim").add("test")) for f in fs]
 
 
 def test_report_ranks_systems_and_renders_every_format():

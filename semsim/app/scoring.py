@@ -107,8 +107,8 @@ def score_texts(metric: TextMetric, source: Sequence[str], systems: Mapping[str,
     pairs = {i for i, s in enumerate(src, 1) if s.strip() and any(f[i - 1].strip() for f in tokenized.values())}
     if skipped and pairs <= skip:  # what is left would be empty-line conventions only
         raise SemsimError(f"no line could be scored: {skipped[0]}")
-    signature = metric.signature(parses.representation) + parses.signed_by
-    fallback = Score.fixed(0.0, metric.part_names(), signature.format())
+    signature = parses.sign(metric.signature(parses.representation))
+    fallback = Score.fixed(0.0, metric.part_names(), signature)
     lines = list(score_lines(src, tokenized, parses.graphs, parses.signed(metric.sentence_score), fallback, skip,
                              early.scored if early else None))
     return ScoredLines(src, tokenized, lines, skipped, signature)

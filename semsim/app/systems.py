@@ -34,7 +34,7 @@ class SystemsReport:
     systems: list[dict[str, Any]]
     tests: list[PairedTest]
     alpha: float = 0.05
-    signature: str = ""  # the scores', their aggregation's and the paired tests' settings
+    signature: Signature = field(default_factory=Signature)  # the scores', their aggregation's, the tests' settings
     changes: bool = False  # rows carry how much each system changed (``changed``, ``word_change``)
     #: the least faithful lines (records with ``system``, ``line``, ``f``, ``source``, ``output``, and
     #: ``explain``, the command that shows why), lowest first
@@ -58,7 +58,7 @@ class SystemsReport:
     def as_dict(self) -> dict[str, Any]:
         return {"systems": self.systems, "paired_tests": [t.as_dict() for t in self.tests], "alpha": self.alpha,
                 **({"worst": [{k: r[k] for k in WORST_FIELDS if k in r} for r in self.worst]} if self.worst else {}),
-                "signature": self.signature}
+                "signature": self.signature.format()}
 
     def render(self, fmt: str) -> str:
         """The report as text, Markdown, TSV or JSON (:data:`RENDERINGS`)."""
@@ -76,7 +76,8 @@ class SystemsReport:
             out.append({"system": r["system"], "n": r["n"], "macro_f": r["macro_f"], "ci_low": ci[0], "ci_high": ci[1],
                         "micro_f": r["micro_f"],
                         **({c: r[c] for c in ("changed", "word_change")} if self.changes else {}),
-                        "p_vs_best": t.p if t else None, "q_vs_best": t.q if t else None, "signature": self.signature})
+                        "p_vs_best": t.p if t else None, "q_vs_best": t.q if t else None,
+                        "signature": self.signature.format()})
         return out
 
     def _parts(self, _rows: list[Record], markdown: bool) -> list[Table | str]:
@@ -122,7 +123,7 @@ class SystemsReport:
                            for r in self.worst], rstrip=True)]
             if why:
                 out += ["", "\n".join(f"    {c}" if markdown else c for c in why)]
-        sig = self.signature
+        sig = self.signature.format()
         if sig:
             out += ["", f"signature: `{sig}`" if markdown else f"signature: {sig}"]
         return out
@@ -169,15 +170,15 @@ def compare_systems(by_system: Mapping[str, Sequence[Score]], n_bootstrap: int =
     ``changes`` adds, per system, how much it changed its sources (``changed``: share of
     lines; ``word_change``: mean WordChange), which a faithfulness score must be read beside;
     ``worst``, the least faithful lines to list; ``note``, a line under the ranked table."""
-    systems: list[dict[str, Any]] = [
-        {"system": name, **corpus_score(scores, n_bootstrap=n_bootstrap, seed=seed).as_dict(),
-         **(changes[name] if changes else {})} for name, scores in by_system.items()]
+    corpus = {name: corpus_score(scores, n_bootstrap=n_bootstrap, seed=seed) for name, scores in by_system.items()}
+    systems: list[dict[str, Any]] = [{"system": name, **c.as_dict(), **(changes[name] if changes else {})}
+                                     for name, c in corpus.items()]
     tests: list[PairedTest] = []
     if paired and len(by_system) > 1:
         tests = paired_tests({k: [s.f for s in v] for k, v in by_system.items()}, paired, trials, seed)
-    sig = systems[0]["signature"] if systems else ""
+    sig = next(iter(corpus.values())).signature if corpus else Signature()
     if tests:  # the paired tests' settings after the scores' and their aggregation's
-        sig = (Signature.parse(sig) + Signature.of(None, {"paired": paired, "trials": trials})).format()
+        sig += Signature.of(None, {"paired": paired, "trials": trials})
     return SystemsReport(systems, tests, alpha, sig, changes is not None, list(worst), note)
 
 

@@ -444,7 +444,6 @@ def conformance_tests(plugin: str, examples: Sequence[str | os.PathLike[str]], s
             import semsim
 
             from ..kernel.scheme import scheme_digest
-            from ..kernel.signature import Signature
             from .plugins import plugin_label, schemes
             for g in {g.scheme.name: g for g in _graphs(path)}.values():  # one graph of each scheme
                 registered = schemes().get(g.scheme.name)
@@ -453,7 +452,7 @@ def conformance_tests(plugin: str, examples: Sequence[str | os.PathLike[str]], s
                     f"({'none is' if registered is None else 'another is'}): register it with register_schemes")
                 expected = {"scheme": f"{g.scheme.name}@{scheme_digest(g.scheme)}", "plugin": plugin_label(name)}
                 signature = semsim.usim(g, g).signature
-                fields = Signature.parse(signature).info
+                fields = signature.info
                 assert {k: fields.get(k) for k in expected} == expected, \
                     f"{expected!r} not in the signature {signature!r}"
 

@@ -3,7 +3,7 @@
 Every metric in semsim reduces a comparison to integer counts (matched and total items
 on each side), as sacrebleu does for BLEU. Sentence scores, micro-averaged corpus scores
 and bootstrap confidence intervals are all computed from these counts, and every score
-carries a signature string of the settings that produced it.
+carries the :class:`~semsim.kernel.signature.Signature` of the settings that produced it.
 
 The statistics every study of scores shares live here too, written once: the bootstrap's
 draws (:func:`resample`, :func:`bootstrap`, :func:`percentile_interval`; the paired tests of
@@ -24,7 +24,9 @@ import numpy as np
 
 from .errors import InputError, SemsimError
 from .limits import MAX_BOOTSTRAP
+from .scheme import MadeBy, Scheme, scheme_fields
 from .signature import Signature
+from .version import __version__
 
 
 def f_score(precision: float, recall: float) -> float:
@@ -79,13 +81,18 @@ class Score:
     """
 
     parts: Mapping[str, Counts]
-    signature: str
+    signature: Signature
     headline: tuple[str, ...] = ()
     extra: Mapping[str, object] = field(default_factory=dict, compare=False)
     #: A score fixed by convention rather than computed (e.g. an empty sentence): F,
     #: precision and recall are this value, and the parts hold zero counts, so the
     #: sentence counts in macro averages but adds nothing to micro sums.
     convention: float | None = None
+
+    def __post_init__(self) -> None:
+        if not isinstance(self.signature, Signature):  # a plugin's measure signs with stats.signature
+            raise TypeError(f"a Score's signature is a semsim.kernel.signature.Signature (semsim.kernel.stats."
+                            f"signature(name, settings, scheme) makes one), not {type(self.signature).__name__}")
 
     def _mean(self, attr: str) -> float:
         if self.convention is not None:
@@ -106,7 +113,7 @@ class Score:
         return self._mean("recall")
 
     @classmethod
-    def fixed(cls, value: float, parts: Sequence[str], signature: str, headline: tuple[str, ...] = ()) -> Score:
+    def fixed(cls, value: float, parts: Sequence[str], signature: Signature, headline: tuple[str, ...] = ()) -> Score:
         """A conventional score with zero counts in every part."""
         zero = Counts(0, 0, 0, 0)
         return cls({p: zero for p in parts}, signature, headline, convention=value)
@@ -121,7 +128,7 @@ class Score:
         return {"f": self.f, "precision": self.precision, "recall": self.recall,
                 **{k: c.as_dict() for k, c in self.parts.items()},
                 **({"convention": True} if self.convention is not None else {}),
-                **dict(self.extra), "signature": self.signature}
+                **dict(self.extra), "signature": self.signature.format()}
 
     def __str__(self) -> str:
         return f"F={self.f:.4f} P={self.precision:.4f} R={self.recall:.4f} [{self.signature}]"
@@ -139,7 +146,7 @@ class CorpusScore:
     micro: float
     macro: float
     n: int
-    signature: str
+    signature: Signature
     parts: Mapping[str, Counts]
     ci: tuple[float, float] | None = None
     ci_micro: tuple[float, float] | None = None
@@ -152,7 +159,7 @@ class CorpusScore:
         if self.ci is not None:
             d.update(macro_ci=list(self.ci), micro_ci=list(self.ci_micro or ()),
                      confidence=self.confidence, n_bootstrap=self.n_bootstrap)
-        d["signature"] = self.signature
+        d["signature"] = self.signature.format()
         return d
 
     def __str__(self) -> str:
@@ -273,7 +280,7 @@ def corpus_score(scores: Iterable[Score], n_bootstrap: int = 0, confidence: floa
     sig = scores[0].signature
     if n_bootstrap:
         aggregated = Signature.of(None, {"bootstrap": n_bootstrap, "conf": f"{confidence:g}", "seed": seed})
-        sig = (Signature.parse(sig) + aggregated).format()
+        sig += aggregated
     return CorpusScore(micro=_micro(total, heads), macro=float(fs.mean()), n=len(scores),
                        signature=sig, parts=parts, ci=ci, ci_micro=ci_micro,
                        confidence=confidence, n_bootstrap=n_bootstrap)
@@ -465,7 +472,12 @@ def _kendall_net(x: np.ndarray, y: np.ndarray, w: np.ndarray) -> float:
     return float(tau * np.sqrt((pairs - (cx * (cx - 1) / 2).sum()) * (pairs - (cy * (cy - 1) / 2).sum())))
 
 
-def signature(metric: str, settings: Mapping[str, object], version: str) -> str:
-    """``usim|variant:paper|...|version:0.1.0``: every setting that can change a number
-    (:class:`~semsim.kernel.signature.Signature`, rendered)."""
-    return Signature.of(metric, settings).add("version", version).format()
+def signature(metric: str, settings: Mapping[str, object], scheme: Scheme | None = None,
+              made_by: MadeBy | None = None) -> Signature:
+    """``usim|variant:paper|...|scheme:ucca@HASH|plugin:...|version:0.1.0``: every setting
+    that can change a number, then the graphs' representation and who made them
+    (:func:`~semsim.kernel.scheme.scheme_fields`, where the measure was given graphs), then
+    semsim's version: the one place a measure's signature is assembled, semsim's own measures'
+    and plugins' alike."""
+    named = scheme_fields(scheme, made_by) if scheme is not None else {}
+    return Signature.of(metric, {**settings, **named}).add("version", __version__)

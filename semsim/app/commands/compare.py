@@ -26,10 +26,13 @@ from ...kernel.limits import MAX_BOOTSTRAP
 from ...kernel.signature import Signature
 from ...kernel.stats import Score, corpus_score, correlation
 from ..cli import format_option, parsing_options, quiet_option, usim_options
-from ..parsing import ParseSettings, graph_key, sign
+from ..parsing import ParseSettings, graph_key
 from ..report import Col, Record, Report, Skipped, Table, num, write
 from .common import fail_if_unparsed, warn_if_untokenized
 from .inputs import check_writable, fail_if_unread, open_output, pair_inputs, read_pairs, readable_pairs
+
+#: what a column's scores of parsed text are signed with (:meth:`semsim.app.parsing.Parses.sign`)
+Signing = Callable[[Signature], Signature]
 
 
 @dataclass(frozen=True)
@@ -67,7 +70,7 @@ def columns_for(rep: str, pairs: list[tuple[Graph, Graph]], usim: USim,
     return columns
 
 
-_NOT_SCORED = Score.fixed(0.0, ["-"], "")
+_NOT_SCORED = Score.fixed(0.0, ["-"], Signature())
 
 
 def drop_failed(columns: list[Column], failed: Collection[int]) -> list[Column]:
@@ -119,7 +122,7 @@ def _pairs_from_files(specs: tuple[tuple[str, str, str], ...], read_format: str 
 
 def _pairs_from_text(source: Path, hyp: Path, parser_specs: tuple[str, ...], parsing: ParseSettings, quiet: bool
                      ) -> tuple[list[str], dict[str, list[tuple[Graph, Graph]]], list[InputError],
-                                dict[str, list[str]], dict[str, Signature]]:
+                                dict[str, list[str]], dict[str, Signing]]:
     """Graph pairs per parser's representation from two line-parallel text files; pairs with
     an empty line are left out (nothing to parse), and so are, in every representation, the
     lines a parser could not parse (returned as errors, to report). Also what each
@@ -129,7 +132,7 @@ def _pairs_from_text(source: Path, hyp: Path, parser_specs: tuple[str, ...], par
     raw_src, raw_cor = read_parallel(source, [hyp])
     warn_if_untokenized({source: raw_src, **raw_cor}, parsing.tokenize, quiet)
     parsed: dict[str, dict[str, Graph]] = {}
-    signed_by: dict[str, Signature] = {}
+    signed_by: dict[str, Signing] = {}
     unparsed: list[InputError] = []
     src, cor = raw_src, raw_cor
     for spec in parser_specs:
@@ -137,7 +140,7 @@ def _pairs_from_text(source: Path, hyp: Path, parser_specs: tuple[str, ...], par
         parses = parse_texts([*raw_src, *raw_cor[hyp]], replace(parsing, parser=name, model=model))
         src, cor = parses.tokenized(raw_src), {hyp: parses.tokenized(raw_cor[hyp])}
         rep = parses.representation if parses.representation not in parsed else name
-        parsed[rep], signed_by[rep] = parses.graphs, parses.signed_by
+        parsed[rep], signed_by[rep] = parses.graphs, parses.sign
         unparsed += unparsed_lines({source: src, **cor}, parses.failed)
         unparsed += too_large_lines(src, cor, parses.graphs, {e.line for e in unparsed if e.line is not None})
     skip = {e.line for e in unparsed if e.line is not None}
@@ -188,7 +191,7 @@ def compare(pair_specs: tuple[tuple[str, str, str], ...], source: Path | None, h
         if len({n for n, _, _ in pair_specs}) != len(pair_specs):
             raise SemsimError("each --pairs needs its own name")
         names, by_rep, read, where = _pairs_from_files(pair_specs, read_format, quiet)
-        signed_by: dict[str, Signature] = {}
+        signed_by: dict[str, Signing] = {}
     elif source and hyp and parser_specs:
         names, by_rep, unparsed, where, signed_by = _pairs_from_text(source, hyp, parser_specs, parsing, quiet)
     else:
@@ -199,7 +202,7 @@ def compare(pair_specs: tuple[tuple[str, str, str], ...], source: Path | None, h
     columns = []
     for rep, pairs in by_rep.items():
         by = signed_by.get(rep)  # scores of parsed text name the parser, model and tokenizer, as `score`'s do
-        columns += [c if by is None else Column(c.name, [sign(s, by) for s in c.scores])
+        columns += [c if by is None else Column(c.name, [replace(s, signature=by(s.signature)) for s in c.scores])
                     for c in columns_for(rep, pairs, metric, failed, where[rep])]
     columns = drop_failed(columns, failed)
     not_compared = Skipped("compared")
@@ -212,7 +215,7 @@ def compare(pair_specs: tuple[tuple[str, str, str], ...], source: Path | None, h
     corpus = {c.name: corpus_score(c.scores, n_bootstrap=n_bootstrap, seed=seed) for c in columns}
     corr = correlations(columns)
     rows = [{"name": n, **{c.name: c.scores[i].f for c in columns}} for i, n in enumerate(names)]
-    signatures = {c.name: c.scores[0].signature for c in columns}
+    signatures = {c.name: c.scores[0].signature.format() for c in columns}
     with open_output(output) as out:
         write(_report(rows, corpus, corr, signatures), fmt, out)
     for pairs in read:

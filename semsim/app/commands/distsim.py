@@ -42,7 +42,7 @@ def distsim(source: str, correction: str, by_sentence: bool, labels: tuple[str, 
         report_unscored(unscored, read)
     result = _distsim([(p.g1, p.g2) for p in graphs], labels or None, by_sentence)
     document = {"distsim": dict(result), "by_sentence": by_sentence, "n_pairs": len(graphs), "version": __version__,
-                "signature": result.signature}
+                "signature": result.signature.format()}
     lines = [*(f"{k}\t{num(v)}" for k, v in result.items()), f"signature: {result.signature}"]
     write(Report(document=lambda _: document, parts=lambda _, __: lines, formats=("text", "json")), fmt)
     report_unscored(unscored, read)

@@ -86,7 +86,8 @@ def score(source_path: Path, hyps: tuple[tuple[str | None, Path], ...], refs: tu
             # the texts as parsed, so that the records read without joining files
             record: dict[str, Any] = {"system": r.system, "line": r.line, "source": src, "output": hyp, "f": r.score.f,
                       "precision": r.score.precision, "recall": r.score.recall, "empty": r.empty,
-                      "detail": {k: c.as_dict() for k, c in r.score.parts.items()}, "signature": r.score.signature}
+                      "detail": {k: c.as_dict() for k, c in r.score.parts.items()},
+                      "signature": r.score.signature.format()}
             if output:
                 write_jsonl([record], out)
             if worst:

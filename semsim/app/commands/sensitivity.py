@@ -105,7 +105,7 @@ def sensitivity(m2_file: Path, metric: USim, annotator: str, anchor: str, seed: 
         raise SemsimError(f"no sentence could be scored: {m2_file}:{unparsed[0][0].sentence.line}: {unparsed[0][1]}")
     deltas = edit_deltas(chains, graphs, parses.signed(metric.sentence_score))
     types = by_type(deltas, n_bootstrap=n_bootstrap, seed=seed)
-    signature = (metric.signature(parses.representation) + parses.signed_by).format()
+    signature = parses.sign(metric.signature(parses.representation)).format()
     if output:
         with open_output(output) as out:
             write_jsonl(({**d.as_dict(), "signature": signature} for d in deltas), out)

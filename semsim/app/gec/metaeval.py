@@ -32,6 +32,7 @@ from dataclasses import dataclass, field, fields
 from typing import Any
 
 from ...kernel.errors import SemsimError, SettingsError
+from ...kernel.signature import Signature
 from ...kernel.stats import CORRELATIONS, Correlation, Difference, compare_correlations, correlate
 from ..report import Col, Record, Report, Table, num, render
 from .metaeval_anchors import (
@@ -77,8 +78,8 @@ class USimMeasure:
         return self.metric.score_sentence([s for s, _ in pairs], [o for _, o in pairs])
 
     @property
-    def signature(self) -> str:
-        return self.metric.get_signature()
+    def signature(self) -> Signature:
+        return self.metric.signature()
 
 
 # -- the meta-evaluation --------------------------------------------------------------------------

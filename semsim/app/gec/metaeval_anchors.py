@@ -65,10 +65,10 @@ class Levenshtein:
         return [levenshtein_similarity(s.split(), o.split()) for s, o in zip(sources, outputs)]
 
     @property
-    def signature(self) -> str:
+    def signature(self) -> Signature:
         from ..tokenization import with_tokenizer
         return with_tokenizer(Signature.of("levenshtein", {"unit": "token", "norm": "max-length",
-                                                           "rapidfuzz": _version("rapidfuzz")}), self.tokenize).format()
+                                                           "rapidfuzz": _version("rapidfuzz")}), self.tokenize)
 
 
 @functools.lru_cache(maxsize=1)
@@ -91,10 +91,11 @@ class ChrF:
         return [metric.sentence_score(o, [s]).score / 100 for s, o in pairs]
 
     @property
-    def signature(self) -> str:
-        # sacrebleu's own signature, its version named as the library's
-        sacrebleu = Signature.parse(str(_chrf().get_signature())).renamed("version", "sacrebleu")
-        return (Signature.of("chrf", {"ref": "source"}) + sacrebleu).format()
+    def signature(self) -> Signature:
+        # sacrebleu's own signature's fields, as it writes them (version last, named as the library)
+        info = _chrf().get_signature().info
+        fields = {k: v for k, v in info.items() if v is not None and k != "version"}
+        return Signature.of("chrf", {"ref": "source", **fields, "sacrebleu": info["version"]})
 
 
 def _quiet_transformers() -> None:
@@ -143,9 +144,9 @@ class MiniLMCosine:
         return [float(np.clip(vectors[at[s]] @ vectors[at[o]], -1.0, 1.0)) for s, o in pairs]
 
     @property
-    def signature(self) -> str:
+    def signature(self) -> Signature:
         return Signature.of("minilm-cosine", {"model": _encoder_id(self.model), "pool": "mean", "norm": "yes",
-                                              "sentence-transformers": _version("sentence-transformers")}).format()
+                                              "sentence-transformers": _version("sentence-transformers")})
 
 
 @functools.lru_cache(maxsize=2)
@@ -180,9 +181,9 @@ class BERTScore:
         return [float(v) for v in f1.tolist()]
 
     @property
-    def signature(self) -> str:
+    def signature(self) -> Signature:
         return (Signature.of("bertscore", {"model": _encoder_id(self.model), "layers": self.num_layers}).add("f1")
-                + Signature.of(None, {"idf": "no", "rescale": "no", "bert-score": _version("bert-score")})).format()
+                + Signature.of(None, {"idf": "no", "rescale": "no", "bert-score": _version("bert-score")}))
 
 
 #: The anchors: measures from well-kept libraries that a reader already trusts, to read a

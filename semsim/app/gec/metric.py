@@ -42,6 +42,7 @@ from typing import TYPE_CHECKING, Any
 from ...api import USim
 from ...kernel.errors import SemsimError, SettingsError
 from ...kernel.metrics.settings import SETTINGS, given_fields, track_given
+from ...kernel.signature import Signature
 from ...kernel.stats import Score
 from ..parsing import ParseSettings
 
@@ -213,11 +214,17 @@ class USimMetric(_Base):
 
     def get_signature(self) -> str:
         """The settings of the scores, with the parser and model that produced the graphs (and
-        the tokenizer, if one split the text first)."""
-        from ..parsing import parser_fields
+        the tokenizer, if one split the text first): :meth:`signature` rendered, as gec-metrics
+        and the Hugging Face module write it."""
+        return self.signature().format()
+
+    def signature(self) -> Signature:
+        """:meth:`get_signature` as fields: what every score of this metric carries."""
+        from ..parsing import parser_fields, signed_with
         c = self.config
         parser = c.parsing.find()
-        return (c.usim.signature(parser.representation) + parser_fields(parser, c.model, c.tokenize)).format()
+        return signed_with(c.usim.signature(parser.representation), parser_fields(parser, c.model, c.tokenize),
+                           parser.name)
 
 
 def config_fields(settings: ParseSettings) -> dict[str, Any]:

@@ -12,22 +12,12 @@ The functions here are the public API::
 
 from __future__ import annotations
 
-from types import ModuleType
-
-from . import _moved
 from .api import USim, dag_f, distsim, read, read_all, usim
 from .kernel.errors import GraphError, InputError, PluginError, SemsimError
 from .kernel.graph import Edge, Graph, Token, Unit, build_graph
 from .kernel.scheme import Scheme
 from .kernel.stats import CorpusScore, Counts, Score, corpus_score
 from .kernel.version import __version__
-
-_moved.install()  # the modules' old import paths (semsim.graph, semsim.cli, ...), for a deprecation period
-
-
-def __getattr__(name: str) -> ModuleType:
-    """``semsim.plugins`` and the other moved modules read as attributes, for the same period."""
-    return _moved.attribute(name)
 
 __all__ = [
     "CorpusScore", "Counts", "Edge", "Graph", "GraphError", "InputError", "PluginError", "Scheme", "Score",

@@ -28,7 +28,7 @@ APPLICATION_PACKAGE = "semsim.app"
 #: All the top level holds, each application code: the public API's re-exports
 #: (``semsim/__init__``), ``python -m semsim``, the documented module ``semsim.api``, and the
 #: finder that keeps the modules' old import paths for a deprecation period.
-TOP_LEVEL = {"semsim", "semsim.__main__", "semsim.api", "semsim._moved"}
+TOP_LEVEL = {"semsim", "semsim.__main__", "semsim.api"}
 #: A plugin's command-line commands (its ``register_commands``) are application code of the
 #: plugin: besides the kernel they may use semsim's public API, as any program using semsim does,
 #: and the command line's shared options (``semsim.app.cli.parsing_options``), so they parse as every command does.

@@ -1,5 +1,5 @@
 """The span parser's model: its sizes, vocabularies, batches and decoder (torch-free; the
-network itself, in torch for training, is :mod:`.network`, and a parse runs it on numpy and
+network itself, in torch for training, is :mod:`..training.network`, and a parse runs it on numpy and
 ONNX Runtime, :mod:`.runtime`).
 
 A minimal-span chart parser (Stern et al. 2017; Kitaev & Klein 2018), as the HLT@SUDA system
@@ -8,8 +8,8 @@ that won SemEval-2019 Task 1 applied it to UCCA, with our own choices throughout
 * **encoder**: per token, embeddings of discrete spaCy features (word, tag, dependency,
   head direction, affixes, shape; entities optional, see :attr:`Config.features`),
   spaCy's own 96-d context vector, optionally a character CNN over the word as written
-  (:class:`.network.CharCNN`: misspelled and rare words get more than ``<unk>``) and a learned mix of
-  a frozen pretrained transformer's layers (:class:`.network.ScalarMix`, :mod:`.encoder`), through a
+  (:class:`..training.network.CharCNN`: misspelled and rare words get more than ``<unk>``) and a learned mix of
+  a frozen pretrained transformer's layers (:class:`..training.network.ScalarMix`, :mod:`.encoder`), through a
   two-layer BiLSTM over ``<s> tokens </s>``;
 * **span representation** of tokens ``i..j-1``: the fencepost differences
   ``[f_j - f_i ; b_i - b_j]`` of the forward and backward states;
@@ -78,7 +78,7 @@ class Config:
     #: its layers serve training only and are not in the model file
     ud_weight: float = 0.0
     #: the share of training sentences seen with learner errors injected, drawn anew each epoch
-    #: (:mod:`.noise`; 0: none); training only, kept here so that the model file says it
+    #: (:mod:`..training.noise`; 0: none); training only, kept here so that the model file says it
     noise: float = 0.0
     #: weight of the consistency objective on (learner sentence, correction) pairs of
     #: ``semsim ucca train --pairs`` (0: none); training only, kept so that the model file says it

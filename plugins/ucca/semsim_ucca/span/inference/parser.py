@@ -49,7 +49,7 @@ def length_batches(lengths: Sequence[int], batch_size: int, budget: int = SPAN_B
 class SpanParser:
     """The network with its vocabularies; :meth:`parse` turns tokenised sentences into trees.
 
-    ``net`` is the torch network while training (:class:`.network.SpanParserNet`; each
+    ``net`` is the torch network while training (:class:`..training.network.SpanParserNet`; each
     evaluation copies it) and its numpy form once read from a model file
     (:class:`.runtime.Net`): a parse runs the latter either way, so training's dev scores are
     those of the code that ships."""
@@ -65,7 +65,7 @@ class SpanParser:
         self.root_mask = np.array([is_root(s) for s in labels.itos])
         #: subtracted from the "no remote edge" logit before the argmax: remote edges are rare
         #: (about one per thousand unit pairs) and the trained scorer is too cautious; the
-        #: training command tunes this on dev for the best remote F1 (:func:`.train.tune_remote_bias`)
+        #: training command tunes this on dev for the best remote F1 (:func:`..training.train.tune_remote_bias`)
         self.remote_bias = float(self.info.get("remote_bias", 0.0))
 
     # -- files ---------------------------------------------------------------------------------

@@ -13,7 +13,7 @@ from .app.plugins import paraphrase_judge, schemes, to_graph, word_encoder
 from .app.reading import read, read_all
 from .kernel.align.contextual import Encoder
 from .kernel.align.paraphrase import Judge
-from .kernel.errors import GraphError, InputError, PluginError, SemsimError, SettingsError
+from .kernel.errors import GraphError, InputError, RecordFault, SemsimError, SettingsError
 from .kernel.graph import Graph
 from .kernel.metrics import settings as _settings
 from .kernel.metrics.dagf import dag_f as _dag_f
@@ -122,14 +122,10 @@ class USim(Settings):
         try:
             return _usim_paper(g1, g2, self, judge=judge, judge_name=judge_name, encoder=encoder,
                                encoder_name=encoder_name)
-        except PluginError as exc:  # the alignment names the record's kind; this names its plugin
-            what = next((w for w in ("paraphrase judge", "word encoder") if str(exc).startswith(w)), None)
-            if what is None:
-                raise
+        except RecordFault as exc:  # the alignment names the record's kind; this names its plugin
             from .app.plugins import plugin_fault
-            record = paraphrase_judge() if what == "paraphrase judge" else word_encoder()
-            error = plugin_fault(record.plugin, f"its {what} {record.name!r}", str(exc)[len(what) + 1:])
-            raise error from exc.__cause__
+            record = paraphrase_judge() if exc.record == "paraphrase judge" else word_encoder()
+            raise plugin_fault(record.plugin, f"its {exc.record} {record.name!r}", exc.detail) from exc.__cause__
 
     def judge(self) -> tuple[Judge | None, str]:
         """The paraphrase judge ``tokens="paraphrase"`` asks, and its identity for the

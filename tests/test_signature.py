@@ -165,3 +165,15 @@ def test_what_semsim_writes_is_pinned():
     assert semsim.usim(src, cor, tokens="lexical", leaves=2, edge_weights="none").signature.format() == (
         "usim|variant:paper|dir:both|tie:coverage|labels:labeled|remote:yes|denom:yield|align:sentence|"
         "tokens:lexical|weights:none|leaves:2|scheme:ucca@32e175b60e13|plugin:semsim-ucca-0.2.0|version:0.1.0")
+
+
+def test_a_records_fault_is_named_by_its_fields_not_its_words():
+    """The kernel says which kind of record failed (a paraphrase judge, a word encoder) as a
+    field, which the application turns into the plugin's name; it read it from the message."""
+    import pickle
+
+    from semsim.kernel.errors import PluginError, RecordFault
+    fault = RecordFault("word encoder", "gave vectors of 3 and 4 dimensions")
+    assert isinstance(fault, PluginError) and str(fault) == "word encoder gave vectors of 3 and 4 dimensions"
+    back = pickle.loads(pickle.dumps(fault))  # crosses processes whole
+    assert (back.record, back.detail) == (fault.record, fault.detail)

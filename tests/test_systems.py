@@ -162,3 +162,37 @@ def test_the_ranked_table_names_the_setting_closest_to_people(toy_env):
         row = next(line for line in tmu.splitlines() if line.startswith(f"| {measure} |"))
         assert row.split(" | ")[3].split()[0] == f"{rho:.3f}", row
         assert f"{rho:.3f}" in PRESET_NOTE
+
+
+def test_scoring_while_parsing_leaves_refusals_for_later_and_lets_bugs_out():
+    """Pairs scored as workers parse: a pair a measure refuses (a SemsimError) is left for
+    score_lines, which skips or raises it in file order; any other exception is a bug and
+    comes out at once (it was swallowed, and a flaky bug then passed unseen)."""
+    from semsim.app.systems import ScoresWhileParsing
+    from semsim.kernel.graph import Unit, build_graph
+
+    class Parsed:  # what ScoresWhileParsing asks of Parses
+        graphs: dict = {}
+
+        def key(self, text):
+            return text
+
+        def signed(self, score):
+            return score
+
+    g = build_graph(["a"], [Unit("root"), Unit("w", anchors=(0,))], [(0, 1, "A")])
+    parses = Parsed()
+    parses.graphs = {"a": g, "b": g}
+
+    def refuses(a, b):
+        raise SemsimError("too large")
+
+    early = ScoresWhileParsing(["a"], [["b"]], refuses)
+    early({"a": g, "b": g}, parses)
+    assert early.scored == {}
+
+    def bug(a, b):
+        raise ZeroDivisionError("a bug")
+
+    with pytest.raises(ZeroDivisionError):
+        ScoresWhileParsing(["a"], [["b"]], bug)({"a": g, "b": g}, parses)

@@ -118,10 +118,12 @@ def _version(ctx: click.Context, _param: click.Parameter, value: bool) -> None:
               help="Show what parsers and their libraries report (TUPA, DyNet, spaCy); hidden by default.")
 def cli(allow_pickle: bool, verbose: bool) -> None:
     """Semantic faithfulness of a text to another by comparing meaning-representation graphs."""
-    if allow_pickle:
-        os.environ["SEMSIM_ALLOW_PICKLE"] = "1"
+    from ..kernel.files import allow_pickle as allowing_pickle
+    from ..kernel.progress import set_verbose
+    if allow_pickle:  # passed to what reads it, not through the environment
+        allowing_pickle(True)
     if verbose:
-        os.environ["SEMSIM_VERBOSE"] = "1"  # worker processes inherit it
+        set_verbose(True)  # local worker processes are handed it as they start (executors)
 
 
 # -- options shared by several commands ----------------------------------------------------------

@@ -178,7 +178,9 @@ def parse_texts(texts: Iterable[str], settings: ParseSettings | None = None, *, 
     (:meth:`Parses.key`), and ``parses`` is the result so far, its graphs growing call by
     call. With batches parsed elsewhere (``jobs`` > 1, Dask) this process only waits for
     them, and a caller can start on what is there (``semsim score`` scores the pairs whose
-    two sides are parsed). It must not raise: what it cannot do is left for after the parse.
+    two sides are parsed). What it cannot do for a reason semsim reports (a
+    :class:`~semsim.kernel.errors.SemsimError`) it leaves for after the parse; anything else it
+    raises is a bug, and ends the run (what was stored stays in the cache).
     """
     settings = settings or ParseSettings()
     with trusting(settings.trust_model):

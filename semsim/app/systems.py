@@ -13,6 +13,7 @@ from collections.abc import Callable, Collection, Iterable, Iterator, Mapping, S
 from dataclasses import dataclass, field
 from typing import TYPE_CHECKING, Any
 
+from ..kernel.errors import SemsimError
 from ..kernel.graph import Graph
 from ..kernel.limits import LimitError, check_pair
 from ..kernel.signature import Signature
@@ -214,8 +215,9 @@ class ScoresWhileParsing:
     scoring the pairs ran on one core while the others idled (SEEDA: 10 of the 91 s of
     ``--jobs 2``). So each pair is scored as soon as its two sentences are parsed. A score
     depends on the two graphs alone, so it is the same whenever it is computed, and the
-    output is byte-identical (tested). A pair too large to align, or one whose scoring
-    fails, is left to :func:`score_lines`, which skips it or raises as it always did.
+    output is byte-identical (tested). A pair too large to align, or one a measure refuses
+    (a :class:`~semsim.kernel.errors.SemsimError`), is left to :func:`score_lines`, which skips
+    it or raises as it always did; any other exception is a bug, and stops the run at once.
     """
 
     def __init__(self, source: Sequence[str], systems: Iterable[Sequence[str]],
@@ -242,7 +244,7 @@ class ScoresWhileParsing:
                 try:
                     check_pair(graphs[a], graphs[b])
                     self.scored[a, b] = self._signed(graphs[a], graphs[b])
-                except Exception:  # left to score_lines: it skips or raises as it always did
+                except SemsimError:  # too large, a measure refusing the pair: score_lines skips or raises
                     continue
 
 

@@ -25,9 +25,10 @@ SRC, COR = EXAMPLES / "fig1-source.xml", EXAMPLES / "fig1-correction.xml"
     (Settings, 0), (semsim.USim, 0), (USimMetric.Config, len(dataclasses.fields(USimMetric._Parsing)))],
     ids=["Settings", "USim", "USimMetric.Config"])
 def test_the_dataclasses_fields_are_the_table_rows(cls, before):
-    """Settings and USimMetric.Config write their fields out (type checkers cannot see fields
-    generated from the table); the table stays the source: the same names, in its order, with
-    its defaults and the types of its defaults. USimMetric.Config's parsing fields come first."""
+    """Settings writes its fields out (type checkers cannot see fields generated from the table)
+    and USimMetric.Config is made from them; the table stays the source: the same names, in its
+    order, with its defaults and the types of its defaults. USimMetric.Config's parsing fields
+    come first."""
     fields = dataclasses.fields(cls)
     hints = typing.get_type_hints(cls)
     assert len(fields) == before + len(SETTINGS)

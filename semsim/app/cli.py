@@ -25,7 +25,7 @@ from click.core import ParameterSource
 from ..api import USim
 from ..kernel.errors import SemsimError, SettingsError
 from ..kernel.limits import MAX_BOOTSTRAP
-from ..kernel.metrics.settings import BY_NAME, SETTINGS, Setting, flag
+from ..kernel.metrics.settings import BY_NAME, SETTINGS, Setting, flag, variant_ignores
 from ..kernel.version import __version__
 from .report import FORMATS
 from .tokenization import TOKENIZERS
@@ -284,13 +284,10 @@ def usim_options(f: Callable[..., Any]) -> Callable[..., Any]:
         except SettingsError as exc:
             if not exc.settings:
                 raise
-            other = "legacy" if given["variant"] == "paper" else "paper"
             # name what the user gave: the preset that set them, not settings never typed
             named = list(dict.fromkeys(flag(k, given[k]) if k in typed else flag("preset", given["preset"])
                                        for k in exc.settings))
-            it = "it" if len(named) == 1 else "them"
-            raise SettingsError(f"{' '.join(named)}: --variant {given['variant']} "
-                                f"ignores {it} (only --variant {other} uses {it})") from None
+            raise variant_ignores(given["variant"], named, (), flags=True) from None
         return f(*args, metric=metric, **kwargs)
 
     decorated: Callable[..., Any] = command

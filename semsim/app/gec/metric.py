@@ -41,7 +41,7 @@ from typing import TYPE_CHECKING, Any
 
 from ...api import USim
 from ...kernel.errors import SemsimError, SettingsError
-from ...kernel.metrics.settings import SETTINGS, given_fields, track_given
+from ...kernel.metrics.settings import SETTINGS, Settings, given_fields, track_given
 from ...kernel.signature import Signature
 from ...kernel.stats import Score
 from ..parsing import ParseSettings
@@ -80,6 +80,17 @@ if TYPE_CHECKING:
     _Base = _StandaloneBase
 else:
     _Base = _gec_metrics_base()
+
+
+_CONFIG_DOC = """How sentences are parsed and which USim is computed, as flat fields of plain
+values (gec-metrics builds the config from a YAML mapping).
+
+After the parsing fields come :class:`semsim.USim`'s settings, one field per row of
+:data:`semsim.kernel.metrics.settings.SETTINGS` with its default (made from the fields of
+:class:`~semsim.kernel.metrics.settings.Settings`, not written out again), so
+``Config(parser=..., **dataclasses.asdict(USim(labels="weak")))`` works too;
+``config.usim`` is the :class:`~semsim.USim` they make.
+"""
 
 
 class USimMetric(_Base):
@@ -123,33 +134,14 @@ class USimMetric(_Base):
             return ParseSettings(self.parser, self.representation, self.model, cache, self.batch_size, self.jobs,
                                  self.executor, self.batch_timeout, self.tokenize, self.progress, self.trust_model)
 
-    @dataclass
-    class Config(_Parsing):
-        """How sentences are parsed and which USim is computed, as flat fields of plain
-        values (gec-metrics builds the config from a YAML mapping).
-
-        After the parsing fields come :class:`semsim.USim`'s settings, one field per row of
-        :data:`semsim.kernel.metrics.settings.SETTINGS` with its default, so
-        ``Config(parser=..., **dataclasses.asdict(USim(labels="weak")))`` works too;
-        ``config.usim`` is the :class:`~semsim.USim` they make.
-        """
-
-        # USim's settings, flat (gec-metrics reads a YAML mapping): written out so that type
-        # checkers see them; tests/test_settings_signatures.py keeps them those of SETTINGS
-        variant: str = "paper"
-        direction: str = "both"
-        tie_break: str = "coverage"
-        labels: str = "labeled"
-        remote: bool = True
-        by_sentence: bool = True
-        denominator: str = "yield"
-        tokens: str = "edit"
-        edge_weights: str = "uniform"
-        units: str = "yield"
-        leaves: int = 0
-        single_token_units: bool = True
-        preset: str = "none"
-
+    if TYPE_CHECKING:  # a type checker sees the parsing fields; the settings' come from the table
+        class Config(_Parsing):
+            pass
+    else:
+        Config = dataclasses.make_dataclass(
+            "Config", [(f.name, f.type, dataclasses.field(default=f.default)) for f in dataclasses.fields(Settings)],
+            bases=(_Parsing,), namespace={"__doc__": _CONFIG_DOC, "__module__": __name__,
+                                          "__qualname__": "USimMetric.Config"})
     track_given(Config)
 
     config: Config

@@ -13,6 +13,7 @@ import graphlib
 import itertools
 import os
 import pickle
+from collections.abc import Iterator
 from pathlib import Path
 from xml.parsers import expat
 
@@ -202,7 +203,7 @@ class _Builder:
                              self.path, lines.get((p, c))) from None
 
 
-def read_xml(path: Path):
+def read_xml(path: Path) -> Iterator[Graph]:
     """Yield the one graph in a UCCA XML file."""
     parser = expat.ParserCreate()
     builder = _Builder(path, parser)
@@ -224,7 +225,7 @@ def read_xml(path: Path):
         raise InputError(str(exc), path) from None
 
 
-def read_pickle(path: Path):
+def read_pickle(path: Path) -> Iterator[Graph]:
     """Yield the Passage in a ``ucca`` pickle, converted; refused unless pickles are allowed."""
     from semsim.kernel.files import pickle_allowed
     if not pickle_allowed():

@@ -95,10 +95,11 @@ def _patch_ucca_textutil() -> None:
         if not getattr(cls, "_semsim", False):
             call, pipe = cls.__call__, cls.pipe
 
-            def __call__(self, text, *a, **kw):
+            def __call__(self: Any, text: Any, *a: Any, **kw: Any) -> Any:
                 return call(self, _words_to_doc(self, text), *a, **kw)
 
-            def pipe_(self, texts, *a, as_tuples=False, n_threads=None, **kw):
+            def pipe_(self: Any, texts: Any, *a: Any, as_tuples: bool = False, n_threads: Any = None,
+                      **kw: Any) -> Any:
                 docs = (((_words_to_doc(self, t), c) for t, c in texts) if as_tuples
                         else (_words_to_doc(self, t) for t in texts))
                 return pipe(self, docs, *a, as_tuples=as_tuples, **kw)

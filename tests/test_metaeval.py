@@ -227,7 +227,9 @@ def test_table_scores_are_plain_numbers_or_refused():
 
     @given(st.one_of(st.text(max_size=12), st.from_regex(r"[+-]?[0-9_]{0,4}\.?[0-9]{0,3}(e[+-]?[0-9]{1,2})?",
                                                          fullmatch=True),
-                     st.floats(allow_nan=False, allow_infinity=False).map(repr)))
+                     # no subnormals: a worker that loaded DyNet (TUPA's tests) before semsim_ucca.tupa
+                     # put IEEE 754 back had them flushed to zero, and Hypothesis refuses to draw them there
+                     st.floats(allow_nan=False, allow_infinity=False, allow_subnormal=False).map(repr)))
     def check(text):
         try:
             value = metaeval_tables._number("t.tsv", 1, "score", text)

@@ -172,7 +172,8 @@ def test_scoring_while_parsing_leaves_refusals_for_later_and_lets_bugs_out():
     from semsim.kernel.graph import Unit, build_graph
 
     class Parsed:  # what ScoresWhileParsing asks of Parses
-        graphs: dict = {}
+        def __init__(self, graphs):
+            self.graphs = graphs
 
         def key(self, text):
             return text
@@ -181,8 +182,7 @@ def test_scoring_while_parsing_leaves_refusals_for_later_and_lets_bugs_out():
             return score
 
     g = build_graph(["a"], [Unit("root"), Unit("w", anchors=(0,))], [(0, 1, "A")])
-    parses = Parsed()
-    parses.graphs = {"a": g, "b": g}
+    parses = Parsed({"a": g, "b": g})
 
     def refuses(a, b):
         raise SemsimError("too large")

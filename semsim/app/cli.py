@@ -22,13 +22,13 @@ from typing import Any, NoReturn
 import click
 from click.core import ParameterSource
 
-from ..api import USim
 from ..kernel.errors import SemsimError, SettingsError
 from ..kernel.limits import MAX_BOOTSTRAP
 from ..kernel.metrics.settings import BY_NAME, SETTINGS, Setting, flag, variant_ignores
 from ..kernel.version import __version__
 from .report import FORMATS
 from .tokenization import TOKENIZERS
+from .usim import USim
 
 #: Every command: ``semsim NAME`` is ``semsim.app.commands.NAME:NAME`` (:func:`command_location`: a
 #: hyphen is dropped from the module's name and is ``_`` in the function's), imported when it is

@@ -8,23 +8,23 @@ from collections.abc import Iterable, Sequence
 from dataclasses import dataclass
 from typing import Any
 
-from .app.parsing import Parses, ParseSettings, checked_texts, parse_texts
-from .app.plugins import paraphrase_judge, schemes, to_graph, word_encoder
-from .app.reading import read, read_all
-from .kernel.align.contextual import Encoder
-from .kernel.align.paraphrase import Judge
-from .kernel.errors import GraphError, InputError, RecordFault, SemsimError, SettingsError
-from .kernel.graph import Graph
-from .kernel.metrics import settings as _settings
-from .kernel.metrics.dagf import dag_f as _dag_f
-from .kernel.metrics.distsim import DistSim
-from .kernel.metrics.distsim import distsim as _distsim
-from .kernel.metrics.legacy import legacy_settings, usim_legacy
-from .kernel.metrics.settings import Settings
-from .kernel.metrics.usim import paper_settings
-from .kernel.metrics.usim import usim as _usim_paper
-from .kernel.signature import Signature
-from .kernel.stats import CorpusScore, Score, corpus_score, signature
+from ..kernel.align.contextual import Encoder
+from ..kernel.align.paraphrase import Judge
+from ..kernel.errors import GraphError, InputError, RecordFault, SemsimError, SettingsError
+from ..kernel.graph import Graph
+from ..kernel.metrics import settings as _settings
+from ..kernel.metrics.dagf import dag_f as _dag_f
+from ..kernel.metrics.distsim import DistSim
+from ..kernel.metrics.distsim import distsim as _distsim
+from ..kernel.metrics.legacy import legacy_settings, usim_legacy
+from ..kernel.metrics.settings import Settings
+from ..kernel.metrics.usim import paper_settings
+from ..kernel.metrics.usim import usim as _usim_paper
+from ..kernel.signature import Signature
+from ..kernel.stats import CorpusScore, Score, corpus_score, signature
+from .parsing import Parses, ParseSettings, checked_texts, parse_texts
+from .plugins import paraphrase_judge, schemes, to_graph, word_encoder
+from .reading import read, read_all
 
 __all__ = ["ParseSettings", "Parses", "USim", "dag_f", "distsim", "parse", "parse_texts", "read", "read_all", "usim"]
 
@@ -123,7 +123,7 @@ class USim(Settings):
             return _usim_paper(g1, g2, self, judge=judge, judge_name=judge_name, encoder=encoder,
                                encoder_name=encoder_name)
         except RecordFault as exc:  # the alignment names the record's kind; this names its plugin
-            from .app.plugins import plugin_fault
+            from .plugins import plugin_fault
             record = paraphrase_judge() if exc.record == "paraphrase judge" else word_encoder()
             raise plugin_fault(record.plugin, f"its {exc.record} {record.name!r}", exc.detail) from exc.__cause__
 
@@ -179,8 +179,8 @@ class USim(Settings):
         >>> USim().text_scores(["He gva an apple ."], ["He gave an apple ."])[0].f  # doctest: +SKIP
         >>> USim().text_scores(["He gva an apple."], ["He gave an apple."], tokenize="spacy")  # doctest: +SKIP
         """
-        from .app.scoring import score_texts
-        from .app.tokenization import warn_untokenized_python
+        from .scoring import score_texts
+        from .tokenization import warn_untokenized_python
         srcs, cors = _sequence(sources, "sources"), _sequence(corrections, "corrections")
         if len(srcs) != len(cors) or not all(isinstance(t, str) for t in [*srcs, *cors]):
             raise InputError(f"text_scores: {len(srcs)} sources and {len(cors)} corrections, all strings and "
@@ -230,7 +230,7 @@ def _with_tokenize(parsing: ParseSettings | None, tokenize: str | None) -> Parse
 
 def _loaded(record: Any, what: str) -> tuple[Any, str]:
     """A judge's or encoder's record loaded, with its identity; the plugin's failure named."""
-    from .app.plugins import plugin_fault
+    from .plugins import plugin_fault
     try:
         loaded, identity = record.load(), record.identity()
     except SemsimError:
@@ -274,7 +274,7 @@ def parse(texts: Sequence[str], representation: str | None = None, parser: str |
     ``progress``, and ``tokenize="spacy"`` for untokenized text such as LLM outputs
     (:mod:`semsim.app.tokenization`). :func:`~semsim.app.parsing.parse_texts` takes them as one object.
     """
-    from .app.tokenization import warn_untokenized_python
+    from .tokenization import warn_untokenized_python
     how = ParseSettings(parser, representation, model, **settings)
     texts = checked_texts(texts)
     warn_untokenized_python([("the texts", texts)], how.tokenize)

@@ -19,7 +19,6 @@ from typing import Any
 
 import click
 
-from ...api import USim
 from ...kernel.errors import InputError, SemsimError
 from ...kernel.graph import Graph
 from ...kernel.limits import MAX_BOOTSTRAP
@@ -28,6 +27,7 @@ from ...kernel.stats import Score, corpus_score, correlation
 from ..cli import format_option, parsing_options, quiet_option, usim_options
 from ..parsing import ParseSettings, graph_key
 from ..report import Col, Record, Report, Skipped, Table, num, write
+from ..usim import USim
 from .common import fail_if_unparsed, warn_if_untokenized
 from .inputs import check_writable, fail_if_unread, open_output, pair_inputs, read_pairs, readable_pairs
 

@@ -29,7 +29,7 @@ def distsim(source: str, correction: str, by_sentence: bool, labels: tuple[str, 
     semsim distsim examples/fig1-source.xml examples/fig1-correction.xml
     semsim distsim sources/ corrections/ --by-sentence --label A --label P --format json
     """
-    from ...api import distsim as _distsim
+    from ..usim import distsim as _distsim
     read = read_pairs(pair_inputs(source, correction), read_format, quiet)
     graphs, unscored = [], Skipped()
     for p in readable_pairs(read):  # a pair too large (or deep) to count costs only itself

@@ -16,7 +16,6 @@ from pathlib import Path
 
 import click
 
-from ...api import USim
 from ...kernel.errors import GraphError, InputError, SemsimError
 from ...kernel.files import atomic_write
 from ...kernel.graph import Graph
@@ -24,6 +23,7 @@ from ...kernel.limits import LimitError
 from ...kernel.signature import Signature
 from ..cli import parsing_options, quiet_option, usim_options
 from ..parsing import ParseSettings
+from ..usim import USim
 from .inputs import GraphPair, check_writable, pair_inputs, read_pairs
 
 

@@ -9,13 +9,13 @@ from typing import Any
 
 import click
 
-from ...api import USim
 from ...kernel.errors import SemsimError
 from ...kernel.limits import MAX_BOOTSTRAP
 from ...kernel.stats import Score
 from ..cli import format_option, parsing_options, quiet_option, systems_inputs, usim_options
 from ..parsing import ParseSettings
 from ..report import write_jsonl
+from ..usim import USim
 from .common import fail_if_unparsed, is_preset, rerun_options, system_names, warn_if_untokenized
 from .inputs import check_writable, open_output
 

@@ -14,7 +14,6 @@ from typing import Any
 
 import click
 
-from ...api import USim
 from ...kernel.errors import InputError, ParseError, SemsimError
 from ...kernel.graph import Graph
 from ...kernel.limits import MAX_BOOTSTRAP, LimitError, check_pair
@@ -23,6 +22,7 @@ from ..gec.m2 import read_m2
 from ..gec.sensitivity import ANCHORS, Chain, TypeSummary, build_chains, by_type, chain_texts, edit_deltas
 from ..parsing import ParseSettings, graph_key
 from ..report import Col, Record, Report, Skipped, Table, num, write, write_jsonl
+from ..usim import USim
 from .inputs import check_writable, open_output
 
 

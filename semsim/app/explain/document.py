@@ -18,7 +18,6 @@ from typing import Any, cast
 
 import numpy as np
 
-from ...api import USim
 from ...kernel.align.paraphrase import Gap, Verdict
 from ...kernel.align.tokens import judged_token_pairs, related, synchronised_spans
 from ...kernel.errors import SemsimError
@@ -26,6 +25,7 @@ from ...kernel.graph import Graph
 from ...kernel.metrics import legacy, settings, usim
 from ...kernel.signature import Signature
 from ...kernel.stats import Counts, Score
+from ..usim import USim
 from .schema import (
     SIDES,
     CountsDoc,

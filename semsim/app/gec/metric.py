@@ -39,12 +39,12 @@ from collections.abc import Sequence
 from dataclasses import dataclass
 from typing import TYPE_CHECKING, Any
 
-from ...api import USim
 from ...kernel.errors import SemsimError, SettingsError
 from ...kernel.metrics.settings import SETTINGS, Settings, given_fields, track_given
 from ...kernel.signature import Signature
 from ...kernel.stats import Score
 from ..parsing import ParseSettings
+from ..usim import USim
 
 
 class _StandaloneBase:

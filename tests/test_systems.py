@@ -168,7 +168,7 @@ def test_scoring_while_parsing_leaves_refusals_for_later_and_lets_bugs_out():
     """Pairs scored as workers parse: a pair a measure refuses (a SemsimError) is left for
     score_lines, which skips or raises it in file order; any other exception is a bug and
     comes out at once (it was swallowed, and a flaky bug then passed unseen)."""
-    from semsim.app.systems import ScoresWhileParsing
+    from semsim.app.scoring import ScoresWhileParsing
     from semsim.kernel.graph import Unit, build_graph
 
     class Parsed:  # what ScoresWhileParsing asks of Parses

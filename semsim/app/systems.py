@@ -9,21 +9,15 @@ renderings are plain text, Markdown (for a paper's appendix or a README), TSV an
 from __future__ import annotations
 
 import contextlib
-from collections.abc import Callable, Collection, Iterable, Iterator, Mapping, Sequence
+from collections.abc import Collection, Mapping, Sequence
 from dataclasses import dataclass, field
-from typing import TYPE_CHECKING, Any
+from typing import Any
 
-from ..kernel.errors import SemsimError
-from ..kernel.graph import Graph
-from ..kernel.limits import LimitError, check_pair
+from ..kernel.limits import LimitError
 from ..kernel.signature import Signature
 from ..kernel.significance import PairedTest, paired_tests
 from ..kernel.stats import Score, corpus_score
-from .parsing import graph_key
 from .report import Col, Record, Report, Table, num, render
-
-if TYPE_CHECKING:
-    from .parsing import Parses
 
 RENDERINGS = ("text", "markdown", "tsv", "json")
 
@@ -204,93 +198,3 @@ def how_much_changed(source: Sequence[str], systems: Mapping[str, Sequence[str]]
         out[name] = {"changed": changed / len(keep) if keep else 0.0,
                      "word_change": sum(measured) / len(measured) if measured else 0.0}
     return out
-
-
-class ScoresWhileParsing:
-    """Line pairs scored while the rest of a run is still being parsed: ``on_parsed`` for
-    :func:`semsim.app.parsing.parse_texts`, then :attr:`scored` for :func:`score_lines`.
-
-    With batches parsed in worker processes (``--jobs``, Dask), the command's own process
-    only stores what comes back, and it sat idle for most of the parse; after the parse,
-    scoring the pairs ran on one core while the others idled (SEEDA: 10 of the 91 s of
-    ``--jobs 2``). So each pair is scored as soon as its two sentences are parsed. A score
-    depends on the two graphs alone, so it is the same whenever it is computed, and the
-    output is byte-identical (tested). A pair too large to align, or one a measure refuses
-    (a :class:`~semsim.kernel.errors.SemsimError`), is left to :func:`score_lines`, which skips
-    it or raises as it always did; any other exception is a bug, and stops the run at once.
-    """
-
-    def __init__(self, source: Sequence[str], systems: Iterable[Sequence[str]],
-                 score: Callable[[Graph, Graph], Score]) -> None:
-        self.lines, self.score = (list(source), [list(s) for s in systems]), score
-        self.scored: dict[tuple[str, str], Score] = {}
-        self._waiting: dict[str, list[tuple[str, str]]] | None = None  # a key -> the pairs it completes
-        self._signed = score
-
-    def __call__(self, new: Mapping[str, Graph], parses: Parses) -> None:
-        if self._waiting is None:  # the first call: the texts are tokenized, the parser signed
-            self._waiting, (source, systems) = {}, self.lines
-            self._signed = parses.signed(self.score)
-            pairs = dict.fromkeys((parses.key(a), parses.key(b)) for lines in systems for a, b in zip(source, lines)
-                                  if a.strip() and b.strip())
-            for pair in pairs:
-                for key in dict.fromkeys(pair):
-                    self._waiting.setdefault(key, []).append(pair)
-        graphs = parses.graphs
-        for key in new:
-            for a, b in self._waiting.pop(key, ()):
-                if (a, b) in self.scored or a not in graphs or b not in graphs:
-                    continue
-                try:
-                    check_pair(graphs[a], graphs[b])
-                    self.scored[a, b] = self._signed(graphs[a], graphs[b])
-                except SemsimError:  # too large, a measure refusing the pair: score_lines skips or raises
-                    continue
-
-
-@dataclass(frozen=True)
-class SentenceResult:
-    system: str
-    line: int
-    score: Score
-    empty: bool
-
-
-def score_lines(source: Sequence[str], systems: Mapping[str, Sequence[str]], graphs: dict[str, Graph],
-                  score: Callable[[Graph, Graph], Score], fallback: Score,
-                  skip: Collection[int] = (), scored: Mapping[tuple[str, str], Score] | None = None
-                  ) -> Iterator[SentenceResult]:
-    """Score each system's lines against the source lines, in file order, but for the
-    1-based lines in ``skip`` (e.g. a sentence that could not be parsed), for every system
-    alike, so that systems stay comparable sentence by sentence.
-
-    A pair with an empty side is not parsed; as in the authors' tool it scores 1 if both
-    sides are empty and 0 otherwise, by convention (no counts). Such scores copy the parts
-    and signature of a real score of the run (``fallback`` when every pair is empty).
-    ``scored`` holds pairs scored already, by normalised text (:class:`ScoresWhileParsing`).
-    """
-    template: Score | None = None
-    # A pair is scored once: systems agree on most lines (SEEDA: 18,367 pairs, 7,773 distinct),
-    # and a score depends on the two graphs alone.
-    scored = dict(scored or {})
-
-    def pair_score(src: str, hyp: str) -> Score:
-        pair = graph_key(src), graph_key(hyp)
-        if pair not in scored:
-            scored[pair] = score(graphs[pair[0]], graphs[pair[1]])
-        return scored[pair]
-
-    for name, lines in systems.items():
-        for i, (src, hyp) in enumerate(zip(source, lines)):
-            if i + 1 in skip:
-                continue
-            if src.strip() and hyp.strip():
-                yield SentenceResult(name, i + 1, pair_score(src, hyp), False)
-                continue
-            if template is None:
-                template = next((pair_score(a, b)
-                                 for lines_ in systems.values() for k, (a, b) in enumerate(zip(source, lines_))
-                                 if a.strip() and b.strip() and k + 1 not in skip), fallback)
-            value = 1.0 if not src.strip() and not hyp.strip() else 0.0
-            yield SentenceResult(name, i + 1, Score.fixed(value, list(template.parts), template.signature,
-                                                          template.headline), True)

@@ -2,8 +2,8 @@
 each output in a file, so that two checkouts can be compared byte for byte (issue #48's refactor
 must change none of them; #36 did the same by hand).
 
-    python benchmarks/golden.py CHECKOUT OUTDIR [--python PY] [--shared DIR | --no-shared]
-    python benchmarks/golden.py --compare DIR_A DIR_B
+    python scripts/golden.py CHECKOUT OUTDIR [--python PY] [--shared DIR | --no-shared]
+    python scripts/golden.py --compare DIR_A DIR_B
 
 The first form runs CHECKOUT's semsim (``PYTHONPATH=CHECKOUT:CHECKOUT/plugins/ucca:...``, so the
 plugins' entry points are those installed, their code CHECKOUT's) as ``PY -m semsim ...`` and

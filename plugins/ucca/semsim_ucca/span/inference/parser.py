@@ -157,7 +157,8 @@ class SpanParser:
         most ``batch_size`` sentences and :data:`SPAN_BUDGET` spans a batch (every span of
         an n-token sentence is scored, n(n+1)/2 of them, so one 227-token sentence of
         CoNLL-2014 weighs as much as 150 of JFLEG's 18-token ones)."""
-        from .model import arrays, cky, span_batch
+        from .decoder import cky
+        from .model import arrays, span_batch
         from .runtime import Net, log_softmax
         net = self.net if isinstance(self.net, Net) else Net.from_torch(self.net)
         out: list[Any] = [None] * len(features)

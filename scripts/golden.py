@@ -260,7 +260,7 @@ print(repr(spacy.signature), spacy.tokenized(["He gva an apple for John."]))
 """
 
 API_METRIC = """
-from semsim.app.gec.metric import USimMetric
+from semsim.app.metric import USimMetric
 sources = [l.rstrip("\\n") for l in open("examples/source.txt", encoding="utf-8")]
 a = [l.rstrip("\\n") for l in open("examples/system.txt", encoding="utf-8")]
 b = [l.rstrip("\\n") for l in open("examples/system-conservative.txt", encoding="utf-8")]
@@ -303,7 +303,7 @@ print("semsim-gecmetrics-eval:", out.getvalue())
 """
 
 API_METAEVAL = """
-from semsim.app.gec.metaeval import read_judgments
+from semsim.app.metaeval import read_judgments
 js = read_judgments("data/ratings.tsv")
 print([repr(j) for j in js])
 """

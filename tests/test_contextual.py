@@ -13,7 +13,7 @@ from click.testing import CliRunner
 
 import semsim
 from semsim.app.explain import explain
-from semsim.app.gec.metric import USimMetric
+from semsim.app.metric import USimMetric
 from semsim.kernel.align.contextual import FLOOR, contextual_pairs, credits
 from semsim.kernel.align.tokens import heaviest_monotone
 from semsim.kernel.errors import SettingsError

@@ -275,6 +275,6 @@ def test_inputs_that_are_no_sentences_are_refused(hf_env, sources, predictions, 
 
 @pytest.mark.parametrize("setting", [{"batch_size": 0}, {"jobs": 0}, {"jobs": True}])
 def test_counts_that_cannot_parse_are_refused(setting):
-    from semsim.app.gec.metric import USimMetric
+    from semsim.app.metric import USimMetric
     with pytest.raises(SettingsError, match="expected a whole number of at least 1"):
         USimMetric.Config(**setting)

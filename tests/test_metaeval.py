@@ -1,4 +1,4 @@
-"""The meta-evaluation against people (``semsim.app.gec.metaeval``, ``semsim meta-eval``): its
+"""The meta-evaluation against people (``semsim.app.metaeval``, ``semsim meta-eval``): its
 numbers against scipy on tiny hand-made tables, its bootstrap over sources, the three table
 formats and the tables it refuses, and the anchors on the pinned MiniLM."""
 
@@ -16,8 +16,9 @@ from scipy import stats
 from support import run_cli as run
 
 import semsim.kernel.stats
-from semsim.app.gec import metaeval, metaeval_tables
-from semsim.app.gec.metaeval import Judgment, anchor, changed, correlate, meta_evaluate, read_judgments
+from semsim.app import metaeval
+from semsim.app.metaeval import Judgment, anchor, changed, correlate, meta_evaluate, read_judgments
+from semsim.app.metaeval import tables as metaeval_tables
 from semsim.kernel.errors import InputError, SettingsError
 from semsim.kernel.stats import compare_correlations
 

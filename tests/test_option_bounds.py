@@ -190,7 +190,7 @@ def test_a_file_name_with_a_newline_keeps_each_tsv_record_on_one_line(tmp_path):
 
 
 def test_meta_evaluate_and_paired_tests_bound_their_resamples():
-    from semsim.app.gec.metaeval import Judgment, meta_evaluate
+    from semsim.app.metaeval import Judgment, meta_evaluate
     from semsim.kernel.errors import SettingsError
     from semsim.kernel.significance import paired_tests
     judgments = [Judgment("a b", "a c", 1.0, (1.0,), 1), Judgment("c d", "c e", 2.0, (2.0,), 2)]

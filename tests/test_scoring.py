@@ -11,7 +11,7 @@ from support import run_cli
 
 import semsim.app.scoring
 from semsim import USim
-from semsim.app.gec.metric import USimMetric
+from semsim.app.metric import USimMetric
 from semsim.app.parsing import ParseSettings
 from semsim.app.scoring import Files, score_texts
 from semsim.kernel.errors import ParseError, SemsimError

@@ -13,7 +13,7 @@ import pytest
 from support import run_cli as run
 
 import semsim
-from semsim.app.gec.metric import USimMetric
+from semsim.app.metric import USimMetric
 from semsim.kernel.errors import SettingsError
 from semsim.kernel.metrics.settings import SETTINGS, Settings
 
@@ -136,7 +136,7 @@ def test_distsim_and_conservatism_carry_signatures(tmp_path):
 
 
 def test_systems_table_and_adapter_signatures(toy_env):
-    from semsim.app.gec.metric import USimMetric
+    from semsim.app.metric import USimMetric
     src, hyp = toy_env / "s.txt", toy_env / "h.txt"
     src.write_text("He sleeps .\nShe reads .\n")
     hyp.write_text("He sleep .\nShe reads .\n")

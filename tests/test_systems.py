@@ -118,7 +118,7 @@ def test_score_command_prints_the_systems_table(toy_env):
 
 
 def test_gec_metrics_shaped_adapter(toy_env):
-    from semsim.app.gec.metric import USimMetric
+    from semsim.app.metric import USimMetric
     scorer = USimMetric(USimMetric.Config(parser="toy-parser"))
     sentence = scorer.score_sentence(SOURCE, HYP1)
     assert len(sentence) == 5 and sentence[1] == 1.0 and sentence[3] == 1.0  # both empty: 1 by convention

@@ -177,7 +177,7 @@ def test_conservatism_compare_and_sensitivity_sign_the_tokenizer(toy_env, spacy)
 # -- Python ---------------------------------------------------------------------------------------
 @pytest.mark.slow
 def test_usim_metric_tokenize_spacy_equals_pretokenized_text(toy_env, spacy):
-    from semsim.app.gec.metric import USimMetric
+    from semsim.app.metric import USimMetric
     raw = USimMetric(USimMetric.Config(parser="toy-parser", tokenize="spacy"))
     plain = USimMetric(USimMetric.Config(parser="toy-parser"))
     with warnings.catch_warnings():

@@ -218,7 +218,7 @@ def test_the_gec_metrics_config_has_every_setting_flat_with_its_default():
     """gec-metrics reads a config from flat YAML fields: USimMetric.Config has one per setting."""
     import dataclasses
 
-    from semsim.app.gec.metric import USimMetric
+    from semsim.app.metric import USimMetric
     config = {f.name: f.default for f in dataclasses.fields(USimMetric.Config)}
     assert {s.name: s.default for s in SETTINGS}.items() <= config.items()
     assert USimMetric.Config(labels="weak").usim == USim(labels="weak")

@@ -1,5 +1,5 @@
 """Text to scores: the one route `semsim score`, :meth:`semsim.USim.text_scores` and
-:class:`semsim.app.gec.metric.USimMetric` (and through it gec-metrics, the Hugging Face module and
+:class:`semsim.app.metric.USimMetric` (and through it gec-metrics, the Hugging Face module and
 the meta-evaluation) take (:func:`score_texts`), beside the route from text to graphs
 (:func:`semsim.app.parsing.parse_texts`).
 

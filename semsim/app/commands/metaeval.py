@@ -4,7 +4,7 @@ Reads a table of sources, outputs and human scores (TMU-GFM, ASSET or a plain TS
 the outputs that changed their source, scores the pairs with semsim measures of any USim
 settings and with the anchors (token Levenshtein, chrF, MiniLM cosine, BERTScore), and
 prints Pearson, Spearman and Kendall correlations with bootstrap intervals over sources
-(:mod:`semsim.app.gec.metaeval`); ``--per-sentence`` writes every pair with each measure's rank
+(:mod:`semsim.app.metaeval`); ``--per-sentence`` writes every pair with each measure's rank
 error, and the commands that explain it with ``semsim explain``.
 """
 
@@ -23,7 +23,7 @@ import click
 from ...kernel.errors import SemsimError, SettingsError
 from ...kernel.limits import MAX_BOOTSTRAP
 from ..cli import format_option, parsing_options, quiet_option
-from ..gec.metaeval import ANCHOR_MODULES, ANCHORS, RENDERINGS, TABLE_FORMATS, MetaEvaluation
+from ..metaeval import ANCHOR_MODULES, ANCHORS, RENDERINGS, TABLE_FORMATS, MetaEvaluation
 from ..parsing import ParseSettings
 from ..report import write_jsonl
 from .common import warn_if_untokenized
@@ -133,7 +133,7 @@ def meta_eval(table: str, table_format: str, measure_specs: tuple[str, ...], ver
     semsim meta-eval ratings.tsv --measure "para:tokens=paraphrase,leaves=2" --per-sentence pairs.jsonl
     semsim meta-eval ratings.tsv --measure "meaning:preset=meaning" --measure bertscore --versus bertscore
     """
-    from ..gec.metaeval import USimMeasure, anchor, changed, meta_evaluate, read_judgments
+    from ..metaeval import USimMeasure, anchor, changed, meta_evaluate, read_judgments
     check_writable(output, per_sentence, inputs=[table])
     specs = [measure_spec(s) for s in measure_specs]
     if not specs:
@@ -151,7 +151,7 @@ def meta_eval(table: str, table_format: str, measure_specs: tuple[str, ...], ver
     if not kept:
         raise SemsimError(f"{table}: no output differs from its source (--keep-unchanged keeps them)")
     warn_if_untokenized({table: [t for j in kept for t in (j.source, j.output)]}, parsing.tokenize, quiet)
-    from ..gec.metric import config_fields  # here, once the table is read: it imports gec-metrics (8 s)
+    from ..metric import config_fields  # here, once the table is read: it imports gec-metrics (8 s)
     config = config_fields(parsing)
     measures = {name: anchor(name, parsing.tokenize) if settings is None else USimMeasure(settings, **config)
                 for name, settings in specs}  # settings are checked here, before any parse

@@ -46,7 +46,7 @@ Args:
     sources (`list` of `str`): the input sentences, one per example.
     predictions (`list` of `str`): the outputs (corrections), one per source.
     Settings (keywords of `compute` or `evaluate.load`, or `config_name`: default, legacy,
-    weak, unlabeled, meaning): any field of `semsim.app.gec.metric.USimMetric.Config`, e.g.
+    weak, unlabeled, meaning): any field of `semsim.app.metric.USimMetric.Config`, e.g.
     `parser`, `model`, `variant` (paper|legacy), `preset` (none|meaning: the setting that agrees
     best with people's meaning judgments), `labels` (labeled|weak|unlabeled), `direction`,
     `tie_break`, `remote`, `tokens` (edit|lexical|ordered|paraphrase|contextual), `edge_weights`

@@ -11,10 +11,10 @@ reader knows: token Levenshtein, chrF, MiniLM cosine, BERTScore), and correlates
 the people (:func:`correlate`: Pearson, Spearman, Kendall, each with a bootstrap interval
 that resamples *sources*, since several outputs of one source are not independent).
 
-By concern: the tables are read in :mod:`semsim.app.gec.metaeval_tables`, the anchors are in
-:mod:`semsim.app.gec.metaeval_anchors`, the correlations and their bootstrap are the kernel's
+By concern: the tables are read in :mod:`semsim.app.metaeval.tables`, the anchors are in
+:mod:`semsim.app.metaeval.anchors`, the correlations and their bootstrap are the kernel's
 (:mod:`semsim.kernel.stats`); this module holds USim as a measure, the study and its report, and
-re-exports the others' public names, so ``semsim.app.gec.metaeval`` offers all of them.
+re-exports the others' public names, so ``semsim.app.metaeval`` offers all of them.
 
 A measure is anything that maps ``(source, output)`` pairs, as the table gives them, to
 one float each; a ``signature`` attribute, if it has one, names what computed the numbers.
@@ -35,7 +35,7 @@ from ...kernel.errors import SemsimError, SettingsError
 from ...kernel.signature import Signature
 from ...kernel.stats import CORRELATIONS, Correlation, Difference, compare_correlations, correlate
 from ..report import Col, Record, Report, Table, num, render
-from .metaeval_anchors import (
+from .anchors import (
     ANCHOR_MODULES,
     ANCHORS,
     ENCODER,
@@ -46,7 +46,7 @@ from .metaeval_anchors import (
     MiniLMCosine,
     anchor,
 )
-from .metaeval_tables import TABLE_FORMATS, Judgment, Pair, changed, read_judgments
+from .tables import TABLE_FORMATS, Judgment, Pair, changed, read_judgments
 
 __all__ = ["ANCHORS", "ANCHOR_MODULES", "CORRELATIONS", "ENCODER", "RENDERINGS", "TABLE_FORMATS", "BERTScore",
            "ChrF", "Correlation", "Difference", "Judgment", "Levenshtein", "Measure", "MeasureResult", "MetaEvaluation",
@@ -58,14 +58,14 @@ RENDERINGS = ("text", "markdown", "tsv", "json")
 
 
 class USimMeasure:
-    """USim with any settings, from text: :class:`semsim.app.gec.metric.USimMetric` built from
+    """USim with any settings, from text: :class:`semsim.app.metric.USimMetric` built from
     ``config`` (how to parse: ``parser``, ``model``, ``tokenize``, ``cache``...) and
     ``settings`` (USim's own, given as a mapping and passed on as they are, so a setting
     USim gains later works here unchanged; a setting may also override ``config``).
     Unknown or invalid settings are refused when the measure is made, before any parse."""
 
     def __init__(self, settings: Mapping[str, Any] | None = None, **config: Any) -> None:
-        from .metric import USimMetric
+        from ..metric import USimMetric
         self.settings = dict(settings or {})
         known = {f.name for f in fields(USimMetric.Config)}
         unknown = sorted(set(self.settings) - known)

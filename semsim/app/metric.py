@@ -10,7 +10,7 @@ values), with ``score_sentence(sources, hypotheses) -> list[float]`` and
 :func:`register` adds it to gec-metrics' registry as ``usim``::
 
     import gec_metrics
-    from semsim.app.gec.metric import register
+    from semsim.app.metric import register
     register()
     cls = gec_metrics.get_metric("usim")
     scorer = cls(cls.Config(parser="tupa", model="path/to/model", labels="weak"))
@@ -39,12 +39,12 @@ from collections.abc import Sequence
 from dataclasses import dataclass
 from typing import TYPE_CHECKING, Any
 
-from ...kernel.errors import SemsimError, SettingsError
-from ...kernel.metrics.settings import SETTINGS, Settings, given_fields, track_given
-from ...kernel.signature import Signature
-from ...kernel.stats import Score
-from ..parsing import ParseSettings
-from ..usim import USim
+from ..kernel.errors import SemsimError, SettingsError
+from ..kernel.metrics.settings import SETTINGS, Settings, given_fields, track_given
+from ..kernel.signature import Signature
+from ..kernel.stats import Score
+from .parsing import ParseSettings
+from .usim import USim
 
 
 class _StandaloneBase:
@@ -193,8 +193,8 @@ class USimMetric(_Base):
 
     def sentence_scores(self, sources: Sequence[str], hypotheses: Sequence[Sequence[str]]) -> list[list[Score]]:
         """Full :class:`~semsim.Score` objects (counts, signature) per system and sentence."""
-        from ..scoring import score_texts
-        from ..tokenization import warn_untokenized_python
+        from .scoring import score_texts
+        from .tokenization import warn_untokenized_python
         for k, hyps in enumerate(hypotheses):
             if len(hyps) != len(sources):
                 raise SemsimError(f"system {k} has {len(hyps)} sentences but there are {len(sources)} sources")
@@ -212,7 +212,7 @@ class USimMetric(_Base):
 
     def signature(self) -> Signature:
         """:meth:`get_signature` as fields: what every score of this metric carries."""
-        from ..parsing import parser_fields, signed_with
+        from .parsing import parser_fields, signed_with
         c = self.config
         parser = c.parsing.find()
         return signed_with(c.usim.signature(parser.representation), parser_fields(parser, c.model, c.tokenize),
@@ -233,6 +233,6 @@ def register(name: str = "usim") -> type[USimMetric]:
     is explicit: importing semsim does not change another package's state."""
     from gec_metrics.metrics import METRIC_ID2CLS, MetricBaseForReferenceFree
     if not issubclass(USimMetric, MetricBaseForReferenceFree):
-        raise SemsimError("gec-metrics was not importable when semsim.app.gec.metric was imported; see the warning")
+        raise SemsimError("gec-metrics was not importable when semsim.app.metric was imported; see the warning")
     METRIC_ID2CLS[name] = USimMetric
     return USimMetric

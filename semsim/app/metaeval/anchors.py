@@ -2,7 +2,7 @@
 trusts (token Levenshtein, chrF, MiniLM cosine, BERTScore), to read a semsim measure's
 correlation with people against.
 
-Part of :mod:`semsim.app.gec.metaeval` (which re-exports these names). Each anchor is a callable
+Part of :mod:`semsim.app.metaeval` (which re-exports these names). Each anchor is a callable
 on ``(source, output)`` pairs with a ``signature``; each tokenizes as it needs: the
 Levenshtein anchor through its ``tokenize`` setting, while chrF (whitespace ignored) and the
 encoders (their own word pieces) read the text as written. The libraries behind chrF and
@@ -24,7 +24,7 @@ import numpy as np
 from ...kernel.align.tokens import levenshtein_similarity
 from ...kernel.errors import SemsimError, SettingsError
 from ...kernel.signature import Signature
-from .metaeval_tables import Pair
+from .tables import Pair
 
 #: The encoder the embedding anchors run on (:data:`semsim.kernel.models.PINNED`): the one the UCCA
 #: parser and its paraphrase judge pin, so that all of them compute with the same weights.

@@ -105,3 +105,19 @@ def test_every_surface_from_text_takes_the_route(toy_env, monkeypatch):
     from semsim.app.hf import compute
     compute(["a ."], ["a b ."], {"parser": "toy-parser", "use_cache": False})
     assert len(calls) == 4 and all(isinstance(m, USim) for m in calls)
+
+
+def test_pairs_parsed_from_text_are_one_step(toy_env, monkeypatch):
+    """The step from two line-parallel texts to graph pairs (semsim compare's, per parser):
+    every distinct sentence parsed once, the lines to score, and the lines left out by file
+    and line, with what signs the scores (the parser's fields after the measure's)."""
+    from semsim.app.scoring import parse_pairs
+    monkeypatch.setenv("TOY_FAIL_AT", "Cats fly .")
+    source, output = ["the Cat sat .", "", "Cats fly .", "X y z ."], ["the Dog sat .", "a .", "Cats ran .", "X y w ."]
+    pairs = parse_pairs(source, output, ParseSettings(parser="toy-parser", cache=False), Files("s.txt", {"": "h.txt"}))
+    assert pairs.lines == [1, 4] and [str(e) for e in pairs.skipped] == [
+        "s.txt:3: parser 'toy-parser' failed on 'Cats fly .': RuntimeError: toy parser cannot parse this"]
+    g1, g2 = pairs.graphs(4)
+    assert [t.text for t in g1.tokens] == ["X", "y", "z", "."] and [t.text for t in g2.tokens] == ["X", "y", "w", "."]
+    signed = pairs.parses.sign(USim().signature("toy"))
+    assert str(signed).endswith("|parser:toy-parser|model:rules@rules-v1")

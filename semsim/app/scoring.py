@@ -115,14 +115,52 @@ def score_texts(metric: TextMetric, source: Sequence[str], systems: Mapping[str,
 
 
 def _skipped(source: list[str], systems: dict[str, list[str]], parses: Parses,
-             files: Files | None) -> list[InputError]:
+             files: Files | None, left_out: Collection[int] = ()) -> list[InputError]:
     """The lines to leave out, in file order: the source's and each system's unparsed
-    sentences, then the pairs too large to align (:mod:`semsim.app.textfiles`)."""
+    sentences, then the pairs too large to align (:mod:`semsim.app.textfiles`; not asked of
+    a line already ``left_out``)."""
     at = files or Files("source", {name: name for name in systems})
     by_file = {at.systems[name]: lines for name, lines in systems.items()}
     unparsed = unparsed_lines({at.source: source, **by_file}, parses.failed)
     return unparsed + too_large_lines(source, by_file, parses.graphs,
-                                      {e.line for e in unparsed if e.line is not None})
+                                      {e.line for e in unparsed if e.line is not None} | set(left_out))
+
+
+@dataclass(frozen=True)
+class ParsedPairs:
+    """Two line-parallel texts (a source and one output) parsed through the one route from
+    text (:func:`parse_pairs`): the texts as tokenized for parsing, the lines left out, and
+    the parses (their graphs, and :meth:`~semsim.app.parsing.Parses.sign` for the scores)."""
+
+    source: list[str]
+    output: list[str]
+    parses: Parses
+    #: one error per file and line: a sentence the parser failed on, a pair too large to align
+    skipped: list[InputError]
+
+    @property
+    def lines(self) -> list[int]:
+        """The 1-based lines to score: two non-empty sides, not left out."""
+        skip = {e.line for e in self.skipped if e.line is not None}
+        return [i for i, (a, b) in enumerate(zip(self.source, self.output), 1)
+                if a.strip() and b.strip() and i not in skip]
+
+    def graphs(self, line: int) -> tuple[Graph, Graph]:
+        """The two graphs of 1-based ``line`` (one of :attr:`lines`)."""
+        got = self.parses.graphs
+        return got[graph_key(self.source[line - 1])], got[graph_key(self.output[line - 1])]
+
+
+def parse_pairs(source: Sequence[str], output: Sequence[str], parsing: ParseSettings, files: Files,
+                left_out: Collection[int] = ()) -> ParsedPairs:
+    """The step from two line-parallel texts to graph pairs that ``semsim score``'s route takes
+    (:func:`score_texts`) and ``semsim compare --source --hyp`` takes per parser: parse every
+    distinct sentence once, and leave out, by file and line, the sentences the parser failed
+    on and the pairs too large to align (not asked of lines already ``left_out``)."""
+    parses = parse_texts([*source, *output], parsing)
+    src, out = parses.tokenized(source), parses.tokenized(output)
+    (name,) = files.systems
+    return ParsedPairs(src, out, parses, _skipped(src, {name: out}, parses, files, left_out))
 
 
 class ScoresWhileParsing:

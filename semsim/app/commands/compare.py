@@ -15,7 +15,7 @@ import math
 from collections.abc import Callable, Collection, Sequence
 from dataclasses import dataclass, replace
 from pathlib import Path
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 import click
 
@@ -25,11 +25,14 @@ from ...kernel.limits import MAX_BOOTSTRAP
 from ...kernel.signature import Signature
 from ...kernel.stats import Score, corpus_score, correlation
 from ..cli import format_option, parsing_options, quiet_option, usim_options
-from ..parsing import ParseSettings, graph_key
+from ..parsing import ParseSettings
 from ..report import Col, Record, Report, Skipped, Table, num, write
 from ..usim import USim
 from .common import fail_if_unparsed, warn_if_untokenized
 from .inputs import check_writable, fail_if_unread, open_output, pair_inputs, read_pairs, readable_pairs
+
+if TYPE_CHECKING:
+    from ..scoring import ParsedPairs
 
 #: what a column's scores of parsed text are signed with (:meth:`semsim.app.parsing.Parses.sign`)
 Signing = Callable[[Signature], Signature]
@@ -127,29 +130,26 @@ def _pairs_from_text(source: Path, hyp: Path, parser_specs: tuple[str, ...], par
     an empty line are left out (nothing to parse), and so are, in every representation, the
     lines a parser could not parse (returned as errors, to report). Also what each
     representation's scores are signed with (its parser, model and tokenizer)."""
-    from ..parsing import parse_texts
-    from ..textfiles import read_parallel, too_large_lines, unparsed_lines
+    from ..scoring import Files, parse_pairs
+    from ..textfiles import read_parallel
     raw_src, raw_cor = read_parallel(source, [hyp])
     warn_if_untokenized({source: raw_src, **raw_cor}, parsing.tokenize, quiet)
-    parsed: dict[str, dict[str, Graph]] = {}
+    parsed: dict[str, ParsedPairs] = {}
     signed_by: dict[str, Signing] = {}
     unparsed: list[InputError] = []
-    src, cor = raw_src, raw_cor
     for spec in parser_specs:
         name, model = _parse_spec(spec)
-        parses = parse_texts([*raw_src, *raw_cor[hyp]], replace(parsing, parser=name, model=model))
-        src, cor = parses.tokenized(raw_src), {hyp: parses.tokenized(raw_cor[hyp])}
-        rep = parses.representation if parses.representation not in parsed else name
-        parsed[rep], signed_by[rep] = parses.graphs, parses.sign
-        unparsed += unparsed_lines({source: src, **cor}, parses.failed)
-        unparsed += too_large_lines(src, cor, parses.graphs, {e.line for e in unparsed if e.line is not None})
+        pairs = parse_pairs(raw_src, raw_cor[hyp], replace(parsing, parser=name, model=model), Files(source, {"": hyp}),
+                            {e.line for e in unparsed if e.line is not None})
+        rep = pairs.parses.representation if pairs.parses.representation not in parsed else name
+        parsed[rep], signed_by[rep] = pairs, pairs.parses.sign
+        unparsed += pairs.skipped
     skip = {e.line for e in unparsed if e.line is not None}
-    lines = [i for i, (a, b) in enumerate(zip(src, cor[hyp])) if a.strip() and b.strip() and i + 1 not in skip]
+    lines = [i - 1 for i in pairs.lines if i not in skip]  # 0-based: the lines every parser could give
     if not lines:
         raise SemsimError(f"{source}: no pair of non-empty lines to compare"
                           + (f" ({len(skip)} could not be parsed or aligned: {unparsed[0]})" if unparsed else ""))
-    out = {rep: [(graphs[graph_key(src[i])], graphs[graph_key(cor[hyp][i])]) for i in lines]
-           for rep, graphs in parsed.items()}
+    out = {rep: [p.graphs(i + 1) for i in lines] for rep, p in parsed.items()}
     return ([f"line {i + 1}" for i in lines], out, unparsed, {rep: [f"{hyp}:{i + 1}" for i in lines] for rep in out},
             signed_by)
 

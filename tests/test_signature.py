@@ -14,8 +14,7 @@ import semsim
 from semsim.app.parsing import parser_fields
 from semsim.kernel.errors import PluginError
 from semsim.kernel.records import Parser
-from semsim.kernel.signature import Signature, SignatureClash
-from semsim.kernel.stats import signature
+from semsim.kernel.signature import Signature, SignatureClash, signature
 
 EXAMPLES = Path(__file__).resolve().parents[1] / "examples"
 

@@ -2,8 +2,8 @@ from __future__ import annotations
 
 import pytest
 
-from semsim.kernel.signature import Signature
-from semsim.kernel.stats import Counts, Score, corpus_score, signature
+from semsim.kernel.signature import Signature, signature
+from semsim.kernel.stats import Counts, Score, corpus_score
 
 SIG = Signature.of("sig")
 

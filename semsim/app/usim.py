@@ -20,8 +20,8 @@ from ..kernel.metrics.legacy import legacy_settings, usim_legacy
 from ..kernel.metrics.settings import Settings
 from ..kernel.metrics.usim import paper_settings
 from ..kernel.metrics.usim import usim as _usim_paper
-from ..kernel.signature import Signature
-from ..kernel.stats import CorpusScore, Score, corpus_score, signature
+from ..kernel.signature import Signature, signature
+from ..kernel.stats import CorpusScore, Score, corpus_score
 from .parsing import Parses, ParseSettings, checked_texts, parse_texts
 from .plugins import paraphrase_judge, schemes, to_graph, word_encoder
 from .reading import read, read_all

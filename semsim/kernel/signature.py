@@ -20,6 +20,9 @@ import re
 from collections.abc import Iterable, Mapping
 from dataclasses import dataclass
 
+from .scheme import MadeBy, Scheme, scheme_fields
+from .version import __version__
+
 #: one field: a key and its value, or a bare name (``usim``, ``f1``) with no value
 Field = tuple[str, str | None]
 
@@ -142,3 +145,14 @@ class Signature:
 
     def __str__(self) -> str:
         return self.format()
+
+
+def signature(metric: str, settings: Mapping[str, object], scheme: Scheme | None = None,
+              made_by: MadeBy | None = None) -> Signature:
+    """``usim|variant:paper|...|scheme:ucca@HASH|plugin:...|version:0.1.0``: every setting
+    that can change a number, then the graphs' representation and who made them
+    (:func:`~semsim.kernel.scheme.scheme_fields`, where the measure was given graphs), then
+    semsim's version: the one place a measure's signature is assembled, semsim's own measures'
+    and plugins' alike."""
+    named = scheme_fields(scheme, made_by) if scheme is not None else {}
+    return Signature.of(metric, {**settings, **named}).add("version", __version__)

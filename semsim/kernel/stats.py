@@ -3,7 +3,8 @@
 Every metric in semsim reduces a comparison to integer counts (matched and total items
 on each side), as sacrebleu does for BLEU. Sentence scores, micro-averaged corpus scores
 and bootstrap confidence intervals are all computed from these counts, and every score
-carries the :class:`~semsim.kernel.signature.Signature` of the settings that produced it.
+carries the :class:`~semsim.kernel.signature.Signature` of the settings that produced it
+(:func:`semsim.kernel.signature.signature`).
 
 The statistics every study of scores shares live here too, written once: the bootstrap's
 draws (:func:`resample`, :func:`bootstrap`, :func:`percentile_interval`; the paired tests of
@@ -24,9 +25,7 @@ import numpy as np
 
 from .errors import InputError, SemsimError
 from .limits import MAX_BOOTSTRAP
-from .scheme import MadeBy, Scheme, scheme_fields
 from .signature import Signature
-from .version import __version__
 
 
 def f_score(precision: float, recall: float) -> float:
@@ -90,8 +89,8 @@ class Score:
     convention: float | None = None
 
     def __post_init__(self) -> None:
-        if not isinstance(self.signature, Signature):  # a plugin's measure signs with stats.signature
-            raise TypeError(f"a Score's signature is a semsim.kernel.signature.Signature (semsim.kernel.stats."
+        if not isinstance(self.signature, Signature):  # a plugin's measure signs with signature.signature
+            raise TypeError(f"a Score's signature is a semsim.kernel.signature.Signature (semsim.kernel.signature."
                             f"signature(name, settings, scheme) makes one), not {type(self.signature).__name__}")
 
     def _mean(self, attr: str) -> float:
@@ -470,14 +469,3 @@ def _kendall_net(x: np.ndarray, y: np.ndarray, w: np.ndarray) -> float:
     _, cy = np.unique(y[idx], return_counts=True)
     pairs = n * (n - 1) / 2
     return float(tau * np.sqrt((pairs - (cx * (cx - 1) / 2).sum()) * (pairs - (cy * (cy - 1) / 2).sum())))
-
-
-def signature(metric: str, settings: Mapping[str, object], scheme: Scheme | None = None,
-              made_by: MadeBy | None = None) -> Signature:
-    """``usim|variant:paper|...|scheme:ucca@HASH|plugin:...|version:0.1.0``: every setting
-    that can change a number, then the graphs' representation and who made them
-    (:func:`~semsim.kernel.scheme.scheme_fields`, where the measure was given graphs), then
-    semsim's version: the one place a measure's signature is assembled, semsim's own measures'
-    and plugins' alike."""
-    named = scheme_fields(scheme, made_by) if scheme is not None else {}
-    return Signature.of(metric, {**settings, **named}).add("version", __version__)

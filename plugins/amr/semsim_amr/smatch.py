@@ -19,7 +19,8 @@ from typing import Any
 from semsim.kernel.errors import SemsimError
 from semsim.kernel.graph import Graph
 from semsim.kernel.scheme import Scheme
-from semsim.kernel.stats import Counts, Score, signature
+from semsim.kernel.signature import signature
+from semsim.kernel.stats import Counts, Score
 
 SEED = 20130804  # the Smatch paper's date; any fixed value makes runs reproducible
 RESTARTS = 5  # the package's default number of hill-climbing restarts
@@ -71,7 +72,7 @@ def smatch_counts(test: Any, gold: Any, restarts: int = RESTARTS, seed: int = SE
 def smatch_score(test: Any, gold: Any, restarts: int = RESTARTS, seed: int = SEED,
                  scheme: Scheme | None = None) -> Score:
     """Smatch of ``test`` against ``gold`` as a semsim Score (precision on ``test``); signed with
-    ``scheme``, the graphs' (:func:`~semsim.kernel.stats.signature`), when they came as graphs."""
+    ``scheme``, the graphs' (:func:`~semsim.kernel.signature.signature`), when they came as graphs."""
     counts = smatch_counts(test, gold, restarts, seed)
     sig = signature("smatch", {"impl": "smatch-1.0.4", "restarts": restarts, "seed": seed}, scheme)
     return Score({"smatch": counts}, sig)

@@ -28,7 +28,8 @@ from typing import Any
 from semsim.kernel.errors import SemsimError
 from semsim.kernel.graph import Graph
 from semsim.kernel.scheme import Scheme
-from semsim.kernel.stats import Counts, Score, signature
+from semsim.kernel.signature import signature
+from semsim.kernel.stats import Counts, Score
 
 #: MTool's ``score.core.PUNCTUATION`` and ``SPACE``: trimmed from span ends / dropped inside.
 PUNCTUATION = frozenset(".?!;,:“\"”‘'’()[]{} \t\n\f")

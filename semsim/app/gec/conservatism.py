@@ -55,8 +55,8 @@ from ...kernel.align.tokens import align_tokens
 from ...kernel.errors import InputError, SemsimError
 from ...kernel.files import atomic_write
 from ...kernel.limits import LimitError
-from ...kernel.signature import Signature
-from ...kernel.stats import correlation, signature
+from ...kernel.signature import Signature, signature
+from ...kernel.stats import correlation
 from ..tokenization import with_tokenizer
 
 #: Thresholds at which :class:`SystemSummary` reports the ρ CDF (Figure 1, bottom).

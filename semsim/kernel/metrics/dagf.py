@@ -18,7 +18,8 @@ from collections.abc import Iterable
 
 from ..errors import GraphError
 from ..graph import Graph
-from ..stats import Counts, Score, signature
+from ..signature import signature
+from ..stats import Counts, Score
 
 EDGE_TYPES = ("primary", "remote", "implicit")
 

@@ -18,8 +18,7 @@ from collections.abc import Iterable, Mapping, Sequence
 from ..align.tokens import synchronised_spans
 from ..graph import Graph
 from ..scheme import Scheme
-from ..signature import Signature
-from ..stats import signature
+from ..signature import Signature, signature
 
 
 def label_counts(g: Graph, groups: Mapping[str, Sequence[str]] | None = None,
@@ -66,7 +65,7 @@ class DistSim(dict[str, float]):
 def distsim(pairs: Iterable[tuple[Graph, Graph]], labels: Sequence[str] | None = None,
             by_sentence: bool = False) -> DistSim:
     """DistSim per label and label group over sentence (or passage) pairs, signed with its
-    settings and the first pair's scheme (:func:`~semsim.kernel.stats.signature`)."""
+    settings and the first pair's scheme (:func:`~semsim.kernel.signature.signature`)."""
     diffs: Counter[str] = Counter()
     n = 0
     seen: set[str] = set()

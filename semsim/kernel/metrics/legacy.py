@@ -16,7 +16,8 @@ from ..align.tokens import legacy_token_pairs
 from ..errors import SettingsError
 from ..graph import Graph
 from ..limits import check_cells
-from ..stats import Counts, Score, signature
+from ..signature import signature
+from ..stats import Counts, Score
 from .settings import Settings
 
 

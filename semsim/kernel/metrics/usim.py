@@ -64,7 +64,8 @@ from ..align.tokens import paper_token_pairs
 from ..align.units import align_units, dice_alignment, overlap_matrix
 from ..errors import SettingsError
 from ..graph import Graph
-from ..stats import Counts, Score, signature
+from ..signature import signature
+from ..stats import Counts, Score
 from .settings import EDGE_WEIGHTS, Settings
 
 

@@ -6,7 +6,7 @@
 Pairs (source, JFLEG reference) against (source, that reference with one meaning-changing
 edit), per edit kind (``faithfulness_data.py``), generated here from JFLEG dev with
 ``--seed`` and ``--limit`` (``--skip N`` leaves out the pairs of the first N lines, e.g. the
-lines a setting was chosen on) or read from ``scripts/make_faithfulness_data.py``'s output
+lines a setting was chosen on) or read from ``benchmarks/make_faithfulness_data.py``'s output
 (``--data``). Both sides are scored in the same run by USim (paper and legacy variants,
 from text: each distinct sentence parsed once, with the default parser unless ``--parser``)
 and by the lexical baseline (token Levenshtein similarity to the source). Prints, in
@@ -186,7 +186,7 @@ def main() -> None:
     ap.add_argument("--parser", help="a registered parser (default: the default parser)")
     ap.add_argument("--model")
     ap.add_argument("--cache", help="parse cache file (default: $SEMSIM_CACHE_DIR/parses.sqlite3)")
-    ap.add_argument("--data", type=Path, help="pairs from scripts/make_faithfulness_data.py instead of generating")
+    ap.add_argument("--data", type=Path, help="pairs from benchmarks/make_faithfulness_data.py instead of generating")
     ap.add_argument("--jfleg", type=Path, default=ROOT.parent / "shared/data/jfleg/dev")
     ap.add_argument("--kinds", default=",".join(fa.KINDS))
     ap.add_argument("--bootstrap", type=int, default=1000)

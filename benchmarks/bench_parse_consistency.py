@@ -34,7 +34,7 @@ import numpy as np
 from scipy.stats import rankdata
 
 from semsim import USim
-from semsim.app.gec.metaeval import changed, read_judgments
+from semsim.app.metaeval import changed, read_judgments
 from semsim.app.parsing import Parses, ParseSettings, parse_texts
 
 ROOT = Path(__file__).resolve().parents[1]

@@ -1,6 +1,6 @@
 """A faithfulness benchmark for GEC metrics: valid corrections against meaning-changing edits.
 
-The data generator of ``bench_faithfulness.py`` and ``scripts/make_faithfulness_data.py``;
+The data generator of ``bench_faithfulness.py`` and ``benchmarks/make_faithfulness_data.py``;
 it lives beside them, not in the installed package, since no command needs it.
 
 Issue #20, part 1. USim (Choshen & Abend, NAACL 2018) is meant to measure *semantic

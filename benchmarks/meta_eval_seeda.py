@@ -14,7 +14,7 @@ metric never receives them, gec-metrics' ``inputs_handler`` drops them).
 
 Measured, every one through the same harness:
 
-* **USim paper** and **USim legacy** (semsim's :class:`~semsim.app.gec.metric.USimMetric`, the
+* **USim paper** and **USim legacy** (semsim's :class:`~semsim.app.metric.USimMetric`, the
   default parser unless ``--parser``);
 * **USim on changed lines**: a system's mean USim over the lines it changed only (an
   unchanged line is trivially faithful);
@@ -72,7 +72,7 @@ def metrics(parser: str | None, model: str | None, cache: str) -> dict[str, obje
     """The measures compared, each a gec-metrics reference-free metric."""
     from gec_metrics.metrics import MetricBaseForReferenceFree
 
-    from semsim.app.gec.metric import USimMetric
+    from semsim.app.metric import USimMetric
 
     def usim(variant: str) -> USimMetric:
         return USimMetric(USimMetric.Config(parser=parser, model=model, cache=cache, variant=variant))

@@ -25,7 +25,7 @@ from scipy.stats import spearmanr
 
 from semsim import USim
 from semsim.api import parse
-from semsim.app.gec.metaeval import read_judgments
+from semsim.app.metaeval import read_judgments
 from semsim.kernel.align import moves
 from semsim.kernel.align.tokens import heaviest_monotone
 from semsim.kernel.graph import Graph

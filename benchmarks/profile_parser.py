@@ -75,10 +75,10 @@ def timed(stages: dict[str, float], name: str, owner: object, attr: str) -> None
 
 
 def steady(model: str | None, texts: list[str]) -> tuple[dict[str, float], float]:
-    from semsim import parsing, threads
+    from semsim.app import parsing
+    from semsim.kernel import threads
     from semsim_ucca import span
-    from semsim_ucca.span.inference import encoder, features, parser, tree
-    from semsim_ucca.span.inference import model as net
+    from semsim_ucca.span.inference import decoder, encoder, features, parser, tree
     threads.limit()
     loaded = span.load(model)
     loaded.encoder()
@@ -88,7 +88,7 @@ def steady(model: str | None, texts: list[str]) -> tuple[dict[str, float], float
     timed(stages, "encoder", encoder.Encoder, "__call__")
     timed(stages, "network: embeddings, characters, BiLSTM", type(loaded.net), "encode")
     timed(stages, "network: span labels", type(loaded.net), "label_logits")
-    timed(stages, "CKY decoder", net, "cky")
+    timed(stages, "CKY decoder", decoder, "cky")
     timed(stages, "remote edges", parser.SpanParser, "_remotes")
     timed(stages, "spans to tree", parser, "spans_to_tree")
     timed(stages, "tree to graph", tree, "tree_to_graph")

@@ -23,7 +23,7 @@ from collections.abc import Iterable
 from pathlib import Path
 
 from semsim import Graph, read
-from semsim.app.gec.metaeval import changed, read_judgments
+from semsim.app.metaeval import changed, read_judgments
 from semsim.app.parsing import ParseSettings, parse_texts
 
 ROOT = Path(__file__).resolve().parents[1]

@@ -14,7 +14,6 @@ from __future__ import annotations
 
 from typing import TYPE_CHECKING, Any
 
-from . import _moved
 from .api import ParseSettings, USim, compare, dag_f, distsim, read, read_all, usim
 from .kernel.errors import GraphError, InputError, ParseError, PluginError, SemsimError, SettingsError
 from .kernel.graph import Edge, Graph, Token, Unit, build_graph
@@ -26,16 +25,14 @@ from .kernel.version import __version__
 if TYPE_CHECKING:
     from .app.scorer import Scorer
 
-_moved.install()  # the modules' old import paths (semsim.graph, semsim.cli, ...), for a deprecation period
-
 
 def __getattr__(name: str) -> Any:
-    """``semsim.Scorer`` on first use (:mod:`semsim.api`); ``semsim.plugins`` and the other moved
-    modules read as attributes, for the same period."""
+    """``semsim.Scorer`` on first use (:mod:`semsim.api`): its route from text to scores is not
+    paid for by ``import semsim``."""
     if name == "Scorer":
         from .api import Scorer
         return Scorer
-    return _moved.attribute(name)
+    raise AttributeError(f"module {__name__!r} has no attribute {name!r}")
 
 __all__ = [
     "CorpusScore", "Counts", "Edge", "Graph", "GraphError", "InputError", "LimitError", "ParseError", "ParseSettings",

@@ -26,9 +26,8 @@ KERNEL_PACKAGE = "semsim.kernel"
 #: cache, downloads), the command line, the GEC studies, explanations, integrations.
 APPLICATION_PACKAGE = "semsim.app"
 #: All the top level holds, each application code: the public API's re-exports
-#: (``semsim/__init__``), ``python -m semsim``, the documented module ``semsim.api``, and the
-#: finder that keeps the modules' old import paths for a deprecation period.
-TOP_LEVEL = {"semsim", "semsim.__main__", "semsim.api", "semsim._moved"}
+#: (``semsim/__init__``), ``python -m semsim`` and the documented module ``semsim.api``.
+TOP_LEVEL = {"semsim", "semsim.__main__", "semsim.api"}
 #: A plugin's command-line commands (its ``register_commands``) are application code of the
 #: plugin: besides the kernel they may use semsim's public API, as any program using semsim does,
 #: and the command line's shared options (``semsim.app.cli.parsing_options``), so they parse as every command does.
@@ -117,7 +116,8 @@ def test_the_layers_hold_what_docs_architecture_md_says():
     kernel = ["semsim.kernel.graph", "semsim.kernel.records", "semsim.kernel.hookspecs", "semsim.kernel.metrics.usim",
               "semsim.kernel.align.tokens", "semsim.kernel.formats.mrp", "semsim.kernel.stats"]
     application = ["semsim.app.cli", "semsim.app.parsing", "semsim.app.cache", "semsim.app.testing",
-                   "semsim.app.commands.score", "semsim.app.gec.metric", "semsim.app.hf", "semsim.api"]
+                   "semsim.app.commands.score", "semsim.app.metric", "semsim.app.hf", "semsim.api",
+                   "semsim.app.usim"]
     assert [_layer(m) for m in kernel] == ["kernel"] * len(kernel)
     assert [_layer(m) for m in application] == ["application"] * len(application)
     assert set(MODULES) >= set(kernel) | set(application)
@@ -148,6 +148,15 @@ def test_every_import_names_a_module_that_exists():
 def test_the_kernel_imports_nothing_above_it():
     wrong = [f"{m}:{line} imports {target}" for m in MODULES if _layer(m) == "kernel"
              for target, _, line in all_imports()[m] if _layer(target) != "kernel"]
+    assert wrong == []
+
+
+def test_nothing_below_imports_the_top_level():
+    """The public face (``semsim``, ``semsim.api``) stands on top of the house: it imports the
+    application, which never imports it back (USim lived in ``api.py``, and ten application
+    modules imported it from there). A plugin's commands may, as any program using semsim."""
+    wrong = [f"{m}:{line} imports {target}" for m in MODULES if _layer(m) in ("kernel", "application")
+             and m not in TOP_LEVEL for target, _, line in all_imports()[m] if _owner(target) in TOP_LEVEL]
     assert wrong == []
 
 

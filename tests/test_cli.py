@@ -181,3 +181,20 @@ def test_help_lists_every_command_without_importing_what_they_run():
             f"print(','.join(m for m in {heavy!r} if m in sys.modules))")
     r = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True)
     assert r.returncode == 0 and r.stdout.strip() == "", (r.stdout, r.stderr)
+
+
+def test_flags_reach_what_reads_them_without_the_environment(monkeypatch):
+    """``--allow-pickle`` and ``-v`` are handed to the code that asks (the readers, the progress
+    bars, local workers as they start), not written into ``os.environ`` for the rest of the
+    process (and every later command in it) to find."""
+    import os
+
+    from semsim.kernel import files, progress
+    monkeypatch.delenv("SEMSIM_ALLOW_PICKLE", raising=False)
+    monkeypatch.delenv("SEMSIM_VERBOSE", raising=False)
+    monkeypatch.setattr(files, "_pickle", [])
+    monkeypatch.setattr(progress, "_verbose", [])
+    r = run_cli("--allow-pickle", "-v", "plugins")
+    assert r.exit_code == 0, r.output
+    assert "SEMSIM_ALLOW_PICKLE" not in os.environ and "SEMSIM_VERBOSE" not in os.environ
+    assert files.pickle_allowed() and progress.verbose()

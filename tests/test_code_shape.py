@@ -1,4 +1,4 @@
-"""benchmarks/code_shape.py's definitions of #48's figures, on made-up code (the figures of the
+"""scripts/code_shape.py's definitions of #48's figures, on made-up code (the figures of the
 tree itself change as the redesign lands, so they are printed, not asserted)."""
 
 from __future__ import annotations

@@ -9,6 +9,7 @@ import pytest
 from support import run_cli as run
 
 from semsim.app.comparison import correlations
+from semsim.kernel.signature import Signature
 
 EXAMPLES = Path(__file__).resolve().parent.parent / "examples"
 
@@ -41,8 +42,8 @@ def test_columns_are_usim_and_the_schemes_plugin_metrics(toy_pairs):
 def test_correlation_is_none_when_a_column_is_constant():
     from semsim.app.comparison import Column
     from semsim.kernel.stats import Score
-    ones = Column("a", [Score.fixed(1.0, ["x"], "s")] * 4)
-    varied = Column("b", [Score.fixed(v, ["x"], "s") for v in (0.1, 0.5, 0.2, 0.9)])
+    ones = Column("a", [Score.fixed(1.0, ["x"], Signature.of("s"))] * 4)
+    varied = Column("b", [Score.fixed(v, ["x"], Signature.of("s")) for v in (0.1, 0.5, 0.2, 0.9)])
     (row,) = correlations([ones, varied])
     assert row["pearson"] is None and row["spearman"] is None and row["n"] == 4
 

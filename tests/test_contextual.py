@@ -13,7 +13,7 @@ from click.testing import CliRunner
 
 import semsim
 from semsim.app.explain import explain
-from semsim.app.gec.metric import USimMetric
+from semsim.app.metric import USimMetric
 from semsim.kernel.align.contextual import FLOOR, contextual_pairs, credits
 from semsim.kernel.align.tokens import heaviest_monotone
 from semsim.kernel.errors import SettingsError
@@ -142,7 +142,7 @@ def test_explain_counts_the_credits_the_score_counts(toy_plugin):
     a = ToyTree(("the", "Big", "dog", "barks"), ("F", "Big", "A", "P"))
     b = ToyTree(("the", "Large", "cat", "barks"), ("F", "Large", "A", "P"))
     metric = semsim.USim(preset="meaning")
-    doc = explain(semsim.api._graph(a), semsim.api._graph(b), metric)  # raises if its counts differ
+    doc = explain(semsim.app.usim._graph(a), semsim.app.usim._graph(b), metric)  # raises if its counts differ
     assert doc["score"]["f"] == pytest.approx(metric.sentence_score(a, b).f)
     assert len(doc["token_credits"]) == len(doc["token_alignment"])
     rows = [r for r in doc["directions"]["s->r"]["edges"]["source"] if r["compared"]]

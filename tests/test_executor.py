@@ -229,7 +229,7 @@ def test_every_command_that_parses_takes_the_executor():
 @pytest.mark.needs_gec_metrics
 def test_usim_metric_on_a_local_cluster(toy_env):
     """The Python API behind the commands: ``USimMetric.Config(executor=...)``."""
-    from semsim.app.gec.metric import USimMetric
+    from semsim.app.metric import USimMetric
     with pytest.raises(SettingsError, match="Ray"):
         USimMetric.Config(parser="toy-parser", executor="ray")
     with pytest.raises(SettingsError, match=r"batch_timeout=\.\.\. needs"):

@@ -22,7 +22,7 @@ def registered(toy_env):
     """gec-metrics' registry with USimMetric as ``usim``, restored afterwards."""
     from gec_metrics.metrics import METRIC_ID2CLS
 
-    from semsim.app.gec.metric import register
+    from semsim.app.metric import register
     saved = dict(METRIC_ID2CLS)
     register()
     yield toy_env
@@ -33,7 +33,7 @@ def registered(toy_env):
 def test_usim_metric_is_a_gec_metrics_metric():
     from gec_metrics.metrics import MetricBase, MetricBaseForReferenceFree
 
-    from semsim.app.gec.metric import USimMetric
+    from semsim.app.metric import USimMetric
     assert issubclass(USimMetric, MetricBaseForReferenceFree)
     assert issubclass(USimMetric.Config, MetricBaseForReferenceFree.Config)
     scorer = USimMetric()
@@ -82,7 +82,7 @@ def _gecmetrics_eval(folder, monkeypatch, sources, hypotheses, yaml: str) -> Non
 
 def test_gec_metrics_command_line_with_a_yaml_config(registered, monkeypatch, capsys):
     """gecmetrics-eval's own code: YAML settings -> ``cls(cls.Config(**settings))`` -> score_corpus."""
-    from semsim.app.gec.metric import USimMetric
+    from semsim.app.metric import USimMetric
     _gecmetrics_eval(registered, monkeypatch, SOURCE, HYP1,
                      "usim:\n  parser: toy-parser\n  variant: paper\n  use_cache: false\n")
     # gecmetrics-eval strips the last line break, so the empty fourth line is kept
@@ -93,7 +93,7 @@ def test_gec_metrics_command_line_with_a_yaml_config(registered, monkeypatch, ca
 def test_gec_metrics_yaml_config_takes_tokenize(registered, monkeypatch, capsys):
     """``tokenize: spacy`` in gecmetrics-eval's YAML: untokenized outputs score as their
     tokenized text does (issue #31)."""
-    from semsim.app.gec.metric import USimMetric
+    from semsim.app.metric import USimMetric
     _gecmetrics_eval(registered, monkeypatch, ["He gva an apple, John said.", "Dogs run fast!"],
                      ["He gave an apple, John said.", "Dogs ran!"], "usim:\n  parser: toy-parser\n  tokenize: spacy\n")
     expected = USimMetric(USimMetric.Config(parser="toy-parser")).score_corpus(
@@ -106,7 +106,7 @@ def test_gecmetrics_eval_reaches_usim_through_semsims_wrapper(toy_env, monkeypat
     from gec_metrics.metrics import METRIC_ID2CLS
 
     from semsim.app.gec.cli import gecmetrics_eval
-    from semsim.app.gec.metric import USimMetric
+    from semsim.app.metric import USimMetric
     saved = dict(METRIC_ID2CLS)
     src, hyp = toy_env / "src.txt", toy_env / "hyp.txt"
     src.write_text("\n".join(SOURCE) + "\n", encoding="utf-8")
@@ -130,7 +130,7 @@ def test_rank_systems_and_score_pairwise_parse_once(toy_env, monkeypatch):
     from gec_metrics.metrics import MetricBaseForReferenceFree
 
     import semsim.app.parsing
-    from semsim.app.gec.metric import USimMetric
+    from semsim.app.metric import USimMetric
     calls = []
     parse = semsim.app.parsing.parse_sentences
     monkeypatch.setattr(semsim.app.parsing, "parse_sentences", lambda texts, *a, **k: calls.append(len(texts))
@@ -212,7 +212,7 @@ def test_gecmetrics_eval_refuses_bad_inputs_in_one_line(registered, monkeypatch,
 ])
 def test_usim_metric_names_a_bad_sentence_by_argument_and_position(registered, sources, hypotheses, message):
     """#56: a None entry gave "AttributeError: 'NoneType' object has no attribute 'strip'"."""
-    from semsim.app.gec.metric import USimMetric
+    from semsim.app.metric import USimMetric
     from semsim.kernel.errors import InputError
     metric = USimMetric(USimMetric.Config(parser="toy-parser"))
     with pytest.raises(InputError, match=message):

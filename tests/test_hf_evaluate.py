@@ -283,7 +283,7 @@ def test_a_lone_surrogate_added_in_batches_is_refused_naming_it(hf_env):
 
 @pytest.mark.parametrize("setting", [{"batch_size": 0}, {"jobs": 0}, {"jobs": True}])
 def test_counts_that_cannot_parse_are_refused(setting):
-    from semsim.app.gec.metric import USimMetric
+    from semsim.app.metric import USimMetric
     with pytest.raises(SettingsError, match="expected a whole number of at least 1"):
         USimMetric.Config(**setting)
 

@@ -20,10 +20,10 @@ def test_ruff_clean():
     assert result.returncode == 0, result.stdout + result.stderr
 
 
-@pytest.mark.slow
+@pytest.mark.slow  # a cold mypy run checks ~150 modules against torch's and numpy's stubs: minutes, not seconds
 def test_mypy_clean():
     """mypy on the core and the plugins, as pyproject.toml's [tool.mypy] configures it, against
-    the libraries of this interpreter (a cold run takes a minute; .mypy_cache keeps the next short)."""
+    the libraries of this interpreter (a cold run takes minutes; .mypy_cache keeps the next short)."""
     mypy = shutil.which("mypy", path=str(Path(sys.executable).parent)) or shutil.which("mypy")
     if mypy is None:
         pytest.fail("mypy is not installed: pip install -e '.[test]'")

@@ -1,4 +1,4 @@
-"""The meta-evaluation against people (``semsim.app.gec.metaeval``, ``semsim meta-eval``): its
+"""The meta-evaluation against people (``semsim.app.metaeval``, ``semsim meta-eval``): its
 numbers against scipy on tiny hand-made tables, its bootstrap over sources, the three table
 formats and the tables it refuses, and the anchors on the pinned MiniLM."""
 
@@ -16,8 +16,9 @@ from scipy import stats
 from support import run_cli as run
 
 import semsim.kernel.stats
-from semsim.app.gec import metaeval, metaeval_tables
-from semsim.app.gec.metaeval import Judgment, anchor, changed, correlate, meta_evaluate, read_judgments
+from semsim.app import metaeval
+from semsim.app.metaeval import Judgment, anchor, changed, correlate, meta_evaluate, read_judgments
+from semsim.app.metaeval import tables as metaeval_tables
 from semsim.kernel.errors import InputError, SettingsError
 from semsim.kernel.stats import compare_correlations
 
@@ -227,7 +228,9 @@ def test_table_scores_are_plain_numbers_or_refused():
 
     @given(st.one_of(st.text(max_size=12), st.from_regex(r"[+-]?[0-9_]{0,4}\.?[0-9]{0,3}(e[+-]?[0-9]{1,2})?",
                                                          fullmatch=True),
-                     st.floats(allow_nan=False, allow_infinity=False).map(repr)))
+                     # no subnormals: a worker that loaded DyNet (TUPA's tests) before semsim_ucca.tupa
+                     # put IEEE 754 back had them flushed to zero, and Hypothesis refuses to draw them there
+                     st.floats(allow_nan=False, allow_infinity=False, allow_subnormal=False).map(repr)))
     def check(text):
         try:
             value = metaeval_tables._number("t.tsv", 1, "score", text)
@@ -261,8 +264,8 @@ def test_levenshtein_and_chrf_anchors():
     assert anchor("levenshtein")(pairs) == [1.0, 0.75, 0.0]
     chrf = anchor("chrf")(pairs)
     assert chrf[0] == 1.0 and chrf[0] > chrf[1] > chrf[2]
-    assert anchor("levenshtein").signature.startswith("levenshtein|unit:token|")
-    assert "|sacrebleu:" in anchor("chrf").signature
+    assert str(anchor("levenshtein").signature).startswith("levenshtein|unit:token|")
+    assert "|sacrebleu:" in str(anchor("chrf").signature)
 
 
 @pytest.mark.slow
@@ -274,8 +277,8 @@ def test_encoder_anchors_on_the_pinned_minilm():
     for name in ("minilm-cosine", "bertscore"):
         same, near, unrelated = anchor(name)(pairs)
         assert same == pytest.approx(1.0, abs=1e-4) and same >= near > unrelated, name
-        assert "model:all-MiniLM-L6-v2@53aa51172d14" in anchor(name).signature
-    assert anchor("bertscore").signature.startswith("bertscore|model:all-MiniLM-L6-v2@53aa51172d14|layers:6|")
+        assert "model:all-MiniLM-L6-v2@53aa51172d14" in str(anchor(name).signature)
+    assert str(anchor("bertscore").signature).startswith("bertscore|model:all-MiniLM-L6-v2@53aa51172d14|layers:6|")
 
 
 def test_meta_evaluate_with_any_callable():

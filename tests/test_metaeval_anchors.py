@@ -11,7 +11,7 @@ import warnings
 import numpy as np
 import pytest
 
-from semsim.app.gec.metaeval_anchors import BERTScore, MiniLMCosine, greedy_match
+from semsim.app.metaeval.anchors import BERTScore, MiniLMCosine, greedy_match
 
 #: float32 rounding of six layers, summed over the pieces: measured 1.2e-7 at most
 TOLERANCE = 1e-5
@@ -69,7 +69,7 @@ def test_greedy_match_on_known_vectors():
 def test_the_anchors_run_without_torch():
     """What the old anchors needed (sentence-transformers, bert-score) imports torch."""
     _weights()
-    code = ("import sys; from semsim.app.gec.metaeval import anchor\n"
+    code = ("import sys; from semsim.app.metaeval import anchor\n"
             "pairs = [('He go home .', 'He goes home .'), ('', 'x')]\n"
             "print(anchor('bertscore')(pairs)[1], round(anchor('minilm-cosine')(pairs)[0], 2))\n"
             "bad = sorted(m for m in sys.modules if m.split('.')[0] in "

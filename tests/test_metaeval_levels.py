@@ -1,4 +1,4 @@
-"""Meta-evaluation as simplification studies read it (``semsim.app.gec.metaeval_levels``): the
+"""Meta-evaluation as simplification studies read it (``semsim.app.metaeval.levels``): the
 system level against scipy on hand-made tables and its bootstrap over sources, the split and
 changed subsets, Sulem et al.'s table and named columns, and the releasers' published scores."""
 
@@ -13,8 +13,8 @@ import pytest
 from scipy import stats
 from support import run_cli as run
 
-from semsim.app.gec.metaeval_levels import is_split, published_measure, published_spec, sentence_ends
-from semsim.app.gec.metaeval_tables import SULEM2018, changed, parse_columns, read_judgments
+from semsim.app.metaeval.levels import is_split, published_measure, published_spec, sentence_ends
+from semsim.app.metaeval.tables import SULEM2018, changed, parse_columns, read_judgments
 from semsim.kernel.errors import InputError, SettingsError
 from semsim.kernel.stats import _group_resamples, compare_system_correlations, system_correlate
 

@@ -10,7 +10,7 @@ from pathlib import Path
 import pytest
 from support import run_cli as run
 
-from semsim.app.gec.metaeval import read_judgments
+from semsim.app.metaeval import read_judgments
 from semsim.kernel.errors import InputError
 
 NAMED = ("id\tsource\toutput\tsystem\tscore\tscore\n"

@@ -229,8 +229,9 @@ def test_a_code_running_model_loads_only_with_trust_or_as_downloaded(models_env,
     monkeypatch.delenv("SEMSIM_TRUST_MODELS", raising=False)
     own = tmp_path / "mine"
     own.mkdir()
-    with pytest.raises(SemsimError, match=r"^refusing to load TUPA model .*mine: loading it runs code from its files "
-                                          r"\(pickles\) and it is not a model semsim downloaded; pass trust_model=True"):
+    with pytest.raises(SemsimError, match=r"^refusing to load TUPA model .*mine: loading it runs code from its "
+                                          r"files \(pickles\) and it is not a model semsim downloaded; pass "
+                                          r"trust_model=True"):
         check_trusted(own, "TUPA", "pickles")
     with trusting(True):
         check_trusted(own, "TUPA", "pickles")

@@ -164,8 +164,9 @@ def test_worst_with_score_only_is_refused(toy_env):
 ])
 def test_corpus_score_bounds_its_bootstrap(kw, message):
     from semsim.kernel.errors import SettingsError
+    from semsim.kernel.signature import Signature
     from semsim.kernel.stats import Score, corpus_score
-    scores = [Score.fixed(0.5, ("s->r", "r->s"), "sig"), Score.fixed(1.0, ("s->r", "r->s"), "sig")]
+    scores = [Score.fixed(0.5, ("s->r", "r->s"), Signature()), Score.fixed(1.0, ("s->r", "r->s"), Signature())]
     with pytest.raises(SettingsError, match=re.escape(message)):
         corpus_score(scores, **kw)
 
@@ -175,8 +176,10 @@ def test_the_bootstrap_in_blocks_draws_the_same_resamples(monkeypatch):
     import numpy as np
 
     from semsim.kernel import stats
+    from semsim.kernel.signature import Signature
     rng = np.random.default_rng(0)
-    scores = [stats.Score({p: stats.Counts(*(int(x) for x in rng.integers(0, 9, 4))) for p in ("s->r", "r->s")}, "sig")
+    scores = [stats.Score({p: stats.Counts(*(int(x) for x in rng.integers(0, 9, 4))) for p in ("s->r", "r->s")},
+                          Signature())
               for _ in range(37)]
     whole = stats.corpus_score(scores, n_bootstrap=500, seed=3)
     monkeypatch.setattr(stats, "BOOTSTRAP_BLOCK", 37 * 7)  # blocks of 7 resamples
@@ -196,7 +199,7 @@ def test_a_file_name_with_a_newline_keeps_each_tsv_record_on_one_line(tmp_path):
 
 
 def test_meta_evaluate_and_paired_tests_bound_their_resamples():
-    from semsim.app.gec.metaeval import Judgment, meta_evaluate
+    from semsim.app.metaeval import Judgment, meta_evaluate
     from semsim.kernel.errors import SettingsError
     from semsim.kernel.significance import paired_tests
     judgments = [Judgment("a b", "a c", 1.0, (1.0,), 1), Judgment("c d", "c e", 2.0, (2.0,), 2)]

@@ -99,7 +99,7 @@ def test_the_signature_names_the_judge(synonyms):
     sig = USim(tokens="paraphrase", leaves=2).get_signature("toy")
     assert "|tokens:paraphrase|para:synonyms@1|leaves:2|scheme:toy|" in sig
     a = flat("we know how to swim")
-    assert semsim.usim(a, a, tokens="paraphrase").signature.startswith(sig.split("|leaves")[0])
+    assert semsim.usim(a, a, tokens="paraphrase").signature.format().startswith(sig.split("|leaves")[0])
 
 
 def test_explain_shows_each_gap_its_verdict_and_why_a_token_stayed_unaligned(synonyms):

@@ -12,7 +12,7 @@ from figure1 import correction, source
 from support import run_semsim as run
 
 import semsim
-from semsim.app.parsing import find_parser, parser_signature
+from semsim.app.parsing import find_parser, parser_fields
 from semsim.kernel.errors import PluginError
 from semsim.kernel.formats.mrp import MrpGraph, graph_to_mrp, mrp_to_graph
 from semsim.kernel.graph import concat
@@ -21,8 +21,8 @@ from semsim.kernel.graph import concat
 def test_default_parser_is_chosen_when_none_is_named(toy_plugin):
     assert find_parser(None, "toy").name == "toy-parser"
     assert find_parser("toy-lower", None).name == "toy-lower"
-    assert parser_signature(find_parser(None, "toy"), None) == "parser:toy-parser|model:rules@rules-v1"
-    assert parser_signature(find_parser("toy-lower", None), None) == "parser:toy-lower|model:default"
+    assert parser_fields(find_parser(None, "toy"), None).format() == "parser:toy-parser|model:rules@rules-v1"
+    assert parser_fields(find_parser("toy-lower", None), None).format() == "parser:toy-lower|model:default"
 
 
 def test_several_parsers_without_a_default_must_be_chosen(toy_plugin, monkeypatch):

@@ -144,11 +144,12 @@ def test_concurrent_processes_share_one_cache(toy_env):
 
 def test_pairs_are_scored_while_the_rest_is_parsed(toy_env, monkeypatch):
     """``semsim score`` with workers scores each pair once its two sides are parsed
-    (:class:`semsim.app.systems.ScoresWhileParsing`): batch by batch, each distinct pair once, the
+    (:class:`semsim.app.scoring.ScoresWhileParsing`): batch by batch, each distinct pair once, the
     scores :func:`score_lines` computes itself, the cache's hits first; a pair too large to
-    align, or whose scoring fails, is left to :func:`score_lines`."""
-    import semsim.app.systems as systems
+    align, or that a measure refuses (a SemsimError), is left to :func:`score_lines`."""
+    import semsim.app.scoring as scoring
     from semsim import USim
+    from semsim.kernel.errors import SemsimError
     from semsim.kernel.limits import LimitError
     metric, texts = USim(), [*SOURCE, *SYS1, *SYS2]
     calls = []
@@ -157,7 +158,7 @@ def test_pairs_are_scored_while_the_rest_is_parsed(toy_env, monkeypatch):
         return lambda new, parses: (calls.append(len(new)), early(new, parses))
 
     settings = ParseSettings(parser="toy-parser", batch_size=2, cache=toy_env / "c.sqlite3")
-    early = systems.ScoresWhileParsing(SOURCE, [SYS1, SYS2], metric.sentence_score)
+    early = scoring.ScoresWhileParsing(SOURCE, [SYS1, SYS2], metric.sentence_score)
     parses = parse_texts(texts, settings, on_parsed=watched(early))
     assert len(calls) > 3 and sum(calls) == len(parses.graphs)  # batch by batch: no hits in a new cache
     pairs = {(parses.key(a), parses.key(b)) for lines in (SYS1, SYS2) for a, b in zip(SOURCE, lines)
@@ -165,9 +166,9 @@ def test_pairs_are_scored_while_the_rest_is_parsed(toy_env, monkeypatch):
     assert set(early.scored) == pairs
     direct = parses.signed(metric.sentence_score)
     assert all(early.scored[a, b] == direct(parses.graphs[a], parses.graphs[b]) for a, b in pairs)
-    results = list(systems.score_lines(SOURCE, {"1": SYS1, "2": SYS2}, parses.graphs, direct, None, (),
+    results = list(scoring.score_lines(SOURCE, {"1": SYS1, "2": SYS2}, parses.graphs, direct, None, (),
                                        early.scored))
-    assert [r.score for r in results] == [r.score for r in systems.score_lines(
+    assert [r.score for r in results] == [r.score for r in scoring.score_lines(
         SOURCE, {"1": SYS1, "2": SYS2}, parses.graphs, direct, None)]
     # a second run: every graph is a cache hit, handed over at once
     calls.clear()
@@ -178,12 +179,12 @@ def test_pairs_are_scored_while_the_rest_is_parsed(toy_env, monkeypatch):
             raise LimitError("too large to align")
 
     def score(a, b):
-        if (a.text, b.text) == failing:
-            raise RuntimeError("a metric's bug")
+        if (a.text, b.text) == failing:  # a measure refusing the pair; a bug would end the run
+            raise SemsimError("the measure cannot read this pair")
         return metric.sentence_score(a, b)
 
-    monkeypatch.setattr(systems, "check_pair", limited)
-    again = systems.ScoresWhileParsing(SOURCE, [SYS1, SYS2], score)
+    monkeypatch.setattr(scoring, "check_pair", limited)
+    again = scoring.ScoresWhileParsing(SOURCE, [SYS1, SYS2], score)
     parse_texts(texts, settings, on_parsed=watched(again))
     assert calls == [len(parses.graphs)] and set(again.scored) == pairs - {big, failing}
 

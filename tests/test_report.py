@@ -62,6 +62,6 @@ def test_skipped_items_are_said_once_then_fail(capsys):
 
 
 def test_conservatism_offers_its_signature():
-    assert get_signature().startswith("conservatism|case:mixed|version:")
-    assert get_signature(ignore_case=True, tokenize="spacy").split("|")[1] == "case:ignored"
-    assert "|tok:spacy" in get_signature(tokenize="spacy")
+    assert get_signature().format().startswith("conservatism|case:mixed|version:")
+    assert get_signature(ignore_case=True, tokenize="spacy").info["case"] == "ignored"
+    assert "|tok:spacy" in get_signature(tokenize="spacy").format()

@@ -118,7 +118,7 @@ def test_changed_only_scores_each_system_on_the_lines_it_changed(texts):
 def test_one_definition_of_changed_in_score_and_meta_eval(toy_env):
     """Issue #58: a line that differs from its source only by tokenization (``Islam's`` →
     ``Islam 's``) is unchanged for score's column and --changed-only and for meta-eval alike."""
-    from semsim.app.gec.metaeval import Judgment, changed
+    from semsim.app.metaeval import Judgment, changed
     lines = [("Islam's rise was fast.", "Islam 's rise was fast ."), ("the cat sat .", "the dog sat ."),
              ("we do n't go .", "we don't go."), ("every day .", "everyday .")]
     src, hyp = toy_env / "src.txt", toy_env / "hyp.txt"

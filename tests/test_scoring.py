@@ -11,7 +11,7 @@ from support import run_cli
 
 import semsim.app.scoring
 from semsim import USim
-from semsim.app.gec.metric import USimMetric
+from semsim.app.metric import USimMetric
 from semsim.app.parsing import ParseSettings
 from semsim.app.scoring import Files, score_texts
 from semsim.kernel.errors import ParseError, SemsimError
@@ -32,7 +32,7 @@ def _cli(toy_env, source, output, *args):
 
 
 def _as_record(score):
-    return {"f": score.f, "precision": score.precision, "recall": score.recall, "signature": score.signature,
+    return {"f": score.f, "precision": score.precision, "recall": score.recall, "signature": score.signature.format(),
             "detail": {k: c.as_dict() for k, c in score.parts.items()}, "empty": score.convention is not None}
 
 
@@ -79,7 +79,7 @@ def test_the_route_names_what_it_leaves_out_and_refuses_a_run_of_conventions_onl
                          keep_going=True, files=Files("src.txt", {"A": "a.txt", "B": "b.txt"}))
     assert [str(e).split(": ")[0] for e in scored.skipped] == ["a.txt:4"] and scored.skip == {4}
     assert [(r.system, r.line) for r in scored.lines] == [(s, k) for s in "AB" for k in (1, 2, 3, 5)]
-    assert scored.signature.format() == scored.lines[0].score.signature
+    assert scored.signature == scored.lines[0].score.signature
     assert scored.by_system()["B"][0].f == 1.0
     unnamed = score_texts(USim(), SOURCE, {"A": OUTPUT}, ParseSettings(parser="toy-parser", cache=False),
                           keep_going=True)
@@ -105,3 +105,19 @@ def test_every_surface_from_text_takes_the_route(toy_env, monkeypatch):
     from semsim.app.hf import compute
     compute(["a ."], ["a b ."], {"parser": "toy-parser", "use_cache": False})
     assert len(calls) == 4 and all(isinstance(m, USim) for m in calls)
+
+
+def test_pairs_parsed_from_text_are_one_step(toy_env, monkeypatch):
+    """The step from two line-parallel texts to graph pairs (semsim compare's, per parser):
+    every distinct sentence parsed once, the lines to score, and the lines left out by file
+    and line, with what signs the scores (the parser's fields after the measure's)."""
+    from semsim.app.scoring import parse_pairs
+    monkeypatch.setenv("TOY_FAIL_AT", "Cats fly .")
+    source, output = ["the Cat sat .", "", "Cats fly .", "X y z ."], ["the Dog sat .", "a .", "Cats ran .", "X y w ."]
+    pairs = parse_pairs(source, output, ParseSettings(parser="toy-parser", cache=False), Files("s.txt", {"": "h.txt"}))
+    assert pairs.lines == [1, 4] and [str(e) for e in pairs.skipped] == [
+        "s.txt:3: parser 'toy-parser' failed on 'Cats fly .': RuntimeError: toy parser cannot parse this"]
+    g1, g2 = pairs.graphs(4)
+    assert [t.text for t in g1.tokens] == ["X", "y", "z", "."] and [t.text for t in g2.tokens] == ["X", "y", "w", "."]
+    signed = pairs.parses.sign(USim().signature("toy"))
+    assert str(signed).endswith("|parser:toy-parser|model:rules@rules-v1")

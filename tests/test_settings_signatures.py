@@ -13,7 +13,7 @@ import pytest
 from support import run_cli as run
 
 import semsim
-from semsim.app.gec.metric import USimMetric
+from semsim.app.metric import USimMetric
 from semsim.kernel.errors import SettingsError
 from semsim.kernel.metrics.settings import SETTINGS, Settings
 
@@ -25,9 +25,10 @@ SRC, COR = EXAMPLES / "fig1-source.xml", EXAMPLES / "fig1-correction.xml"
     (Settings, 0), (semsim.USim, 0), (USimMetric.Config, len(dataclasses.fields(USimMetric._Parsing)))],
     ids=["Settings", "USim", "USimMetric.Config"])
 def test_the_dataclasses_fields_are_the_table_rows(cls, before):
-    """Settings and USimMetric.Config write their fields out (type checkers cannot see fields
-    generated from the table); the table stays the source: the same names, in its order, with
-    its defaults and the types of its defaults. USimMetric.Config's parsing fields come first."""
+    """Settings writes its fields out (type checkers cannot see fields generated from the table)
+    and USimMetric.Config is made from them; the table stays the source: the same names, in its
+    order, with its defaults and the types of its defaults. USimMetric.Config's parsing fields
+    come first."""
     fields = dataclasses.fields(cls)
     hints = typing.get_type_hints(cls)
     assert len(fields) == before + len(SETTINGS)
@@ -82,7 +83,7 @@ def test_the_signature_names_the_plugin_that_made_the_graphs():
 
     from semsim.kernel.scheme import scheme_digest, scheme_fields
     g = semsim.read(SRC)
-    assert semsim.usim(g, g).signature == (
+    assert semsim.usim(g, g).signature.format() == (
         "usim|variant:paper|dir:both|tie:coverage|labels:labeled|remote:yes|denom:yield|align:sentence|"
         f"{UCCA}|version:{semsim.__version__}")
     assert scheme_digest(g.scheme) == "32e175b60e13"
@@ -91,20 +92,20 @@ def test_the_signature_names_the_plugin_that_made_the_graphs():
     named = dataclasses.replace(g.scheme, label_names={"A": "Someone"})  # for people: no number changes
     assert scheme_digest(named) == "32e175b60e13"
     for score in (semsim.dag_f(g, g), semsim.USim(variant="legacy").sentence_score(g, g)):
-        assert f"|{UCCA}|" in score.signature
-    assert f"|{UCCA}|" in semsim.distsim([(g, g)]).signature
+        assert f"|{UCCA}|" in score.signature.format()
+    assert f"|{UCCA}|" in semsim.distsim([(g, g)]).signature.format()
 
 
 @pytest.mark.parametrize("variant", ["paper", "legacy"])
 def test_one_signature_for_score_metric_and_cli(variant):
     metric = semsim.USim(variant=variant)
     score = metric.sentence_score(SRC, COR)
-    assert score.signature == metric.get_signature("ucca")
-    assert metric.get_signature() == score.signature.replace(f"|{UCCA}", "")
+    assert score.signature.format() == metric.get_signature("ucca")
+    assert metric.get_signature() == score.signature.format().replace(f"|{UCCA}", "")
     r = run("usim", SRC, COR, "--variant", variant, "--format", "jsonl")
-    assert json.loads(r.stdout)["signature"] == score.signature
+    assert json.loads(r.stdout)["signature"] == score.signature.format()
     tsv = run("usim", SRC, COR, "--variant", variant, "--format", "tsv").stdout.splitlines()
-    assert tsv[1].split("\t")[tsv[0].split("\t").index("signature")] == score.signature
+    assert tsv[1].split("\t")[tsv[0].split("\t").index("signature")] == score.signature.format()
 
 
 def test_corpus_records_name_their_bootstrap(tmp_path):
@@ -116,8 +117,8 @@ def test_corpus_records_name_their_bootstrap(tmp_path):
     assert [r["signature"] for r in records[:2]] == [base, base]
     assert records[2]["signature"] == f"{base}|bootstrap:50|conf:0.95|seed:7"
     corpus = semsim.USim().corpus_score([SRC, SRC], [COR, SRC], n_bootstrap=50, seed=7)
-    assert corpus.signature == records[2]["signature"] and corpus.macro == records[2]["macro_f"]
-    assert semsim.USim().corpus_score([SRC], [COR]).signature == base  # no bootstrap, nothing to name
+    assert corpus.signature.format() == records[2]["signature"] and corpus.macro == records[2]["macro_f"]
+    assert semsim.USim().corpus_score([SRC], [COR]).signature.format() == base  # no bootstrap, nothing to name
 
 
 def test_distsim_and_conservatism_carry_signatures(tmp_path):
@@ -135,7 +136,7 @@ def test_distsim_and_conservatism_carry_signatures(tmp_path):
 
 
 def test_systems_table_and_adapter_signatures(toy_env):
-    from semsim.app.gec.metric import USimMetric
+    from semsim.app.metric import USimMetric
     src, hyp = toy_env / "s.txt", toy_env / "h.txt"
     src.write_text("He sleeps .\nShe reads .\n")
     hyp.write_text("He sleep .\nShe reads .\n")

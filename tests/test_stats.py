@@ -2,7 +2,10 @@ from __future__ import annotations
 
 import pytest
 
-from semsim.kernel.stats import Counts, Score, corpus_score, signature
+from semsim.kernel.signature import Signature, signature
+from semsim.kernel.stats import Counts, Score, corpus_score
+
+SIG = Signature.of("sig")
 
 
 def test_counts_edge_cases():
@@ -15,7 +18,7 @@ def test_counts_edge_cases():
 
 
 def _score(*cs):
-    return Score({f"d{i}": c for i, c in enumerate(cs)}, "sig")
+    return Score({f"d{i}": c for i, c in enumerate(cs)}, SIG)
 
 
 def test_corpus_micro_and_macro():
@@ -36,9 +39,9 @@ def test_bootstrap_is_seeded_and_brackets_the_mean():
 
 
 def test_headline_average_over_parts():
-    s = Score({"x": Counts(1, 1, 1, 1), "y": Counts(0, 1, 0, 1)}, "sig")
+    s = Score({"x": Counts(1, 1, 1, 1), "y": Counts(0, 1, 0, 1)}, SIG)
     assert s.f == 0.5 and float(s) == 0.5
-    assert Score(s.parts, "sig", headline=("x",)).f == 1.0
+    assert Score(s.parts, SIG, headline=("x",)).f == 1.0
     assert s.as_dict()["signature"] == "sig"
 
 
@@ -48,7 +51,9 @@ def test_corpus_needs_scores():
 
 
 def test_signature_format():
-    assert signature("usim", {"variant": "paper", "remote": True}, "1.2") == "usim|variant:paper|remote:yes|version:1.2"
+    from semsim.kernel.version import __version__
+    assert signature("usim", {"variant": "paper", "remote": True}).format() == \
+        f"usim|variant:paper|remote:yes|version:{__version__}"
 
 
 def test_fractional_counts_are_summed_exactly():

@@ -12,7 +12,7 @@ from pathlib import Path
 import pytest
 from support import run_cli as run
 
-from semsim.app.tokenization import TOKENIZERS, looks_untokenized, tokenize, tokenizer_signature, untokenized_lines
+from semsim.app.tokenization import TOKENIZERS, looks_untokenized, tokenize, tokenizer_fields, untokenized_lines
 from semsim.kernel.errors import SettingsError
 
 ROOT = Path(__file__).resolve().parents[1]
@@ -45,7 +45,7 @@ def test_none_returns_the_very_same_lines():
     lines = ["He said, all right.", "", "  x  y ", "a\tb"]
     out = tokenize(lines)
     assert out == lines and all(a is b for a, b in zip(out, lines))
-    assert tokenize(lines, "none") == lines and tokenizer_signature("none") == ""
+    assert tokenize(lines, "none") == lines and tokenizer_fields("none").format() == ""
     assert TOKENIZERS == ("none", "spacy")
 
 
@@ -60,14 +60,14 @@ def test_spacy_splits_punctuation_and_keeps_blank_lines(spacy):
 
 @pytest.mark.slow
 def test_signature_names_spacy_and_its_version(spacy):
-    assert tokenizer_signature("spacy") == "tok:spacy-" + ".".join(spacy.__version__.split(".")[:2])
+    assert tokenizer_fields("spacy").format() == "tok:spacy-" + ".".join(spacy.__version__.split(".")[:2])
 
 
 def test_an_unknown_tokenizer_is_a_one_line_error_naming_the_choices():
     with pytest.raises(SettingsError, match="unknown tokenizer 'nltk': choose one of none, spacy"):
         tokenize(["a"], "nltk")
     with pytest.raises(SettingsError):
-        tokenizer_signature("nltk")
+        tokenizer_fields("nltk")
     r = run("score", "--source", EXAMPLES / "source.txt", "--hyp", EXAMPLES / "system.txt", "--tokenize", "nltk")
     assert r.exit_code == 2 and "'nltk' is not one of 'none', 'spacy'" in r.output
 
@@ -106,7 +106,7 @@ def test_tokenize_spacy_splits_and_signs(toy_env, spacy):
     assert r.exit_code == 0, r.output
     assert r.stderr == ""  # no note: the text was tokenized
     records = [json.loads(x) for x in out.read_text().splitlines()]
-    sig = tokenizer_signature("spacy")
+    sig = tokenizer_fields("spacy").format()
     assert all(x["signature"].endswith(f"|{sig}") for x in records)
     assert f"|{sig}" in r.stdout
     # the same numbers as the pre-tokenized text, whose signature has no tok: field
@@ -154,7 +154,7 @@ def test_untokenized_input_is_noted_once_naming_the_file_and_the_option(toy_env)
 
 @pytest.mark.slow
 def test_conservatism_compare_and_sensitivity_sign_the_tokenizer(toy_env, spacy):
-    sig = tokenizer_signature("spacy")
+    sig = tokenizer_fields("spacy").format()
     src, hyp = write(toy_env / "src.txt", RAW_SOURCE), write(toy_env / "hyp.txt", RAW_HYP)
     r = run("conservatism", "--source", src, "--hyp", hyp, "--tokenize", "spacy", "--format", "json")
     assert r.exit_code == 0 and json.loads(r.stdout)["signature"].endswith(f"|{sig}")
@@ -177,13 +177,13 @@ def test_conservatism_compare_and_sensitivity_sign_the_tokenizer(toy_env, spacy)
 # -- Python ---------------------------------------------------------------------------------------
 @pytest.mark.slow
 def test_usim_metric_tokenize_spacy_equals_pretokenized_text(toy_env, spacy):
-    from semsim.app.gec.metric import USimMetric
+    from semsim.app.metric import USimMetric
     raw = USimMetric(USimMetric.Config(parser="toy-parser", tokenize="spacy"))
     plain = USimMetric(USimMetric.Config(parser="toy-parser"))
     with warnings.catch_warnings():
         warnings.simplefilter("error")  # tokenized text, or tokenize="spacy": no warning
         assert raw.score_sentence(RAW_SOURCE, RAW_HYP) == plain.score_sentence(TOKENIZED_SOURCE, TOKENIZED_HYP)
-    assert raw.get_signature() == f"{plain.get_signature()}|{tokenizer_signature('spacy')}"
+    assert raw.get_signature() == f"{plain.get_signature()}|{tokenizer_fields('spacy').format()}"
     assert "tok:" not in plain.get_signature()
     (scores,) = raw.sentence_scores(RAW_SOURCE, [RAW_HYP])
     assert all(s.signature == raw.get_signature() for s in scores)
@@ -197,7 +197,7 @@ def test_usim_metric_tokenize_spacy_equals_pretokenized_text(toy_env, spacy):
 def test_api_parse_takes_tokenize(toy_env, spacy):
     import semsim.api
     parses = semsim.api.parse(RAW_SOURCE, parser="toy-parser", tokenize="spacy")
-    assert parses.signature.endswith(f"|{tokenizer_signature('spacy')}")
+    assert parses.signature.endswith(f"|{tokenizer_fields('spacy').format()}")
     graph = parses.get(RAW_SOURCE[0])  # looked up by the text as given
     assert graph is not None and [t.text for t in graph.tokens] == TOKENIZED_SOURCE[0].split()
 
@@ -215,7 +215,7 @@ def test_text_scores_take_tokenize_and_warn_once_on_untokenized_text(toy_env, sp
         raw = usim.text_scores(RAW_SOURCE, RAW_HYP, parsing, tokenize="spacy")
         plain = usim.text_scores(TOKENIZED_SOURCE, TOKENIZED_HYP, parsing)
     assert [s.f for s in raw] == [s.f for s in plain]
-    assert all(s.signature.endswith(f"|{tokenizer_signature('spacy')}") for s in raw)
+    assert all(s.signature.format().endswith(f"|{tokenizer_fields('spacy').format()}") for s in raw)
     with warnings.catch_warnings(record=True) as caught:
         warnings.simplefilter("default")  # Python's own filter: each distinct warning once per place
         for _ in range(3):

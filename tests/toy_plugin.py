@@ -135,10 +135,12 @@ def same_labels(g1, g2):
     """A toy measure: the share of edge labels the two graphs have in common (multisets)."""
     from collections import Counter
 
+    from semsim.kernel.signature import signature
     from semsim.kernel.stats import Counts, Score
     a, b = (Counter(lab for e in g.edges for lab in e.labels) for g in (g1, g2))
     common = sum((a & b).values())
-    return Score({"labels": Counts(common, sum(a.values()), common, sum(b.values()))}, "toy-labels|version:1")
+    return Score({"labels": Counts(common, sum(a.values()), common, sum(b.values()))},
+                 signature("toy-labels", {}, g1.scheme))
 
 
 @hookimpl

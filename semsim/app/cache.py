@@ -27,7 +27,6 @@ from ..kernel.files import cache_dir
 from ..kernel.graph import Graph
 from ..kernel.graph_json import GRAPH_FORMAT, graph_from_dict, graph_to_dict
 from ..kernel.records import Parser
-from ..kernel.signature import Signature
 from .plugins import parser_answer, plugin_code_version
 
 T = TypeVar("T")
@@ -44,8 +43,7 @@ def model_key(parser: Parser, model: str | None) -> str:
     """The cache's model key: the model's content and the code that turned its output into
     graphs (a Dask worker checks that its own is the driver's)."""
     identity = parser_answer(parser, "model_identity", model, (str,)) if parser.model_identity else model
-    return Signature.of(f"{identity}").add(f"{parser.plugin}-{plugin_code_version(parser.plugin)}") \
-        .add(f"graph-{GRAPH_FORMAT}").format()
+    return f"{identity}|{parser.plugin}-{plugin_code_version(parser.plugin)}|graph-{GRAPH_FORMAT}"
 
 
 def _locked(exc: sqlite3.DatabaseError) -> bool:

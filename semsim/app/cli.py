@@ -22,14 +22,14 @@ from typing import Any, NoReturn
 import click
 from click.core import ParameterSource
 
-from ..api import USim
 from ..kernel.errors import SemsimError, SettingsError
 from ..kernel.files import one_line
 from ..kernel.limits import MAX_BOOTSTRAP, MAX_JOBS
-from ..kernel.metrics.settings import BY_NAME, SETTINGS, Setting, flag
+from ..kernel.metrics.settings import BY_NAME, SETTINGS, Setting, flag, variant_ignores
 from ..kernel.version import __version__
 from .report import FORMATS
 from .tokenization import TOKENIZERS
+from .usim import USim
 
 #: Every command: ``semsim NAME`` is ``semsim.app.commands.NAME:NAME`` (:func:`command_location`: a
 #: hyphen is dropped from the module's name and is ``_`` in the function's), imported when it is
@@ -123,10 +123,12 @@ def _version(ctx: click.Context, _param: click.Parameter, value: bool) -> None:
               help="Show what parsers and their libraries report (TUPA, DyNet, spaCy); hidden by default.")
 def cli(allow_pickle: bool, verbose: bool) -> None:
     """Semantic faithfulness of a text to another by comparing meaning-representation graphs."""
-    if allow_pickle:
-        os.environ["SEMSIM_ALLOW_PICKLE"] = "1"
+    from ..kernel.files import allow_pickle as allowing_pickle
+    from ..kernel.progress import set_verbose
+    if allow_pickle:  # passed to what reads it, not through the environment
+        allowing_pickle(True)
     if verbose:
-        os.environ["SEMSIM_VERBOSE"] = "1"  # worker processes inherit it
+        set_verbose(True)  # local worker processes are handed it as they start (executors)
 
 
 # -- options shared by several commands ----------------------------------------------------------
@@ -285,13 +287,10 @@ def usim_options(f: Callable[..., Any]) -> Callable[..., Any]:
         except SettingsError as exc:
             if not exc.settings:
                 raise
-            other = "legacy" if given["variant"] == "paper" else "paper"
             # name what the user gave: the preset that set them, not settings never typed
             named = list(dict.fromkeys(flag(k, given[k]) if k in typed else flag("preset", given["preset"])
                                        for k in exc.settings))
-            it = "it" if len(named) == 1 else "them"
-            raise SettingsError(f"{' '.join(named)}: --variant {given['variant']} "
-                                f"ignores {it} (only --variant {other} uses {it})") from None
+            raise variant_ignores(given["variant"], named, (), flags=True) from None
         return f(*args, metric=metric, **kwargs)
 
     decorated: Callable[..., Any] = command

@@ -19,7 +19,7 @@ from ..kernel.errors import InputError, SemsimError
 from ..kernel.graph import Graph
 from ..kernel.signature import Signature
 from ..kernel.stats import CorpusScore, Score, corpus_score, correlation
-from .parsing import ParseSettings, graph_key, sign
+from .parsing import ParseSettings
 from .report import Col, Record, Report, Table, num, write
 from .scoring import TextMetric
 
@@ -59,7 +59,7 @@ def columns_for(rep: str, pairs: list[tuple[Graph, Graph]], usim: TextMetric,
     return columns
 
 
-_NOT_SCORED = Score.fixed(0.0, ["-"], "")
+_NOT_SCORED = Score.fixed(0.0, ["-"], Signature())
 
 
 def drop_failed(columns: list[Column], failed: Collection[int]) -> list[Column]:
@@ -90,34 +90,37 @@ def parse_spec(spec: str) -> tuple[str, str | None]:
     return name, model or None
 
 
+#: what a column's scores of parsed text are signed with (:meth:`semsim.app.parsing.Parses.sign`)
+Signing = Callable[[Signature], Signature]
+
+
 def pairs_from_texts(raw_src: list[str], raw_hyp: list[str], parser_specs: Sequence[str], parsing: ParseSettings,
                      source: Any = "source", hyp: Any = "correction"
                      ) -> tuple[list[str], dict[str, list[tuple[Graph, Graph]]], list[InputError],
-                                dict[str, list[str]], dict[str, Signature]]:
-    """:func:`_pairs_from_text` of line-parallel texts (``source`` and ``hyp`` name them in
-    the errors), for the Python API as for the command."""
-    from .parsing import parse_texts
-    from .textfiles import too_large_lines, unparsed_lines
-    raw_cor = {hyp: raw_hyp}
-    parsed: dict[str, dict[str, Graph]] = {}
-    signed_by: dict[str, Signature] = {}
+                                dict[str, list[str]], dict[str, Signing]]:
+    """Graph pairs per parser's representation from two line-parallel texts (``source`` and
+    ``hyp`` name them in the errors), each parser's through the one step from text to pairs
+    (:func:`semsim.app.scoring.parse_pairs`); a line some parser failed on, or too large to
+    align, is left out of every representation, so that rows stay aligned. For the Python
+    API as for the command."""
+    from .scoring import Files, ParsedPairs, parse_pairs
+    parsed: dict[str, ParsedPairs] = {}
+    signed_by: dict[str, Signing] = {}
     unparsed: list[InputError] = []
-    src, cor = raw_src, raw_cor
+    pairs: ParsedPairs | None = None
     for spec in parser_specs:
         name, model = parse_spec(spec)
-        parses = parse_texts([*raw_src, *raw_cor[hyp]], replace(parsing, parser=name, model=model))
-        src, cor = parses.tokenized(raw_src), {hyp: parses.tokenized(raw_cor[hyp])}
-        rep = parses.representation if parses.representation not in parsed else name
-        parsed[rep], signed_by[rep] = parses.graphs, parses.signed_by
-        unparsed += unparsed_lines({source: src, **cor}, parses.failed)
-        unparsed += too_large_lines(src, cor, parses.graphs, {e.line for e in unparsed if e.line is not None})
+        pairs = parse_pairs(raw_src, raw_hyp, replace(parsing, parser=name, model=model), Files(source, {"": hyp}),
+                            {e.line for e in unparsed if e.line is not None})
+        rep = pairs.parses.representation if pairs.parses.representation not in parsed else name
+        parsed[rep], signed_by[rep] = pairs, pairs.parses.sign
+        unparsed += pairs.skipped
     skip = {e.line for e in unparsed if e.line is not None}
-    lines = [i for i, (a, b) in enumerate(zip(src, cor[hyp])) if a.strip() and b.strip() and i + 1 not in skip]
+    lines = [i - 1 for i in (pairs.lines if pairs is not None else []) if i not in skip]
     if not lines:
         raise SemsimError(f"{source}: no pair of non-empty lines to compare"
                           + (f" ({len(skip)} could not be parsed or aligned: {unparsed[0]})" if unparsed else ""))
-    out = {rep: [(graphs[graph_key(src[i])], graphs[graph_key(cor[hyp][i])]) for i in lines]
-           for rep, graphs in parsed.items()}
+    out = {rep: [p.graphs(i + 1) for i in lines] for rep, p in parsed.items()}
     return ([f"line {i + 1}" for i in lines], out, unparsed, {rep: [f"{hyp}:{i + 1}" for i in lines] for rep in out},
             signed_by)
 
@@ -157,7 +160,7 @@ class Comparison:
 
 
 def comparison(names: list[str], by_rep: dict[str, list[tuple[Graph, Graph]]], metric: TextMetric,
-               where: dict[str, list[str]] | None = None, signed_by: dict[str, Signature] | None = None, *,
+               where: dict[str, list[str]] | None = None, signed_by: dict[str, Signing] | None = None, *,
                n_bootstrap: int = 1000, seed: int = 12345) -> Comparison:
     """The columns of the pairs of every representation (pairs matched by position), a pair
     that some column cannot score left out of all (:attr:`Comparison.not_compared`; if that is
@@ -170,7 +173,7 @@ def comparison(names: list[str], by_rep: dict[str, list[tuple[Graph, Graph]]], m
     columns = []
     for rep, pairs in by_rep.items():
         by = (signed_by or {}).get(rep)
-        columns += [c if by is None else Column(c.name, [sign(s, by) for s in c.scores])
+        columns += [c if by is None else Column(c.name, [replace(s, signature=by(s.signature)) for s in c.scores])
                     for c in columns_for(rep, pairs, metric, failed, (where or {}).get(rep))]
     columns = drop_failed(columns, failed)
     kept = [n for i, n in enumerate(names) if i not in failed]
@@ -179,7 +182,7 @@ def comparison(names: list[str], by_rep: dict[str, list[tuple[Graph, Graph]]], m
         return Comparison([], {}, {}, [], {}, not_compared)
     return Comparison(kept, {c.name: c.scores for c in columns},
                       {c.name: corpus_score(c.scores, n_bootstrap=n_bootstrap, seed=seed) for c in columns},
-                      correlations(columns), {c.name: c.scores[0].signature for c in columns}, not_compared)
+                      correlations(columns), {c.name: c.scores[0].signature.format() for c in columns}, not_compared)
 
 
 def check_compared(result: Comparison) -> Comparison:

@@ -46,6 +46,7 @@ from ..kernel.errors import COMMAND_LINE, ParseError, PluginError, SemsimError, 
 from ..kernel.graph import Graph
 from ..kernel.graph_json import check_graph, graph_from_dict, graph_to_dict
 from ..kernel.models import TRUST_ENV, trusted_by_user
+from ..kernel.progress import set_verbose, verbose
 from .cache import model_key
 from .plugins import parsers, to_graph
 
@@ -108,10 +109,12 @@ def _host_port(value: str, rest: str) -> str:
     return rest
 
 
-def _worker_start(trusted: bool = False, command_line: bool = False) -> None:
+def _worker_start(loud: bool = False, trusted: bool = False, command_line: bool = False) -> None:
     """A local worker process's start: it dies with the process that started it (Linux's
     parent-death signal: a main process killed by SIGKILL leaves no worker behind), ignores
-    Ctrl-C (the main process decides what an interrupt ends), and is held to its threads."""
+    Ctrl-C (the main process decides what an interrupt ends), is held to its threads, and
+    shows what plugins' libraries print if the main process does (``loud``: ``-v``)."""
+    set_verbose(loud)
     import signal
     signal.signal(signal.SIGINT, signal.SIG_IGN)
     if sys.platform.startswith("linux"):
@@ -296,7 +299,8 @@ class Processes(Executor):
         super().__init__(parser_name, model, key)
         self._workers: list[BaseProcess] = []  # every worker process the pool made, started or about to be
         self.pool = ProcessPoolExecutor(max_workers=jobs, mp_context=_Recorded(self._workers),
-                                        initializer=_worker_start, initargs=(trusted_by_user(), COMMAND_LINE.get()))
+                                        initializer=_worker_start,
+                                        initargs=(verbose(), trusted_by_user(), COMMAND_LINE.get()))
 
     def close(self, quick: bool = False) -> None:
         if quick:  # an error, Ctrl-C or SIGTERM: the batches running are not wanted, nor waited for
@@ -355,7 +359,7 @@ class Dask(Executor):
         self.timeout = timeout
         self._threads, self._asked = 1, -1e9
         # semsim reports what failed, per sentence: the scheduler's own logs only with --verbose
-        level = logging.WARNING if os.environ.get("SEMSIM_VERBOSE") else logging.CRITICAL
+        level = logging.WARNING if verbose() else logging.CRITICAL
         self.cluster = None
         # Dask's configuration gives some of its loggers (distributed.client...) levels of their own
         for name in ["distributed", *(n for n in logging.root.manager.loggerDict if n.startswith("distributed."))]:

@@ -31,7 +31,7 @@ from ..kernel.graph import Graph
 from ..kernel.limits import MAX_JOBS, check_settings
 from ..kernel.models import trusting
 from ..kernel.records import Parser
-from ..kernel.signature import Signature
+from ..kernel.signature import Signature, SignatureClash
 from ..kernel.stats import Score
 from .cache import ParseCache, model_key, normalise
 from .executors import Executor, Parsed, executor_spec, open_executor
@@ -136,8 +136,13 @@ class Parses:
 
     @property
     def signature(self) -> str:
-        """:attr:`signed_by` rendered: ``parser:NAME|model:MODEL@HASH...``."""
+        """:attr:`signed_by` rendered, for a script that prints it: ``parser:NAME|model:MODEL@HASH...``."""
         return self.signed_by.format()
+
+    def sign(self, measured: Signature) -> Signature:
+        """The signature of a score of these graphs: ``measured`` (the measure's, with its
+        settings, scheme and version), then the parser's fields (:func:`signed_with`)."""
+        return signed_with(measured, self.signed_by, self.parser)
 
     def key(self, text: str) -> str:
         """The key of ``text`` (as given) in :attr:`graphs` and :attr:`failed`."""
@@ -151,8 +156,11 @@ class Parses:
         return len({self.key(t) for t in texts} & set(self.failed))
 
     def signed(self, score: Callable[[Graph, Graph], Score]) -> Callable[[Graph, Graph], Score]:
-        """``score`` whose scores' signatures also name the parser and model."""
-        return signed(score, self.signed_by)
+        """``score`` whose scores' signatures also name the parser and model (:meth:`sign`)."""
+        def signed(a: Graph, b: Graph) -> Score:
+            scored = score(a, b)
+            return replace(scored, signature=self.sign(scored.signature))
+        return signed
 
 
 def graph_key(tokenized: str) -> str:
@@ -179,7 +187,9 @@ def parse_texts(texts: Iterable[str], settings: ParseSettings | None = None, *, 
     (:meth:`Parses.key`), and ``parses`` is the result so far, its graphs growing call by
     call. With batches parsed elsewhere (``jobs`` > 1, Dask) this process only waits for
     them, and a caller can start on what is there (``semsim score`` scores the pairs whose
-    two sides are parsed). It must not raise: what it cannot do is left for after the parse.
+    two sides are parsed). What it cannot do for a reason semsim reports (a
+    :class:`~semsim.kernel.errors.SemsimError`) it leaves for after the parse; anything else it
+    raises is a bug, and ends the run (what was stored stays in the cache).
 
     ``store``, an open cache, is used (and left open) instead of opening ``settings.cache``
     for this call: an open scorer (:class:`semsim.app.scorer.Scorer`) pays for the cache's
@@ -284,37 +294,48 @@ def text_representation(installed: Iterable[Parser]) -> str:
     return TEXT_REPRESENTATION if TEXT_REPRESENTATION in reps or len(reps) != 1 else reps.pop()
 
 
+#: the keys a corpus score's signature adds after the parser's fields (the bootstrap's, the
+#: paired tests'), which a parser's own fields may not take either
+LATER_KEYS = ("bootstrap", "conf", "seed", "paired", "trials")
+
+
 def parser_fields(parser: Parser, model: str | None, tokenize: str = "none") -> Signature:
     """``parser:NAME|model:MODEL@HASH``: what a score computed from text depends on beyond the
     metric's settings (the hash is the model's content, shortened to 12 hex digits), then the
     fields the parser's ``model_name`` adds after the model's name (a pretrained encoder,
     the decoder), and ``tok:...`` when a tokenizer split the text first
-    (:func:`semsim.app.tokenization.tokenizer_fields`)."""
+    (:func:`semsim.app.tokenization.tokenizer_fields`).
+
+    What the plugin says is data, never structure: a name given as a string is one name,
+    whatever it holds (``|``, ``:``, a newline: the rendering escapes them), and fields it adds
+    may not repeat a key semsim writes (a :class:`~semsim.kernel.errors.PluginError` naming it)."""
     from .tokenization import tokenizer_fields
     identity = parser_answer(parser, "model_identity", model, (str,)) if parser.model_identity else ""
     named = parser_answer(parser, "model_name", model, (str, Signature)) if parser.model_name \
         else (Path(model).name if model else "default")
-    # a plugin written before Signature names its model with a string, fields and all
-    named = named if isinstance(named, Signature) else Signature.parse(named)
-    model_field = named.head().format() + (f"@{identity[:12]}" if identity else "")
-    return Signature.of(None, {"parser": parser.name, "model": model_field}) + named.tail() + tokenizer_fields(tokenize)
+    if not isinstance(named, Signature):
+        named = Signature.of(str(named))
+    name, extra = (named.name, named.tail()) if named.name is not None else ("default", named)
+    model_field = name + (f"@{identity[:12]}" if identity else "")
+    ours = Signature.of(None, {"parser": parser.name, "model": model_field})
+    # the plugin's fields may not take our keys, those every measure ends with (scheme, plugin,
+    # version), nor those added after them (tok, LATER_KEYS); a setting's, where they meet (signed_with)
+    reserved = ("parser", "model", "tok", "scheme", "plugin", "version", *LATER_KEYS)
+    signed_with(Signature.of(None, {k: "" for k in reserved}), extra, parser.name)
+    return ours + extra + tokenizer_fields(tokenize)
 
 
-def parser_signature(parser: Parser, model: str | None, tokenize: str = "none") -> str:
-    """:func:`parser_fields` rendered."""
-    return parser_fields(parser, model, tokenize).format()
-
-
-def signed(score: Callable[[Graph, Graph], Score], parsed_by: Signature | str) -> Callable[[Graph, Graph], Score]:
-    """``score`` whose scores' signatures also name the parser and model (:func:`parser_fields`)."""
-    return lambda a, b: sign(score(a, b), parsed_by)
-
-
-def sign(score: Score, parsed_by: Signature | str) -> Score:
-    """``score`` with the parser's and model's fields (:func:`parser_fields`) after its own;
-    ``parsed_by`` may be their rendered string, as it was before signatures were objects."""
-    fields = parsed_by if isinstance(parsed_by, Signature) else Signature.parse(parsed_by)
-    return replace(score, signature=(Signature.parse(score.signature) + fields).format())
+def signed_with(measured: Signature, parsed_by: Signature, parser: str) -> Signature:
+    """``measured`` then the fields of the parser named ``parser``: the one place a measure's
+    signature and a parser's meet; a key of the parser's that is already there (a plugin's
+    ``model_name`` naming a ``version`` or a setting) is refused, naming the plugin."""
+    try:
+        return measured.extended(parsed_by)
+    except SignatureClash as exc:
+        from .plugins import parsers, plugin_fault
+        found = parsers().get(parser)
+        raise plugin_fault(found.plugin if found else parser, f"its parser {parser!r}",
+                           f"its model_name gives {exc}; name those fields otherwise") from None
 
 
 # -- the engine ---------------------------------------------------------------------------------------

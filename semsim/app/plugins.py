@@ -37,7 +37,7 @@ import pluggy
 from ..kernel import hookspecs
 from ..kernel.errors import PluginError, SemsimError
 from ..kernel.records import Download, MetricSpec, ParaphraseJudge, Parser, Reader, WordEncoder, Writer
-from ..kernel.scheme import Scheme
+from ..kernel.scheme import Scheme, attribute_schemes
 
 GROUP = "semsim"
 BUILTIN = ("mrp",)  # plugins that ship with the core and are always registered
@@ -349,6 +349,9 @@ def scheme_owners() -> dict[str, str]:
     if _owners is None:
         _owners = {name: plugin for name, (plugin, _) in _owned_schemes().items()}
     return _owners
+
+
+attribute_schemes(scheme_plugin)  # every measure's signature names the plugin of its graphs' scheme
 
 
 def plugin_label(name: str) -> str:

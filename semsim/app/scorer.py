@@ -12,6 +12,7 @@ the route ``text_scores`` takes, so the numbers are the same.
 
 from __future__ import annotations
 
+import dataclasses
 from collections.abc import Callable, Sequence
 
 from ..kernel.errors import InputError, SemsimError
@@ -19,7 +20,7 @@ from ..kernel.limits import LimitError, check_pair
 from ..kernel.signature import Signature
 from ..kernel.stats import CorpusScore, Score, corpus_score
 from .cache import ParseCache, model_key, normalise
-from .parsing import ParseSettings, parser_fields, sign
+from .parsing import ParseSettings, parser_fields, signed_with
 from .scoring import TextMetric, check_errors, pair_scores, text_pairs
 
 #: pairs an open scorer remembers the scores of (a few KB each)
@@ -97,7 +98,8 @@ class Scorer:
             return None
         self.signature()  # the parser's fields, made once
         assert self._parsed_by is not None
-        return sign(self.metric.sentence_score(g1, g2), self._parsed_by)
+        scored = self.metric.sentence_score(g1, g2)
+        return dataclasses.replace(scored, signature=signed_with(scored.signature, self._parsed_by, self._parser.name))
 
     def scores(self, sources: Sequence[str], corrections: Sequence[str]) -> list[Score]:
         """Each correction's score against its source (line-parallel lists of strings), every
@@ -121,11 +123,12 @@ class Scorer:
         sacrebleu's ``get_signature()`` is; the model is hashed once, here."""
         if self._signature is None:
             self._parsed_by = parser_fields(self._parser, self.parsing.model, self.parsing.tokenize)
-            self._signature = self.metric.signature(self._parser.representation) + self._parsed_by
+            self._signature = signed_with(self.metric.signature(self._parser.representation), self._parsed_by,
+                                          self._parser.name)
         return self._signature
 
     def get_signature(self) -> str:
-        """:meth:`signature` rendered: the string each score's ``signature`` holds."""
+        """:meth:`signature` rendered: what each score's ``signature`` renders to."""
         return self.signature().format()
 
     # -- open and closed ---------------------------------------------------------------------

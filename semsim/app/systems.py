@@ -9,20 +9,15 @@ renderings are plain text, Markdown (for a paper's appendix or a README), TSV an
 from __future__ import annotations
 
 import contextlib
-from collections.abc import Callable, Collection, Iterable, Iterator, Mapping, Sequence
+from collections.abc import Collection, Mapping, Sequence
 from dataclasses import dataclass, field
-from typing import TYPE_CHECKING, Any
+from typing import Any
 
-from ..kernel.graph import Graph
-from ..kernel.limits import LimitError, check_pair
+from ..kernel.limits import LimitError
 from ..kernel.signature import Signature
 from ..kernel.significance import PairedTest, paired_tests
 from ..kernel.stats import Score, corpus_score
-from .parsing import graph_key
 from .report import Col, Record, Report, Table, num, render
-
-if TYPE_CHECKING:
-    from .parsing import Parses
 
 RENDERINGS = ("text", "markdown", "tsv", "json")
 
@@ -34,7 +29,7 @@ class SystemsReport:
     systems: list[dict[str, Any]]
     tests: list[PairedTest]
     alpha: float = 0.05
-    signature: str = ""  # the scores', their aggregation's and the paired tests' settings
+    signature: Signature = field(default_factory=Signature)  # the scores', their aggregation's, the tests' settings
     changes: bool = False  # rows carry how much each system changed (``changed``, ``word_change``)
     #: the least faithful lines (records with ``system``, ``line``, ``f``, ``source``, ``output``, and
     #: ``explain``, the command that shows why), lowest first
@@ -58,7 +53,7 @@ class SystemsReport:
     def as_dict(self) -> dict[str, Any]:
         return {"systems": self.systems, "paired_tests": [t.as_dict() for t in self.tests], "alpha": self.alpha,
                 **({"worst": [{k: r[k] for k in WORST_FIELDS if k in r} for r in self.worst]} if self.worst else {}),
-                "signature": self.signature}
+                "signature": self.signature.format()}
 
     def render(self, fmt: str) -> str:
         """The report as text, Markdown, TSV or JSON (:data:`RENDERINGS`)."""
@@ -76,7 +71,8 @@ class SystemsReport:
             out.append({"system": r["system"], "n": r["n"], "macro_f": r["macro_f"], "ci_low": ci[0], "ci_high": ci[1],
                         "micro_f": r["micro_f"],
                         **({c: r[c] for c in ("changed", "word_change")} if self.changes else {}),
-                        "p_vs_best": t.p if t else None, "q_vs_best": t.q if t else None, "signature": self.signature})
+                        "p_vs_best": t.p if t else None, "q_vs_best": t.q if t else None,
+                        "signature": self.signature.format()})
         return out
 
     def _parts(self, _rows: list[Record], markdown: bool) -> list[Table | str]:
@@ -122,7 +118,7 @@ class SystemsReport:
                            for r in self.worst], rstrip=True)]
             if why:
                 out += ["", *(f"    {c}" if markdown else c for c in why)]
-        sig = self.signature
+        sig = self.signature.format()
         if sig:
             out += ["", f"signature: `{sig}`" if markdown else f"signature: {sig}"]
         return out
@@ -169,15 +165,15 @@ def compare_systems(by_system: Mapping[str, Sequence[Score]], n_bootstrap: int =
     ``changes`` adds, per system, how much it changed its sources (``changed``: share of
     lines; ``word_change``: mean WordChange), which a faithfulness score must be read beside;
     ``worst``, the least faithful lines to list; ``note``, a line under the ranked table."""
-    systems: list[dict[str, Any]] = [
-        {"system": name, **corpus_score(scores, n_bootstrap=n_bootstrap, seed=seed).as_dict(),
-         **(changes[name] if changes else {})} for name, scores in by_system.items()]
+    corpus = {name: corpus_score(scores, n_bootstrap=n_bootstrap, seed=seed) for name, scores in by_system.items()}
+    systems: list[dict[str, Any]] = [{"system": name, **c.as_dict(), **(changes[name] if changes else {})}
+                                     for name, c in corpus.items()]
     tests: list[PairedTest] = []
     if paired and len(by_system) > 1:
         tests = paired_tests({k: [s.f for s in v] for k, v in by_system.items()}, paired, trials, seed)
-    sig = systems[0]["signature"] if systems else ""
+    sig = next(iter(corpus.values())).signature if corpus else Signature()
     if tests:  # the paired tests' settings after the scores' and their aggregation's
-        sig = (Signature.parse(sig) + Signature.of(None, {"paired": paired, "trials": trials})).format()
+        sig += Signature.of(None, {"paired": paired, "trials": trials})
     return SystemsReport(systems, tests, alpha, sig, changes is not None, list(worst), note)
 
 
@@ -204,92 +200,3 @@ def how_much_changed(source: Sequence[str], systems: Mapping[str, Sequence[str]]
         out[name] = {"changed": changed / len(keep) if keep else 0.0,
                      "word_change": sum(measured) / len(measured) if measured else 0.0}
     return out
-
-
-class ScoresWhileParsing:
-    """Line pairs scored while the rest of a run is still being parsed: ``on_parsed`` for
-    :func:`semsim.app.parsing.parse_texts`, then :attr:`scored` for :func:`score_lines`.
-
-    With batches parsed in worker processes (``--jobs``, Dask), the command's own process
-    only stores what comes back, and it sat idle for most of the parse; after the parse,
-    scoring the pairs ran on one core while the others idled (SEEDA: 10 of the 91 s of
-    ``--jobs 2``). So each pair is scored as soon as its two sentences are parsed. A score
-    depends on the two graphs alone, so it is the same whenever it is computed, and the
-    output is byte-identical (tested). A pair too large to align, or one whose scoring
-    fails, is left to :func:`score_lines`, which skips it or raises as it always did.
-    """
-
-    def __init__(self, source: Sequence[str], systems: Iterable[Sequence[str]],
-                 score: Callable[[Graph, Graph], Score]) -> None:
-        self.lines, self.score = (list(source), [list(s) for s in systems]), score
-        self.scored: dict[tuple[str, str], Score] = {}
-        self._waiting: dict[str, list[tuple[str, str]]] | None = None  # a key -> the pairs it completes
-        self._signed = score
-
-    def __call__(self, new: Mapping[str, Graph], parses: Parses) -> None:
-        if self._waiting is None:  # the first call: the texts are tokenized, the parser signed
-            self._waiting, (source, systems) = {}, self.lines
-            self._signed = parses.signed(self.score)
-            pairs = dict.fromkeys((parses.key(a), parses.key(b)) for lines in systems for a, b in zip(source, lines)
-                                  if a.strip() and b.strip())
-            for pair in pairs:
-                for key in dict.fromkeys(pair):
-                    self._waiting.setdefault(key, []).append(pair)
-        graphs = parses.graphs
-        for key in new:
-            for a, b in self._waiting.pop(key, ()):
-                if (a, b) in self.scored or a not in graphs or b not in graphs:
-                    continue
-                try:
-                    check_pair(graphs[a], graphs[b])
-                    self.scored[a, b] = self._signed(graphs[a], graphs[b])
-                except Exception:  # left to score_lines: it skips or raises as it always did
-                    continue
-
-
-@dataclass(frozen=True)
-class SentenceResult:
-    system: str
-    line: int
-    score: Score
-    empty: bool
-
-
-def score_lines(source: Sequence[str], systems: Mapping[str, Sequence[str]], graphs: dict[str, Graph],
-                  score: Callable[[Graph, Graph], Score], fallback: Score,
-                  skip: Collection[int] = (), scored: Mapping[tuple[str, str], Score] | None = None
-                  ) -> Iterator[SentenceResult]:
-    """Score each system's lines against the source lines, in file order, but for the
-    1-based lines in ``skip`` (e.g. a sentence that could not be parsed), for every system
-    alike, so that systems stay comparable sentence by sentence.
-
-    A pair with an empty side is not parsed; as in the authors' tool it scores 1 if both
-    sides are empty and 0 otherwise, by convention (no counts). Such scores copy the parts
-    and signature of a real score of the run (``fallback`` when every pair is empty).
-    ``scored`` holds pairs scored already, by normalised text (:class:`ScoresWhileParsing`).
-    """
-    template: Score | None = None
-    # A pair is scored once: systems agree on most lines (SEEDA: 18,367 pairs, 7,773 distinct),
-    # and a score depends on the two graphs alone.
-    scored = dict(scored or {})
-
-    def pair_score(src: str, hyp: str) -> Score:
-        pair = graph_key(src), graph_key(hyp)
-        if pair not in scored:
-            scored[pair] = score(graphs[pair[0]], graphs[pair[1]])
-        return scored[pair]
-
-    for name, lines in systems.items():
-        for i, (src, hyp) in enumerate(zip(source, lines)):
-            if i + 1 in skip:
-                continue
-            if src.strip() and hyp.strip():
-                yield SentenceResult(name, i + 1, pair_score(src, hyp), False)
-                continue
-            if template is None:
-                template = next((pair_score(a, b)
-                                 for lines_ in systems.values() for k, (a, b) in enumerate(zip(source, lines_))
-                                 if a.strip() and b.strip() and k + 1 not in skip), fallback)
-            value = 1.0 if not src.strip() and not hyp.strip() else 0.0
-            yield SentenceResult(name, i + 1, Score.fixed(value, list(template.parts), template.signature,
-                                                          template.headline), True)

@@ -516,11 +516,10 @@ def conformance_tests(plugin: str, examples: Sequence[str | os.PathLike[str]], s
 
         @pytest.mark.parametrize("path", paths, ids=ids)
         def test_self_scores_one(self, path: Path) -> None:
-            import semsim
-
+            from . import usim as api
             from .plugins import metrics
             for g in _graphs(path):
-                measures = {"usim": semsim.usim, "dagf": semsim.dag_f,
+                measures = {"usim": api.usim, "dagf": api.dag_f,
                             **{m.name: m.score for m in metrics().values() if m.representation == g.scheme.name}}
                 for name, score in measures.items():
                     f = score(g, g).f
@@ -546,10 +545,8 @@ def conformance_tests(plugin: str, examples: Sequence[str | os.PathLike[str]], s
 
         @pytest.mark.parametrize("path", paths, ids=ids)
         def test_signature_names_the_plugin(self, path: Path) -> None:
-            import semsim
-
             from ..kernel.scheme import scheme_digest
-            from ..kernel.signature import Signature
+            from . import usim as api
             from .plugins import plugin_label, schemes
             for g in {g.scheme.name: g for g in _graphs(path)}.values():  # one graph of each scheme
                 registered = schemes().get(g.scheme.name)
@@ -557,8 +554,8 @@ def conformance_tests(plugin: str, examples: Sequence[str | os.PathLike[str]], s
                     f"the graphs' scheme {g.scheme.name!r} is not the one registered under that name "
                     f"({'none is' if registered is None else 'another is'}): register it with register_schemes")
                 expected = {"scheme": f"{g.scheme.name}@{scheme_digest(g.scheme)}", "plugin": plugin_label(name)}
-                signature = semsim.usim(g, g).signature
-                fields = Signature.parse(signature).info
+                signature = api.usim(g, g).signature
+                fields = signature.info
                 assert {k: fields.get(k) for k in expected} == expected, \
                     f"{expected!r} not in the signature {signature!r}"
 
@@ -581,8 +578,7 @@ def conformance_tests(plugin: str, examples: Sequence[str | os.PathLike[str]], s
                   then="one a batch")
 
         def test_parsed_graphs_survive_every_route(self, tmp_path: Path) -> None:
-            import semsim
-
+            from . import usim as api
             from .cache import ParseCache
             from .cli import cli
             graphs = _parsed(batch_size=32)
@@ -591,7 +587,7 @@ def conformance_tests(plugin: str, examples: Sequence[str | os.PathLike[str]], s
             text.write_text("\n".join(sentences) + "\n", encoding="utf-8")
             found = _parser()
             written = _cli(cli, "parse", "--parser", found.name, "--no-cache", "-q", "-o", tmp_path / "p.mrp", text)
-            _same(graphs, semsim.read_all(written), "semsim parse's MRP")
+            _same(graphs, api.read_all(written), "semsim parse's MRP")
             for writer in _writers(found.representation):
                 route = f"parsed graphs through writer {writer.name!r}"
                 _same(graphs, _through_writer(writer, graphs, tmp_path), route, ids=False)
@@ -607,35 +603,34 @@ def conformance_tests(plugin: str, examples: Sequence[str | os.PathLike[str]], s
                   then="by two workers")
 
     def _graphs(path: Path) -> list[Graph]:
-        import semsim
-        graphs = semsim.read_all(path)
+        from . import usim as api
+        graphs = api.read_all(path)
         assert graphs, f"{path.name}: no graphs"
         return graphs
 
     def _through_mrp(graphs: Sequence[Graph], tmp_path: Path) -> list[Graph]:
-        import semsim
-
         from ..kernel.formats.mrp import graph_to_mrp
+        from . import usim as api
         out = tmp_path / "graphs.mrp"
         out.write_text("".join(json.dumps(graph_to_mrp(g, verbatim=True), ensure_ascii=False) + "\n" for g in graphs),
                        encoding="utf-8")
-        return semsim.read_all(out)
+        return api.read_all(out)
 
     def _writers(representation: str) -> list[Any]:
         from .plugins import writers
         return [w for w in writers().values() if w.plugin == name and w.representation == representation]
 
     def _through_writer(writer: Any, graphs: Sequence[Graph], tmp_path: Path) -> list[Graph]:
-        import semsim
+        from . import usim as api
         if writer.write_all is not None:
             target = tmp_path / f"all{writer.suffix}"
             writer.write_all(list(graphs), target)
-            return semsim.read_all(target)
+            return api.read_all(target)
         out = []
         for k, g in enumerate(graphs):
             target = tmp_path / f"graph{k}{writer.suffix}"
             writer.write(g, target)
-            out += semsim.read_all(target)
+            out += api.read_all(target)
         return out
 
     def _parser() -> Any:

@@ -14,7 +14,6 @@ import os
 import re
 import warnings
 from collections.abc import Callable, Iterable, Sequence
-from typing import overload
 
 import click
 
@@ -73,11 +72,6 @@ def tokenizer_fields(how: str) -> Signature:
     return Signature.of(None, {"tok": f"{how}-{major_minor}"})
 
 
-def tokenizer_signature(how: str) -> str:
-    """:func:`tokenizer_fields` rendered (``""`` for ``none``)."""
-    return tokenizer_fields(how).format()
-
-
 # Whitespace a tokenizer adds or removes: next to a character that is neither a letter, a digit
 # nor a space (``Islam 's``, ``end .``, ``well - known``), and before the clitic ``n't`` (``do n't``)
 _TOKENIZATION_SPACE = re.compile(r"\s+(?=[^\w\s]|n[’']t\b)|(?<=[^\w\s])\s+")
@@ -101,15 +95,9 @@ def _untokenized(text: str) -> str:
     return _TOKENIZATION_SPACE.sub("", " ".join(text.split()))
 
 
-@overload
-def with_tokenizer(signature: Signature, how: str) -> Signature: ...
-@overload
-def with_tokenizer(signature: str, how: str) -> str: ...
-def with_tokenizer(signature: Signature | str, how: str) -> Signature | str:
-    """``signature`` with ``tok:...`` added when text was tokenized (unchanged otherwise); a
-    string (what this took before signatures were objects) gives a string."""
-    added = (Signature.parse(signature) if isinstance(signature, str) else signature) + tokenizer_fields(how)
-    return added.format() if isinstance(signature, str) else added
+def with_tokenizer(signature: Signature, how: str) -> Signature:
+    """``signature`` with ``tok:...`` added when text was tokenized (unchanged otherwise)."""
+    return signature + tokenizer_fields(how)
 
 
 # Punctuation glued to the end of a word (``all,`` ``said:`` ``end)``), or an opening bracket

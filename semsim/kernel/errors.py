@@ -62,6 +62,20 @@ class PluginError(SemsimError):
     """No plugin (or more than one) can handle a request, or a plugin misbehaved."""
 
 
+class RecordFault(PluginError):
+    """A registered record the kernel calls (a ``"paraphrase judge"``, a ``"word encoder"``:
+    ``record``) misbehaved, and ``detail`` says how. The kernel knows no plugin; the
+    application, which knows which plugin registered the record, names it from these two
+    fields (:mod:`semsim.app.usim`), never from the message's words."""
+
+    def __init__(self, record: str, detail: str):
+        super().__init__(f"{record} {detail}")
+        self.record, self.detail = record, detail
+
+    def __reduce__(self) -> tuple[type, tuple[str, str]]:
+        return RecordFault, (self.record, self.detail)
+
+
 class ParseError(SemsimError):
     """A parser produced no usable graph for some sentences of a batch (``sentences``).
 

@@ -18,6 +18,21 @@ from typing import IO, Any
 
 from .errors import InputError, SemsimError
 
+#: ``semsim --allow-pickle`` as the command line passed it (:func:`allow_pickle`)
+_pickle: list[bool] = []
+
+
+def allow_pickle(on: bool) -> None:
+    """Let readers unpickle files in this process (``semsim --allow-pickle``): unpickling runs
+    code, so a reader of a pickle format asks :func:`pickle_allowed` first."""
+    _pickle[:] = [on]
+
+
+def pickle_allowed() -> bool:
+    """Whether a reader may unpickle: ``--allow-pickle`` (:func:`allow_pickle`), or
+    ``SEMSIM_ALLOW_PICKLE=1`` in the environment."""
+    return _pickle[0] if _pickle else os.environ.get("SEMSIM_ALLOW_PICKLE") == "1"
+
 
 def cache_dir() -> Path:
     """``$SEMSIM_CACHE_DIR``, else ``$XDG_CACHE_HOME/semsim``, else ``~/.cache/semsim``."""

@@ -63,12 +63,22 @@ def progress_interval() -> float:
     return value
 
 
+#: ``semsim -v`` as the command line passed it (:func:`set_verbose`); None: ``SEMSIM_VERBOSE`` says
+_verbose: list[bool] = []
+
+
+def set_verbose(on: bool) -> None:
+    """Say whether to show what plugins' libraries print, in this process (the command line's
+    ``-v``; a local worker process is handed it as it starts)."""
+    _verbose[:] = [on]
+
+
 def verbose() -> bool:
-    """Whether the user asked to see what a plugin's libraries print (``semsim -v``, which
-    sets ``SEMSIM_VERBOSE``; worker processes inherit it).
+    """Whether the user asked to see what a plugin's libraries print (``semsim -v``, passed
+    here by :func:`set_verbose`, or ``SEMSIM_VERBOSE`` set in the environment).
 
     Parsers wrap libraries that talk (TUPA announces every file it loads, DyNet its memory
     pool, from C++): by default a plugin keeps that off the user's terminal, which belongs
     to semsim's progress bar and one-line errors, and shows it only when this is true (or
     when loading fails, where it helps to find out why)."""
-    return bool(os.environ.get("SEMSIM_VERBOSE"))
+    return _verbose[0] if _verbose else bool(os.environ.get("SEMSIM_VERBOSE"))

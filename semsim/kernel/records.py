@@ -47,9 +47,8 @@ class Parser:
     ``model_name(model)`` names the model for people, in score signatures (optional): a
     :class:`~semsim.kernel.signature.Signature` whose first field is the name and whose other
     fields name what else the model depends on (a pretrained encoder, say), which the
-    signature puts after the model's hash. A plain string is read as
-    ``NAME|key:value|...`` (:meth:`~semsim.kernel.signature.Signature.parse`), as plugins wrote it
-    before.
+    signature puts after the model's hash (keys semsim writes are refused). A plain string is
+    one name, whatever it holds (the rendering escapes ``|``, newlines and control characters).
     """
 
     name: str

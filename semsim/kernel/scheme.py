@@ -118,13 +118,25 @@ def other_scheme(a: Scheme, b: Scheme) -> str | None:
 
 
 #: Who made graphs of a scheme, by the scheme's name: ``NAME-VERSION`` of the plugin that
-#: registered it, or None (the plugin manager's :func:`semsim.app.plugins.scheme_plugin`, which the
-#: application hands to the metrics: the kernel knows no plugin).
+#: registered it, or None (the plugin manager's :func:`semsim.app.plugins.scheme_plugin`).
 MadeBy = Callable[[str], "str | None"]
+
+#: the one :data:`MadeBy` every signature asks, set by the application as it loads its plugin
+#: manager (:func:`attribute_schemes`): the kernel knows no plugin, and a plugin's measure
+#: signs its scores with its plugin as semsim's own measures do, without knowing the manager
+_made_by: list[MadeBy] = []
+
+
+def attribute_schemes(made_by: MadeBy) -> None:
+    """Name who made each scheme's graphs in every signature from now on (the application's
+    plugin manager calls this once)."""
+    _made_by[:] = [made_by]
 
 
 def scheme_fields(scheme: Scheme, made_by: MadeBy | None = None) -> dict[str, str]:
     """The signature fields that name the graphs' representation: ``scheme:NAME@HASH12``
-    (:func:`scheme_digest`) and, where ``made_by`` knows it, ``plugin:DISTRIBUTION-VERSION``."""
+    (:func:`scheme_digest`) and, where ``made_by`` (default: the one the application set,
+    :func:`attribute_schemes`) knows it, ``plugin:DISTRIBUTION-VERSION``."""
+    made_by = made_by or (_made_by[0] if _made_by else None)
     plugin = made_by(scheme.name) if made_by is not None else None
     return {"scheme": f"{scheme.name}@{scheme_digest(scheme)}", **({"plugin": plugin} if plugin else {})}

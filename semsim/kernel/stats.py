@@ -3,7 +3,8 @@
 Every metric in semsim reduces a comparison to integer counts (matched and total items
 on each side), as sacrebleu does for BLEU. Sentence scores, micro-averaged corpus scores
 and bootstrap confidence intervals are all computed from these counts, and every score
-carries a signature string of the settings that produced it.
+carries the :class:`~semsim.kernel.signature.Signature` of the settings that produced it
+(:func:`semsim.kernel.signature.signature`).
 
 The statistics every study of scores shares live here too, written once: the bootstrap's
 draws (:func:`resample`, :func:`bootstrap`, :func:`percentile_interval`; the paired tests of
@@ -79,13 +80,18 @@ class Score:
     """
 
     parts: Mapping[str, Counts]
-    signature: str
+    signature: Signature
     headline: tuple[str, ...] = ()
     extra: Mapping[str, object] = field(default_factory=dict, compare=False)
     #: A score fixed by convention rather than computed (e.g. an empty sentence): F,
     #: precision and recall are this value, and the parts hold zero counts, so the
     #: sentence counts in macro averages but adds nothing to micro sums.
     convention: float | None = None
+
+    def __post_init__(self) -> None:
+        if not isinstance(self.signature, Signature):  # a plugin's measure signs with signature.signature
+            raise TypeError(f"a Score's signature is a semsim.kernel.signature.Signature (semsim.kernel.signature."
+                            f"signature(name, settings, scheme) makes one), not {type(self.signature).__name__}")
 
     def _mean(self, attr: str) -> float:
         if self.convention is not None:
@@ -106,7 +112,7 @@ class Score:
         return self._mean("recall")
 
     @classmethod
-    def fixed(cls, value: float, parts: Sequence[str], signature: str, headline: tuple[str, ...] = ()) -> Score:
+    def fixed(cls, value: float, parts: Sequence[str], signature: Signature, headline: tuple[str, ...] = ()) -> Score:
         """A conventional score with zero counts in every part."""
         zero = Counts(0, 0, 0, 0)
         return cls({p: zero for p in parts}, signature, headline, convention=value)
@@ -121,7 +127,7 @@ class Score:
         return {"f": self.f, "precision": self.precision, "recall": self.recall,
                 **{k: c.as_dict() for k, c in self.parts.items()},
                 **({"convention": True} if self.convention is not None else {}),
-                **dict(self.extra), "signature": self.signature}
+                **dict(self.extra), "signature": self.signature.format()}
 
     def __str__(self) -> str:
         return f"F={self.f:.4f} P={self.precision:.4f} R={self.recall:.4f} [{self.signature}]"
@@ -139,7 +145,7 @@ class CorpusScore:
     micro: float
     macro: float
     n: int
-    signature: str
+    signature: Signature
     parts: Mapping[str, Counts]
     ci: tuple[float, float] | None = None
     ci_micro: tuple[float, float] | None = None
@@ -152,7 +158,7 @@ class CorpusScore:
         if self.ci is not None:
             d.update(macro_ci=list(self.ci), micro_ci=list(self.ci_micro or ()),
                      confidence=self.confidence, n_bootstrap=self.n_bootstrap)
-        d["signature"] = self.signature
+        d["signature"] = self.signature.format()
         return d
 
     def __str__(self) -> str:
@@ -287,7 +293,7 @@ def corpus_score(scores: Iterable[Score], n_bootstrap: int = 0, confidence: floa
     sig = scores[0].signature
     if n_bootstrap:
         aggregated = Signature.of(None, {"bootstrap": n_bootstrap, "conf": f"{confidence:g}", "seed": seed})
-        sig = (Signature.parse(sig) + aggregated).format()
+        sig += aggregated
     return CorpusScore(micro=_micro(np.array(total, dtype=np.float64), heads), macro=float(fs.mean()), n=len(scores),
                        signature=sig, parts=parts, ci=ci, ci_micro=ci_micro,
                        confidence=confidence, n_bootstrap=n_bootstrap)
@@ -484,12 +490,6 @@ def _kendall_net(x: np.ndarray, y: np.ndarray, w: np.ndarray) -> float:
     _, cy = np.unique(y[idx], return_counts=True)
     pairs = n * (n - 1) / 2
     return float(tau * np.sqrt((pairs - (cx * (cx - 1) / 2).sum()) * (pairs - (cy * (cy - 1) / 2).sum())))
-
-
-def signature(metric: str, settings: Mapping[str, object], version: str) -> str:
-    """``usim|variant:paper|...|version:0.1.0``: every setting that can change a number
-    (:class:`~semsim.kernel.signature.Signature`, rendered)."""
-    return Signature.of(metric, settings).add("version", version).format()
 
 
 # -- system level ---------------------------------------------------------------------------------

@@ -2,10 +2,13 @@
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from typing import Any
 
+from semsim.kernel.graph import Graph
 from semsim.kernel.hookspecs import hookimpl
 from semsim.kernel.records import Download, MetricSpec, Parser, Reader
+from semsim.kernel.scheme import Scheme
 
 from .reader import read_penman, read_penman_aligned, sniff_penman
 
@@ -14,7 +17,7 @@ SEMSIM_PLUGIN_API = "1.0"
 
 
 @hookimpl
-def register_readers(register):
+def register_readers(register: Callable[[Reader], None]) -> None:
     register(Reader("penman", (".amr", ".penman"), read_penman, sniff_penman,
                     "AMR graphs in PENMAN notation, blank-line separated, # :: metadata"))
     register(Reader("penman-aligned", (".amr", ".penman"), read_penman_aligned, lambda path, head: False,
@@ -23,7 +26,7 @@ def register_readers(register):
 
 
 @hookimpl
-def register_parsers(register):
+def register_parsers(register: Callable[[Parser], None]) -> None:
     from . import amrlib_parser  # light: torch, transformers and amrlib are imported on the first parse
     register(Parser("amrlib", "amr", amrlib_parser.parse,
                     "amrlib 0.8.1 sentence-to-AMR models (--model DIR, an amrlib model directory; "
@@ -32,7 +35,7 @@ def register_parsers(register):
 
 
 @hookimpl
-def register_downloads(register):
+def register_downloads(register: Callable[[Download], None]) -> None:
     # No SHA-256 is published for amrlib's models: the one computed on first download is
     # recorded and reported (trust on first use). Each archive unpacks into one directory.
     from .amrlib_parser import RELEASE_URL, RELEASES
@@ -41,19 +44,19 @@ def register_downloads(register):
 
 
 @hookimpl
-def register_metrics(register):
+def register_metrics(register: Callable[[MetricSpec], None]) -> None:
     from .smatch import smatch_graphs
     register(MetricSpec("smatch", "amr", smatch_graphs, "Smatch (Cai & Knight 2013), deterministic"))
 
 
 @hookimpl
-def register_schemes(register):
+def register_schemes(register: Callable[[Scheme], None]) -> None:
     from .adapter import AMR
     register(AMR)
 
 
 @hookimpl
-def to_graph(obj: Any):
+def to_graph(obj: Any) -> Graph | None:
     import penman
 
     from semsim.kernel.formats.mrp import is_mrp

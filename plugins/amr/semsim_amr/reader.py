@@ -34,13 +34,13 @@ def blocks(text: str) -> Iterator[tuple[int, str]]:
         yield start, "\n".join(lines)
 
 
-def read_penman_aligned(path: Path):
+def read_penman_aligned(path: Path) -> Iterator[Any]:
     """Like :func:`read_penman`, with the AMRs anchored to the sentence's words through their
     surface alignments (``--read-format penman-aligned``)."""
     return read_penman(path, anchors="alignments")
 
 
-def read_penman(path: Path, anchors: str = "concepts"):
+def read_penman(path: Path, anchors: str = "concepts") -> Iterator[Any]:
     """Yield the AMRs of a PENMAN file as semsim graphs; a malformed one (:func:`check_block`,
     penman's decoder, :func:`check_triples`) is yielded as an error naming its id and line,
     in its place, and reading goes on."""

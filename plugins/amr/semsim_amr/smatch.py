@@ -18,7 +18,9 @@ from typing import Any
 
 from semsim.kernel.errors import SemsimError
 from semsim.kernel.graph import Graph
-from semsim.kernel.stats import Counts, Score, signature
+from semsim.kernel.scheme import Scheme
+from semsim.kernel.signature import signature
+from semsim.kernel.stats import Counts, Score
 
 SEED = 20130804  # the Smatch paper's date; any fixed value makes runs reproducible
 RESTARTS = 5  # the package's default number of hill-climbing restarts
@@ -67,23 +69,25 @@ def smatch_counts(test: Any, gold: Any, restarts: int = RESTARTS, seed: int = SE
     return Counts(matched, n_test, matched, n_gold)
 
 
-def smatch_score(test: Any, gold: Any, restarts: int = RESTARTS, seed: int = SEED, version: str = "") -> Score:
-    """Smatch of ``test`` against ``gold`` as a semsim Score (precision on ``test``): each a
+def smatch_score(test: Any, gold: Any, restarts: int = RESTARTS, seed: int = SEED,
+                 scheme: Scheme | None = None) -> Score:
+    """Smatch of ``test`` against ``gold`` as a semsim Score (precision on ``test``), signed with
+    ``scheme``, the graphs' (:func:`~semsim.kernel.signature.signature`), when they came as graphs: each a
     PENMAN string, a penman Graph, or a semsim :class:`Graph` this plugin read or parsed
     (which keeps its PENMAN text); anything else is one error saying so."""
     test, gold = (_penman(x, name) for x, name in ((test, "test"), (gold, "gold")))
     counts = smatch_counts(test, gold, restarts, seed)
-    sig = signature("smatch", {"impl": "smatch-1.0.4", "restarts": restarts, "seed": seed}, version)
+    sig = signature("smatch", {"impl": "smatch-1.0.4", "restarts": restarts, "seed": seed}, scheme)
     return Score({"smatch": counts}, sig)
 
 
 def smatch_graphs(g1: Graph, g2: Graph) -> Score:
     """Smatch of two semsim graphs made by this plugin (which keeps each AMR's PENMAN text)."""
-    from semsim.kernel.version import __version__
     texts = [g.meta.get("penman") for g in (g1, g2)]
     if not all(texts):
         raise SemsimError(f"Smatch needs AMR graphs read by the AMR plugin ({g1.id or '?'} / {g2.id or '?'})")
-    return smatch_score(texts[0], texts[1], version=__version__)
+    return smatch_score(texts[0], texts[1], scheme=g1.scheme)
+
 
 
 def _penman(x: Any, name: str) -> Any:

@@ -27,7 +27,9 @@ from typing import Any
 
 from semsim.kernel.errors import SemsimError
 from semsim.kernel.graph import Graph
-from semsim.kernel.stats import Counts, Score, signature
+from semsim.kernel.scheme import Scheme
+from semsim.kernel.signature import signature
+from semsim.kernel.stats import Counts, Score
 
 #: MTool's ``score.core.PUNCTUATION`` and ``SPACE``: trimmed from span ends / dropped inside.
 PUNCTUATION = frozenset(".?!;,:“\"”‘'’()[]{} \t\n\f")
@@ -88,40 +90,36 @@ def _mrp(g: Graph, frameworks: tuple[str, ...]) -> dict[str, Any]:
     return g.memo(("semsim_sdp", "mrp"), lambda: json.loads(text))
 
 
-def sdp_score(d1: dict[str, Any], d2: dict[str, Any], version: str = "") -> Score:
+def sdp_score(d1: dict[str, Any], d2: dict[str, Any], scheme: Scheme | None = None) -> Score:
     """SDP labelled F1 (headline) and unlabelled F1 of two MRP graphs (dicts)."""
-    return _sdp(sdp_items(d1), sdp_items(d2), version)
+    return _sdp(sdp_items(d1), sdp_items(d2), scheme)
 
 
 def _sdp(items1: tuple[frozenset[Any], frozenset[Any]], items2: tuple[frozenset[Any], frozenset[Any]],
-         version: str) -> Score:
+         scheme: Scheme | None) -> Score:
     (l1, u1), (l2, u2) = items1, items2
-    sig = signature("sdp", {"tops": "virtual-edges", "identity": "anchors"}, version)
+    sig = signature("sdp", {"tops": "virtual-edges", "identity": "anchors"}, scheme)
     return Score({"labeled": _counts(l1, l2), "unlabeled": _counts(u1, u2)}, sig, headline=("labeled",))
 
 
-def edm_score(d1: dict[str, Any], d2: dict[str, Any], version: str = "") -> Score:
+def edm_score(d1: dict[str, Any], d2: dict[str, Any], scheme: Scheme | None = None) -> Score:
     """EDM of two MRP graphs (dicts): ``all`` (headline) and each kind of triple."""
     explode_spans = bool(d1.get("input")) and bool(d2.get("input"))  # as MTool: only when both have text
-    return _edm(edm_items(d1, explode_spans), edm_items(d2, explode_spans), explode_spans, version)
+    return _edm(edm_items(d1, explode_spans), edm_items(d2, explode_spans), explode_spans, scheme)
 
 
-def _edm(a: dict[str, frozenset[Any]], b: dict[str, frozenset[Any]], explode_spans: bool, version: str) -> Score:
+def _edm(a: dict[str, frozenset[Any]], b: dict[str, frozenset[Any]], explode_spans: bool,
+         scheme: Scheme | None) -> Score:
     parts = {k: _counts(a[k], b[k]) for k in a}
     parts["all"] = _counts(frozenset((k, x) for k in a for x in a[k]), frozenset((k, x) for k in b for x in b[k]))
-    sig = signature("edm", {"spans": "exploded" if explode_spans else "anchors"}, version)
+    sig = signature("edm", {"spans": "exploded" if explode_spans else "anchors"}, scheme)
     return Score(parts, sig, headline=("all",))
-
-
-def _version() -> str:
-    from semsim.kernel.version import __version__
-    return __version__
 
 
 def sdp_graphs(g1: Graph, g2: Graph) -> Score:
     """SDP labelled F1 of two DM (or two PSD) graphs made by this plugin."""
     items = [g.memo(("semsim_sdp", "sdp"), functools.partial(_sdp_items, g)) for g in (g1, g2)]
-    return _sdp(items[0], items[1], _version())
+    return _sdp(items[0], items[1], g1.scheme)
 
 
 def _sdp_items(g: Graph) -> tuple[frozenset[tuple[Any, ...]], frozenset[tuple[Any, ...]]]:
@@ -134,4 +132,4 @@ def edm_graphs(g1: Graph, g2: Graph) -> Score:
     explode_spans = bool(d1.get("input")) and bool(d2.get("input"))
     a, b = (g.memo(("semsim_sdp", "edm", explode_spans), functools.partial(edm_items, d, explode_spans))
             for g, d in ((g1, d1), (g2, d2)))
-    return _edm(a, b, explode_spans, _version())
+    return _edm(a, b, explode_spans, g1.scheme)

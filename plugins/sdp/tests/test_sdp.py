@@ -223,6 +223,6 @@ def test_the_paraphrase_alignment_works_on_sdp_graphs(gold, system, monkeypatch)
         settings = {"tokens": "paraphrase", "leaves": 2, "edge_weights": "scheme"}
         assert semsim.usim(g, g, **settings).f == 1.0
         assert 0.0 <= semsim.usim(g, s, **settings).f < 1.0
-        assert "para:any@1" in semsim.usim(g, s, **settings).signature
+        assert "para:any@1" in semsim.usim(g, s, **settings).signature.format()
     finally:
         get_plugin_manager().unregister(name="test-judge")

@@ -23,7 +23,7 @@ def ucca() -> None:
     """UCCA tools: train semsim's span parser, evaluate any UCCA parser on gold XML."""
 
 
-def _config(settings: tuple[str, ...]):
+def _config(settings: tuple[str, ...]) -> Any:
     from dataclasses import fields
 
     from .span.inference.model import Config
@@ -210,7 +210,7 @@ def evaluate(gold: tuple[str, ...], ids: str | None, conllu: str | None, parsing
     texts = [" ".join(t.text for t in sorted(p.layer("0").all, key=lambda t: t.position)) for p in sentences]
     parses = parse_texts(texts, parsing)
 
-    def guessed(text: str, gold_passage):
+    def guessed(text: str, gold_passage: Any) -> Any:
         graph = parses.get(text)
         if graph is None:  # not parsed: a parse without units
             from .span.inference.tree import ROOT, Node, Tree, tree_to_passage

@@ -14,20 +14,16 @@ from dataclasses import replace
 from semsim.kernel.formats.mrp import MrpGraph, mrp_to_graph
 from semsim.kernel.graph import Graph
 
-from .scheme import UCCA, finish
+from .scheme import UCCA, finish, punctuation_unit
 
 
 def mrp_ucca_to_graph(m: MrpGraph) -> Graph:
     d = m.data
     text = d.get("input", "")
-    punct_nodes = set()
     into_by_u = {e["target"] for e in d.get("edges", ()) if e.get("label") == "U"}
-    for n in d.get("nodes", ()):
-        anchors = n.get("anchors", ())
-        if anchors and n["id"] in into_by_u and not any(
-                c.isalnum() for a in anchors for c in text[a["from"]:a["to"]]):
-            punct_nodes.add(n["id"])
-    kinds = {n["id"]: "PNCT" if n["id"] in punct_nodes else "FN" for n in d.get("nodes", ())}
+    kinds = {n["id"]: "PNCT" if punctuation_unit(n["id"] in into_by_u, [text[a["from"]:a["to"]] for a in
+                                                                       n.get("anchors", ())]) else "FN"
+             for n in d.get("nodes", ())}
     g = mrp_to_graph(m, UCCA, kinds)
     # as in UCCA XML, a token is punctuation exactly when a punctuation unit holds it; an MRP
     # graph is one sentence, one paragraph: its tokens' positions 1..n, as UCCA XML numbers them

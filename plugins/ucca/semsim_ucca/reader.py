@@ -2,7 +2,7 @@
 
 ``ucca.convert.file2passage`` builds a full ``ucca.core.Passage`` (about 1.7 s for a
 500-token essay here); semsim only needs tokens, units and edges, which expat delivers in
-milliseconds. ``tests/test_reader_equivalence.py`` proves the two routes give identical
+milliseconds. ``plugins/ucca/tests/test_against_ucca.py`` proves the two routes give identical
 graphs on every XML file available. Expat also gives line numbers, so every error names
 the file and line.
 """
@@ -13,6 +13,7 @@ import graphlib
 import itertools
 import os
 import pickle
+from collections.abc import Iterator
 from pathlib import Path
 from xml.parsers import expat
 
@@ -202,7 +203,7 @@ class _Builder:
                              self.path, lines.get((p, c))) from None
 
 
-def read_xml(path: Path):
+def read_xml(path: Path) -> Iterator[Graph]:
     """Yield the one graph in a UCCA XML file."""
     parser = expat.ParserCreate()
     builder = _Builder(path, parser)
@@ -224,9 +225,10 @@ def read_xml(path: Path):
         raise InputError(str(exc), path) from None
 
 
-def read_pickle(path: Path):
+def read_pickle(path: Path) -> Iterator[Graph]:
     """Yield the Passage in a ``ucca`` pickle, converted; refused unless pickles are allowed."""
-    if os.environ.get("SEMSIM_ALLOW_PICKLE") != "1":
+    from semsim.kernel.files import pickle_allowed
+    if not pickle_allowed():
         raise InputError("refusing to unpickle (unpickling runs code from the file); "
                          "use `semsim --allow-pickle` or set SEMSIM_ALLOW_PICKLE=1 if you trust it", path)
     try:

@@ -34,6 +34,14 @@ UCCA = Scheme(
 _SENTENCE_FINAL = frozenset(".?!")
 
 
+def punctuation_unit(entered_by_u: bool, texts: Sequence[str]) -> bool:
+    """Whether a unit is UCCA's punctuation unit (``PNCT``, as UCCA XML marks it): a ``U`` edge
+    enters it, it has tokens (``texts``), and they hold no letter or digit. The one rule the
+    MRP reader and the span parser's graphs both follow; a token is punctuation exactly when
+    such a unit holds it."""
+    return entered_by_u and bool(texts) and not any(ch.isalnum() for t in texts for ch in t)
+
+
 def sentence_ends(g: Graph) -> tuple[int, ...]:
     """1-based positions ending sentences, as the authors' USim code finds them.
 

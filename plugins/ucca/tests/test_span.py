@@ -157,7 +157,8 @@ def test_a_parse_builds_each_graph_once(monkeypatch, tmp_path):
 
 
 def test_cky_finds_the_best_tree_and_forces_the_root():
-    from semsim_ucca.span.inference.model import all_spans, cky
+    from semsim_ucca.span.inference.decoder import cky
+    from semsim_ucca.span.inference.model import all_spans
     n = 3
     starts, ends = all_spans(n)
     labels = ["<none>", "ROOT", "A", "P"]
@@ -175,7 +176,8 @@ def test_cky_prefers_a_likely_unit_to_confident_non_units():
     """A tree is scored by its units: a span that is surely no unit (p(none) = 0.999) must
     not outweigh a likely unit (p = 0.9). Scoring every span of the binarisation with its
     own log-probability did, and left every unit under the root."""
-    from semsim_ucca.span.inference.model import all_spans, cky
+    from semsim_ucca.span.inference.decoder import cky
+    from semsim_ucca.span.inference.model import all_spans
     n = 4
     starts, ends = all_spans(n)
     labels = ["<none>", "ROOT", "H", "A"]

@@ -118,3 +118,21 @@ def test_incompatible_model_is_one_clear_line(tiny_model, tmp_path):
     r = semsim("score", "--source", src, "--hyp", src, "--parser", "tupa", "--model", broken, "--no-cache", "-q")
     assert r.returncode == 1 and "Traceback" not in r.stderr
     assert r.stderr.strip().splitlines()[-1].startswith(f"Error: cannot load TUPA model {broken}:")
+
+
+def test_loading_dynet_leaves_ieee_floats_as_they_were():
+    """DyNet is built with fast-math: importing it (which loading a TUPA model does) turns
+    subnormal floats off for the whole process, and a later test's Hypothesis floats raised
+    FloatingPointError in the same worker. The plugin puts IEEE 754 back once the model is
+    loaded (ieee_floats), in this thread and the threads it starts."""
+    import threading
+
+    pytest.importorskip("dynet")  # flushes subnormals to zero, if this process had not imported it yet
+    from semsim_ucca.tupa import ieee_floats
+    tiny = 5e-324
+    ieee_floats()
+    seen = []
+    thread = threading.Thread(target=lambda: seen.append(tiny * 1.0))
+    thread.start()
+    thread.join()
+    assert tiny * 1.0 == tiny and seen == [tiny]

@@ -7,7 +7,7 @@ from typing import Any
 
 import click
 
-from ...kernel.signature import Signature
+from ...kernel.signature import escape
 from ..cli import format_option, quiet_option
 from ..report import Report, write
 
@@ -56,7 +56,9 @@ def cache_clear(cache_path: str | None, parser: str | None, quiet: bool) -> None
 
 def _model(key: str) -> str:
     """A model key for people: the model's identity shortened to 12 characters (a content
-    hash), then the plugin's code and the graph form whole (``semsim.app.cache.model_key``)."""
-    fields = Signature.parse(key)
-    identity = fields.head().format()[:12]
-    return f"{identity} ({', '.join(fields.tail().parts())})" if fields.tail().format() else identity
+    hash), then the plugin's code and the graph form whole (``semsim.app.cache.model_key``: the
+    last two ``|``-separated parts are semsim's, the identity, a plugin's, may hold anything,
+    which is escaped as a signature escapes it)."""
+    parts = key.rsplit("|", 2)
+    identity = escape(parts[0][:12])
+    return f"{identity} ({', '.join(map(escape, parts[1:]))})" if len(parts) == 3 else identity

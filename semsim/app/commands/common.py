@@ -70,7 +70,7 @@ def score_pairs(pairs: list[tuple[Path, Path]], score: Callable[[Any, Any], Scor
             parts = {f"{k}_f": c.f for k, c in s.parts.items()} if len(s.parts) > 1 else {}
             yield {"name": pair.name, "source": pair.source, "correction": pair.correction, "f": s.f,
                    "precision": s.precision, "recall": s.recall, **parts,
-                   "detail": {k: c.as_dict() for k, c in s.parts.items()}, "signature": s.signature}
+                   "detail": {k: c.as_dict() for k, c in s.parts.items()}, "signature": s.signature.format()}
 
     def summary() -> dict[str, Any] | None:
         if len(scores) < 2:

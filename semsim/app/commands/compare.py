@@ -11,21 +11,22 @@ representation: columns are called after the graphs' schemes.
 from __future__ import annotations
 
 from pathlib import Path
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 import click
 
-from ...api import USim
 from ...kernel.errors import InputError, SemsimError
 from ...kernel.graph import Graph
 from ...kernel.limits import MAX_BOOTSTRAP
-from ...kernel.signature import Signature
 from ..cli import format_option, parsing_options, quiet_option, usim_options
-from ..comparison import check_compared, comparison, pairs_from_texts
+from ..comparison import Signing, check_compared, comparison, pairs_from_texts
 from ..parsing import ParseSettings
 from ..report import Skipped, write
 from .common import fail_if_unparsed, warn_if_untokenized
 from .inputs import check_writable, fail_if_unread, open_output, pair_inputs, read_pairs, readable_pairs
+
+if TYPE_CHECKING:
+    from ..usim import USim
 
 
 def _pairs_from_files(specs: tuple[tuple[str, str, str], ...], read_format: str | None,
@@ -50,7 +51,7 @@ def _pairs_from_files(specs: tuple[tuple[str, str, str], ...], read_format: str 
 
 def _pairs_from_text(source: Path, hyp: Path, parser_specs: tuple[str, ...], parsing: ParseSettings, quiet: bool
                      ) -> tuple[list[str], dict[str, list[tuple[Graph, Graph]]], list[InputError],
-                                dict[str, list[str]], dict[str, Signature]]:
+                                dict[str, list[str]], dict[str, Signing]]:
     """Graph pairs per parser's representation from two line-parallel text files; pairs with
     an empty line are left out (nothing to parse), and so are, in every representation, the
     lines a parser could not parse (returned as errors, to report). Also what each
@@ -98,7 +99,7 @@ def compare(pair_specs: tuple[tuple[str, str, str], ...], source: Path | None, h
         if len({n for n, _, _ in pair_specs}) != len(pair_specs):
             raise SemsimError("each --pairs needs its own name")
         names, by_rep, read, where = _pairs_from_files(pair_specs, read_format, quiet)
-        signed_by: dict[str, Signature] = {}
+        signed_by: dict[str, Signing] = {}
     elif source and hyp and parser_specs:
         names, by_rep, unparsed, where, signed_by = _pairs_from_text(source, hyp, parser_specs, parsing, quiet)
     else:

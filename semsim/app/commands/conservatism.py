@@ -68,7 +68,7 @@ def conservatism(source_path: Path, hyps: tuple[tuple[str | None, Path], ...],
     results = {names[p]: measures.conservatism(source, files[p], ignore_case, skip(p)) for p in names}
     summaries = [measures.summarise(rs, name) for name, rs in results.items()]
     with open_output(output) as out:
-        write(_report(results, summaries, measures.get_signature(ignore_case, tokenize)), fmt, out)
+        write(_report(results, summaries, measures.get_signature(ignore_case, tokenize).format()), fmt, out)
     if plot_path:
         measures.plot(results, plot_path, references={names[p] for p in ref_paths if p not in hyp_paths})
     too_long.fail(lambda s: f"{len(s)} line(s) not measured (see above)")

@@ -25,7 +25,7 @@ def dagf(guessed: str, reference: str, labels: str, count: str, fmt: str, output
     semsim dagf examples/fig1-source.annotator2.xml examples/fig1-source.xml
     semsim dagf annotator1/ annotator2/ --labels unlabeled --format tsv
     """
-    from ...api import dag_f
+    from ..usim import dag_f
     score_pairs(pair_inputs(guessed, reference), lambda a, b: dag_f(a, b, labels=labels, count=count),
                 fmt, output, read_format, quiet, n_bootstrap, seed, score_only, inputs=(guessed, reference))
 

@@ -29,7 +29,7 @@ def distsim(source: str, correction: str, by_sentence: bool, labels: tuple[str, 
     semsim distsim examples/fig1-source.xml examples/fig1-correction.xml
     semsim distsim sources/ corrections/ --by-sentence --label A --label P --format json
     """
-    from ...api import distsim as _distsim
+    from ..usim import distsim as _distsim
     read = read_pairs(pair_inputs(source, correction), read_format, quiet)
     graphs, unscored = [], Skipped()
     for p in readable_pairs(read):  # a pair too large (or deep) to count costs only itself
@@ -42,7 +42,7 @@ def distsim(source: str, correction: str, by_sentence: bool, labels: tuple[str, 
         report_unscored(unscored, read)
     result = _distsim([(p.g1, p.g2) for p in graphs], labels or None, by_sentence)
     document = {"distsim": dict(result), "by_sentence": by_sentence, "n_pairs": len(graphs), "version": __version__,
-                "signature": result.signature}
+                "signature": result.signature.format()}
     lines: list[Part] = [*((k, num(v)) for k, v in result.items()), f"signature: {result.signature}"]
     write(Report(document=lambda _: document, parts=lambda _, __: lines, formats=("text", "json")), fmt)
     report_unscored(unscored, read)

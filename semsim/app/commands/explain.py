@@ -9,12 +9,12 @@ one. Notes (which pair, what was written) go to stderr unless ``-q``.
 
 from __future__ import annotations
 
-from dataclasses import dataclass, field
+from collections.abc import Callable
+from dataclasses import dataclass
 from pathlib import Path
 
 import click
 
-from ...api import USim
 from ...kernel.errors import GraphError, InputError, SemsimError
 from ...kernel.files import atomic_write
 from ...kernel.graph import Graph
@@ -23,6 +23,7 @@ from ...kernel.signature import Signature
 from .. import report
 from ..cli import parsing_options, quiet_option, usim_options
 from ..parsing import ParseSettings
+from ..usim import USim
 from .inputs import GraphPair, check_writable, pair_inputs, read_pairs
 
 
@@ -81,11 +82,9 @@ def explain(source: str | None, correction: str | None, text_source: Path | None
             raise SemsimError("--tokenize, --parser and --model apply to --source/--hyp text, not to graph files")
         chosen = _from_graphs(source, correction, json_path, html_path, pair, read_format, quiet)
     try:
-        doc = build(chosen.g1, chosen.g2, metric)
+        doc = build(chosen.g1, chosen.g2, metric, sign=chosen.sign)
     except (LimitError, GraphError) as exc:  # too large to align, or two texts' graphs: name the pair's file
         raise SemsimError(f"{chosen.where}: {exc}{chosen.suffix}") from None
-    if chosen.parsed_by:  # as `semsim score` signs scores of parsed text
-        doc["signature"] = (Signature.parse(doc["signature"]) + chosen.parsed_by).format()
     outputs = []  # everything is rendered before anything is written
     if json_path:
         outputs.append((json_path, report.json_text(doc, indent=2) + "\n"))
@@ -107,7 +106,9 @@ class _Pair:
     g2: Graph
     where: str
     suffix: str = ""
-    parsed_by: Signature = field(default_factory=Signature)  # the parser's fields, for a pair parsed from text
+    #: a pair parsed from text: its score's signature names the parser, model and tokenizer
+    #: (:meth:`semsim.app.parsing.Parses.sign`), as `semsim score`'s does
+    sign: Callable[[Signature], Signature] | None = None
 
 
 def _from_graphs(source: str, correction: str, json_path: str | None, html_path: str | None, pair: str | None,
@@ -150,7 +151,7 @@ def _from_text(source: Path, hyp: Path, line: int, parsing: ParseSettings, quiet
             raise InputError(parses.failed[parses.key(text)], path, line)
     g1, g2 = parses.get(pair[0]), parses.get(pair[1])
     assert g1 is not None and g2 is not None  # parsed: not failed
-    return _Pair(g1, g2, f"{hyp}:{line}", parsed_by=parses.signed_by)
+    return _Pair(g1, g2, f"{hyp}:{line}", sign=parses.sign)
 
 
 def _note(message: str, quiet: bool) -> None:

@@ -4,7 +4,7 @@ Reads a table of sources, outputs and human scores (TMU-GFM, ASSET or a plain TS
 the outputs that changed their source, scores the pairs with semsim measures of any USim
 settings and with the anchors (token Levenshtein, chrF, MiniLM cosine, BERTScore), and
 prints Pearson, Spearman and Kendall correlations with bootstrap intervals over sources
-(:mod:`semsim.app.gec.metaeval`); ``--per-sentence`` writes every pair with each measure's rank
+(:mod:`semsim.app.metaeval`); ``--per-sentence`` writes every pair with each measure's rank
 error, and the commands that explain it with ``semsim explain``.
 """
 
@@ -23,7 +23,7 @@ import click
 from ...kernel.errors import InputError, SemsimError, SettingsError
 from ...kernel.limits import MAX_BOOTSTRAP
 from ..cli import format_option, parsing_options, quiet_option
-from ..gec.metaeval import ANCHOR_MODULES, ANCHORS, RENDERINGS, TABLE_FORMATS, MetaEvaluation
+from ..metaeval import ANCHOR_MODULES, ANCHORS, RENDERINGS, TABLE_FORMATS, MetaEvaluation
 from ..parsing import ParseSettings
 from ..report import write_jsonl
 from .common import warn_if_untokenized
@@ -156,9 +156,9 @@ def meta_eval(table: str, table_format: str, measure_specs: tuple[str, ...], ver
     semsim meta-eval structural_simplicity.csv --tokenize spacy --subset split --versus paper \
         --published metrics_structural_simplicity.csv --measure paper --measure published:samsa
     """
-    from ..gec.metaeval import USimMeasure, anchor, changed, meta_evaluate, read_judgments
-    from ..gec.metaeval_levels import published_spec
-    from ..gec.metaeval_tables import parse_columns
+    from ..metaeval import USimMeasure, anchor, changed, meta_evaluate, read_judgments
+    from ..metaeval.levels import published_spec
+    from ..metaeval.tables import parse_columns
     check_writable(output, per_sentence, html_path, inputs=[table, *([published] if published else [])])
     columns = parse_columns(columns_spec) if columns_spec is not None else None
     published_specs = {spec: published_spec(spec) for spec in measure_specs if published_spec(spec)}
@@ -186,13 +186,13 @@ def meta_eval(table: str, table_format: str, measure_specs: tuple[str, ...], ver
     if not kept:
         raise SemsimError(f"{table}: no output differs from its source (--keep-unchanged keeps them)")
     warn_if_untokenized({table: [t for j in kept for t in (j.source, j.output)]}, parsing.tokenize, quiet)
-    from ..gec.metric import config_fields  # here, once the table is read: it imports gec-metrics (8 s)
+    from ..metric import config_fields  # here, once the table is read: it imports gec-metrics (8 s)
     config = config_fields(parsing)
     measures = {name: _published(published, published_specs[name], judgments) if name in published_specs
                 else anchor(name, parsing.tokenize) if settings is None else USimMeasure(settings, **config)
                 for name, settings in specs}  # settings are checked here, before any parse
     if system_level or subsets:
-        from ..gec.metaeval_levels import Scored
+        from ..metaeval.levels import Scored
         scored = judgments if system_level else kept  # each measure scored once, on every pair a level needs
         measures = {name: Scored(name, m, [(j.source, j.output) for j in scored], None if quiet else _note)
                     for name, m in measures.items()}
@@ -218,22 +218,22 @@ def meta_eval(table: str, table_format: str, measure_specs: tuple[str, ...], ver
 
 
 def _write_html(path: str, report: MetaEvaluation) -> None:
-    from ..gec.metaeval_html import render_metaeval
+    from ..metaeval.html import render_metaeval
     from .explain import write_atomic
     write_atomic(path, render_metaeval(report))
 
 
 def _published(path: str | None, spec: tuple[str, str | None] | None, judgments: list[Any]) -> Any:
     """A ``published:COLUMN[@SET]`` measure: the releasers' scores, joined to every judgment."""
-    from ..gec.metaeval_levels import published_measure
+    from ..metaeval.levels import published_measure
     assert path is not None and spec is not None  # the command checked both
     return published_measure(path, spec[0], spec[1], judgments)
 
 
 def _levels(judgments: list[Any], kept: list[Any], measures: Mapping[str, Any], subsets: tuple[str, ...],
             system: bool, n_bootstrap: int, confidence: float, seed: int, versus: str | None) -> list[Any]:
-    """The subsets' and the system level's views (:mod:`semsim.app.gec.metaeval_levels`)."""
-    from ..gec.metaeval_levels import subset_levels, system_level
+    """The subsets' and the system level's views (:mod:`semsim.app.metaeval.levels`)."""
+    from ..metaeval.levels import subset_levels, system_level
     levels = subset_levels(kept, measures, list(dict.fromkeys(subsets)), n_bootstrap, confidence, seed, versus)
     if system:
         levels.append(system_level(judgments, measures, n_bootstrap, confidence, seed, versus))

@@ -10,7 +10,6 @@ from typing import Any
 
 import click
 
-from ...api import USim
 from ...kernel.errors import SemsimError
 from ...kernel.limits import MAX_BOOTSTRAP
 from ...kernel.stats import Score
@@ -18,6 +17,7 @@ from ..cli import format_option, parsing_options, quiet_option, systems_inputs, 
 from ..parsing import ParseSettings
 from ..report import text, write_jsonl
 from ..tokenization import changed
+from ..usim import USim
 from .common import fail_if_unparsed, is_preset, rerun_options, system_names, warn_if_untokenized
 from .inputs import check_writable, open_output
 
@@ -96,7 +96,8 @@ def score(source_path: Path, hyps: tuple[tuple[str | None, Path], ...], refs: tu
             # the texts as parsed, so that the records read without joining files
             record: dict[str, Any] = {"system": r.system, "line": r.line, "source": src, "output": hyp, "f": r.score.f,
                       "precision": r.score.precision, "recall": r.score.recall, "empty": r.empty,
-                      "detail": {k: c.as_dict() for k, c in r.score.parts.items()}, "signature": r.score.signature}
+                      "detail": {k: c.as_dict() for k, c in r.score.parts.items()},
+                      "signature": r.score.signature.format()}
             if output:
                 write_jsonl([record], out)
             if listed:
@@ -142,7 +143,6 @@ def _explanation_pages(html_path: str, lowest: list[dict[str, Any]], texts: dict
     (from the parse cache, as scoring parsed them)."""
     from ...kernel.errors import GraphError
     from ...kernel.limits import LimitError
-    from ...kernel.signature import Signature
     from ..explain import explain, render_html
     from ..parsing import parse_texts
     from .explain import write_atomic
@@ -159,7 +159,7 @@ def _explanation_pages(html_path: str, lowest: list[dict[str, Any]], texts: dict
         if doc is None:
             out.append(None)
             continue
-        doc["signature"] = (Signature.parse(doc["signature"]) + parses.signed_by).format()
+        doc["signature"] = parses.sign(metric.signature(parses.representation)).format()
         write_atomic(f"{stem}.worst{k}.html", render_html(doc))
         out.append(f"{stem}.worst{k}.html")
     return out

@@ -14,7 +14,6 @@ from typing import Any
 
 import click
 
-from ...api import USim
 from ...kernel.errors import InputError, ParseError, SemsimError
 from ...kernel.graph import Graph
 from ...kernel.limits import MAX_BOOTSTRAP, LimitError, check_pair
@@ -23,6 +22,7 @@ from ..gec.m2 import read_m2
 from ..gec.sensitivity import ANCHORS, Chain, TypeSummary, build_chains, by_type, chain_texts, edit_deltas
 from ..parsing import ParseSettings, graph_key
 from ..report import Col, Record, Report, Skipped, Table, num, write, write_jsonl
+from ..usim import USim
 from .inputs import check_writable, open_output
 
 
@@ -105,7 +105,7 @@ def sensitivity(m2_file: Path, metric: USim, annotator: str, anchor: str, seed: 
         raise SemsimError(f"no sentence could be scored: {m2_file}:{unparsed[0][0].sentence.line}: {unparsed[0][1]}")
     deltas = edit_deltas(chains, graphs, parses.signed(metric.sentence_score))
     types = by_type(deltas, n_bootstrap=n_bootstrap, seed=seed)
-    signature = (metric.signature(parses.representation) + parses.signed_by).format()
+    signature = parses.sign(metric.signature(parses.representation)).format()
     if output:
         with open_output(output) as out:
             write_jsonl(({**d.as_dict(), "signature": signature} for d in deltas), out)

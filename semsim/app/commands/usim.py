@@ -4,8 +4,8 @@ from __future__ import annotations
 
 import click
 
-from ...api import USim
 from ..cli import output_options, usim_options
+from ..usim import USim
 from .common import score_pairs
 from .inputs import pair_inputs
 

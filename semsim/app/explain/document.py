@@ -13,18 +13,19 @@ needs nothing but the JSON.
 
 from __future__ import annotations
 
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 from typing import Any, cast
 
 import numpy as np
 
-from ...api import USim
 from ...kernel.align.paraphrase import Gap, Verdict
 from ...kernel.align.tokens import crossing, judged_token_pairs, moved_pairs, related, synchronised_spans
 from ...kernel.errors import SemsimError
 from ...kernel.graph import Graph
 from ...kernel.metrics import legacy, settings, usim
+from ...kernel.signature import Signature
 from ...kernel.stats import Counts, Score
+from ..usim import USim
 from .schema import (
     SIDES,
     CountsDoc,
@@ -49,9 +50,11 @@ FORMAT = 1
 Masks = tuple[tuple[tuple[int, int], ...], tuple[int, ...]]
 
 
-def explain(g1: Graph, g2: Graph, metric: USim | None = None) -> ExplanationDoc:
+def explain(g1: Graph, g2: Graph, metric: USim | None = None,
+            sign: Callable[[Signature], Signature] | None = None) -> ExplanationDoc:
     """The explanation of ``metric`` (default: paper USim, default settings) on the source
-    ``g1`` and its correction ``g2``."""
+    ``g1`` and its correction ``g2``; ``sign`` adds what the graphs came from to the score's
+    signature (:meth:`semsim.app.parsing.Parses.sign`, for graphs parsed from text)."""
     from ...kernel.version import __version__
     metric = metric or USim()
     score = metric.sentence_score(g1, g2)
@@ -59,7 +62,7 @@ def explain(g1: Graph, g2: Graph, metric: USim | None = None) -> ExplanationDoc:
         "format": FORMAT,
         "version": __version__,
         "settings": _settings(metric),
-        "signature": score.signature,
+        "signature": (sign(score.signature) if sign else score.signature).format(),
         "score": {"f": score.f, "precision": score.precision, "recall": score.recall,
                   "convention": score.convention is not None},
         "graphs": {"source": graph_data(g1), "correction": graph_data(g2)},

@@ -2,7 +2,7 @@
 
 gec-metrics' ``gecmetrics-eval --metric NAME`` takes its choices from a fixed registry and
 has no plugin entry points, so a third-party metric cannot appear there by being installed.
-This command registers :class:`~semsim.app.gec.metric.USimMetric` as ``usim`` and then runs
+This command registers :class:`~semsim.app.metric.USimMetric` as ``usim`` and then runs
 gec-metrics' unchanged ``main``: same arguments, same YAML config, same output::
 
     semsim-gecmetrics-eval --src conll14.src --hyps AMU.txt CAMB.txt --metric usim --config usim.yaml
@@ -18,7 +18,7 @@ import sys
 from typing import Any
 
 from ...kernel.errors import InputError, SemsimError
-from .metric import register
+from ..metric import register
 
 
 def _lines(path: str) -> list[str]:
@@ -60,7 +60,7 @@ def _check_config(path: str, metric: str) -> None:
     import yaml
 
     from ...kernel.files import read_text
-    from .metric import USimMetric
+    from ..metric import USimMetric
     class Loader(yaml.SafeLoader):
         """``safe_load`` without aliases: a config of flat settings never needs one, and nine
         levels of ``*alias`` (a "billion laughs" file) expand past any memory in whatever

@@ -55,9 +55,8 @@ from ...kernel.align.tokens import align_tokens
 from ...kernel.errors import InputError, SemsimError
 from ...kernel.files import atomic_write
 from ...kernel.limits import LimitError
-from ...kernel.signature import Signature
+from ...kernel.signature import Signature, signature
 from ...kernel.stats import correlation
-from ...kernel.version import __version__
 from ..tokenization import with_tokenizer
 
 #: Thresholds at which :class:`SystemSummary` reports the ρ CDF (Figure 1, bottom).
@@ -173,12 +172,12 @@ def conservatism(source_lines: Sequence[str], output_lines: Sequence[str], ignor
     return out
 
 
-def get_signature(ignore_case: bool = False, tokenize: str = "none") -> str:
+def get_signature(ignore_case: bool = False, tokenize: str = "none") -> Signature:
     """The signature of the measures' settings, as a score carries its own: ``ignore_case``
     as given to :func:`conservatism`, and ``tokenize``, how the lines were tokenized before
     (:func:`semsim.app.tokenization.tokenize`; named only when they were)."""
-    measures = Signature.of("conservatism", {"case": "ignored" if ignore_case else "mixed"}).add("version", __version__)
-    return with_tokenizer(measures, tokenize).format()
+    measures = signature("conservatism", {"case": "ignored" if ignore_case else "mixed"})
+    return with_tokenizer(measures, tokenize)
 
 
 @dataclass(frozen=True)

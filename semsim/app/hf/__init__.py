@@ -10,12 +10,12 @@ Why a path and not a Hub name: ``evaluate.load`` given an absolute path to a dir
 holding a script of the same name (``.../semsim/app/hf/usim/usim.py``) copies that script into
 its modules cache and imports it, and never looks at the Hub: there is nothing to download,
 and the module is always the one of the installed semsim. The script itself is a thin shell
-(features, metadata); the settings and the scoring are here and in :mod:`semsim.app.gec.metric`,
+(features, metadata); the settings and the scoring are here and in :mod:`semsim.app.metric`,
 so that the copy evaluate keeps cannot run stale code after semsim is upgraded.
 
 Settings, lowest precedence first: the ``config_name`` preset (:data:`CONFIG_NAMES`), keyword
 arguments of ``evaluate.load``, keyword arguments of ``compute``. Every setting is a field of
-:class:`semsim.app.gec.metric.USimMetric.Config` (the parser, its model, the USim variant and
+:class:`semsim.app.metric.USimMetric.Config` (the parser, its model, the USim variant and
 options); any other name is a :class:`~semsim.kernel.errors.SettingsError`.
 
 This module imports neither ``evaluate`` nor the metric until asked to: ``module_path()``
@@ -34,7 +34,7 @@ from ...kernel.errors import SemsimError, SettingsError
 from ...kernel.metrics.settings import PRESETS as _PRESETS
 
 if TYPE_CHECKING:
-    from ..gec.metric import USimMetric
+    from ..metric import USimMetric
 
 #: ``config_name`` presets: a few named settings (a name documents the run in evaluate's own
 #: records, which keep the config name but not compute arguments). Anything else is set by keyword.
@@ -62,7 +62,7 @@ def module_path() -> str:
 
 def setting_names() -> tuple[str, ...]:
     """Every setting the module takes: the fields of ``USimMetric.Config``."""
-    from ..gec.metric import USimMetric
+    from ..metric import USimMetric
     return tuple(f.name for f in dataclasses.fields(USimMetric.Config))
 
 
@@ -93,7 +93,7 @@ def resolve_settings(config_name: str | None, *layers: Mapping[str, Any]) -> dic
 def build_metric(settings: Mapping[str, Any]) -> USimMetric:
     """The metric the settings describe; bad values (``variant='nonsense'``, an option the
     variant ignores) raise :class:`~semsim.kernel.errors.SettingsError` here, before any parsing."""
-    from ..gec.metric import USimMetric
+    from ..metric import USimMetric
     return USimMetric(USimMetric.Config(**settings))
 
 

@@ -32,7 +32,7 @@ from collections.abc import Callable, Sequence
 
 import numpy as np
 
-from ..errors import PluginError, SemsimError
+from ..errors import RecordFault, SemsimError
 from ..graph import Graph
 from ..limits import check_cells
 from .tokens import Pair, heaviest_monotone, related, synchronised_spans
@@ -64,16 +64,16 @@ def vectors(g: Graph, encode: Encoder) -> np.ndarray:
         except SemsimError:
             raise
         except Exception as exc:  # the plugin's code, or vectors that are no numbers
-            raise PluginError(f"word encoder raised {type(exc).__name__} on {' '.join(words)[:60]!r}: "
+            raise RecordFault("word encoder", f"raised {type(exc).__name__} on {' '.join(words)[:60]!r}: "
                               f"{str(exc)[:200]}") from exc
         if v.ndim != 2 or v.shape[0] != len(r) or v.shape[1] < 1:
-            raise PluginError(f"word encoder gave vectors of shape {v.shape} for {len(r)} words (one vector "
+            raise RecordFault("word encoder", f"gave vectors of shape {v.shape} for {len(r)} words (one vector "
                               "per word expected)")
         if not np.isfinite(v).all():  # NaN would compare as no pair at all, silently
-            raise PluginError(f"word encoder gave a vector that is not finite (NaN or inf) on "
+            raise RecordFault("word encoder", f"gave a vector that is not finite (NaN or inf) on "
                               f"{' '.join(words)[:60]!r}")
         if parts and v.shape[1] != parts[0].shape[1]:
-            raise PluginError(f"word encoder gave vectors of {v.shape[1]} and {parts[0].shape[1]} dimensions")
+            raise RecordFault("word encoder", f"gave vectors of {v.shape[1]} and {parts[0].shape[1]} dimensions")
         parts.append(v)
     if not parts:
         return np.zeros((0, 1))

@@ -31,7 +31,7 @@ from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 from itertools import pairwise
 
-from ..errors import PluginError, SemsimError
+from ..errors import RecordFault, SemsimError
 from ..graph import Graph
 
 Pair = tuple[int, int]
@@ -126,12 +126,12 @@ def judge_gaps(g1: Graph, g2: Graph, r1: range, r2: range, pairs: Sequence[Pair]
     except SemsimError:
         raise
     except Exception as exc:  # the plugin's code
-        raise PluginError(f"paraphrase judge raised {type(exc).__name__}: {str(exc)[:200]}") from exc
+        raise RecordFault("paraphrase judge", f"raised {type(exc).__name__}: {str(exc)[:200]}") from exc
     if len(verdicts) != len(gaps):
-        raise PluginError(f"paraphrase judge answered {len(verdicts)} of {len(gaps)} queries")
+        raise RecordFault("paraphrase judge", f"answered {len(verdicts)} of {len(gaps)} queries")
     # by position: an answer of None is a bad answer too, not "no bad answer found"
     bad = next((k for k, v in enumerate(verdicts) if not isinstance(v, Verdict)
                 or not (isinstance(v.paraphrase, bool) or type(v.paraphrase).__name__ == "bool_")), None)
     if bad is not None:
-        raise PluginError(f"paraphrase judge answered {verdicts[bad]!r:.80}, not a Verdict")
+        raise RecordFault("paraphrase judge", f"answered {verdicts[bad]!r:.80}, not a Verdict")
     return list(zip(gaps, verdicts))

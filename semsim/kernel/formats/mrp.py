@@ -23,7 +23,7 @@ half-stale. A line without the member is converted by its framework's plugin, as
 from __future__ import annotations
 
 import json
-from collections.abc import Iterator
+from collections.abc import Callable, Iterator
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
@@ -235,17 +235,17 @@ def mrp_to_graph(m: MrpGraph, scheme: Scheme = PLAIN, kinds: dict[int, str] | No
 
 
 @hookimpl
-def register_readers(register):
+def register_readers(register: Callable[[Reader], None]) -> None:
     register(Reader("mrp", (".mrp", ".jsonl"), read_mrp, sniff_mrp, "MRP JSON Lines (any framework)"))
 
 
 @hookimpl(trylast=True)
-def to_graph(obj: Any):
+def to_graph(obj: Any) -> Graph | None:
     return mrp_to_graph(obj) if isinstance(obj, MrpGraph) else None
 
 
 @hookimpl(tryfirst=True, specname="to_graph")
-def to_graph_as_written(obj: Any):
+def to_graph_as_written(obj: Any) -> Graph | None:
     """MRP that semsim wrote with its graph (``"semsim"``): that graph, before any plugin converts it."""
     return written_graph(obj) if isinstance(obj, MrpGraph) and VERBATIM in obj.data else None
 

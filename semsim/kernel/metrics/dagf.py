@@ -18,8 +18,8 @@ from collections.abc import Iterable
 
 from ..errors import GraphError
 from ..graph import Graph
-from ..scheme import MadeBy, scheme_fields
-from ..stats import Counts, Score, signature
+from ..signature import signature
+from ..stats import Counts, Score
 
 EDGE_TYPES = ("primary", "remote", "implicit")
 
@@ -65,8 +65,7 @@ def _count(items1: list[tuple[frozenset[int], int]], items2: list[tuple[frozense
     return Counts(m1, len(items1), m2, len(items2))
 
 
-def dag_f(g1: Graph, g2: Graph, *, labels: str = "labeled", count: str = "yields",
-          version: str = "", made_by: MadeBy | None = None) -> Score:
+def dag_f(g1: Graph, g2: Graph, *, labels: str = "labeled", count: str = "yields") -> Score:
     """DAG F-score of ``g1`` (guessed) against ``g2`` (reference); headline: primary edges."""
     if [t.text for t in g1.tokens] != [t.text for t in g2.tokens]:
         raise GraphError(f"DAG F-score needs the same tokens in both graphs ({g1.id!r}: {len(g1.tokens)} "
@@ -75,5 +74,5 @@ def dag_f(g1: Graph, g2: Graph, *, labels: str = "labeled", count: str = "yields
         raise ValueError("count must be 'yields' or 'edges'")
     i1, i2 = _items(g1, labels), _items(g2, labels)
     parts = {t: _count(i1[t], i2[t], count) for t in EDGE_TYPES}
-    sig = signature("dagf", {"labels": labels, "count": count, **scheme_fields(g1.scheme, made_by)}, version)
+    sig = signature("dagf", {"labels": labels, "count": count}, g1.scheme)
     return Score(parts, sig, headline=("primary",))

@@ -17,8 +17,8 @@ from collections.abc import Iterable, Mapping, Sequence
 
 from ..align.tokens import synchronised_spans
 from ..graph import Graph
-from ..scheme import MadeBy, Scheme, scheme_fields
-from ..stats import signature
+from ..scheme import Scheme
+from ..signature import Signature, signature
 
 
 def label_counts(g: Graph, groups: Mapping[str, Sequence[str]] | None = None,
@@ -55,17 +55,17 @@ class DistSim(dict[str, float]):
     and ``json.dumps`` (which writes the labels alone). The signature rides along as an
     attribute, not as a key, where it would read as one more label."""
 
-    signature: str
+    signature: Signature
 
-    def __init__(self, values: Mapping[str, float], signature: str) -> None:
+    def __init__(self, values: Mapping[str, float], signature: Signature) -> None:
         super().__init__(values)
         self.signature = signature
 
 
 def distsim(pairs: Iterable[tuple[Graph, Graph]], labels: Sequence[str] | None = None,
-            by_sentence: bool = False, version: str = "", made_by: MadeBy | None = None) -> DistSim:
+            by_sentence: bool = False) -> DistSim:
     """DistSim per label and label group over sentence (or passage) pairs, signed with its
-    settings, the first pair's scheme (and ``made_by`` its plugin) and ``version``."""
+    settings and the first pair's scheme (:func:`~semsim.kernel.signature.signature`)."""
     diffs: Counter[str] = Counter()
     n = 0
     seen: set[str] = set()
@@ -86,6 +86,5 @@ def distsim(pairs: Iterable[tuple[Graph, Graph]], labels: Sequence[str] | None =
         raise ValueError("distsim needs at least one pair")
     assert scheme is not None  # n > 0: a pair was read
     wanted = list(labels) if labels is not None else sorted(seen)
-    sig = signature("distsim", {"by_sentence": by_sentence, "labels": ",".join(labels or ()) or "all",
-                                **scheme_fields(scheme, made_by)}, version)
+    sig = signature("distsim", {"by_sentence": by_sentence, "labels": ",".join(labels or ()) or "all"}, scheme)
     return DistSim({k: diffs[k] / n for k in wanted}, sig)

@@ -16,8 +16,8 @@ from ..align.tokens import legacy_token_pairs
 from ..errors import SettingsError
 from ..graph import Graph
 from ..limits import check_cells
-from ..scheme import MadeBy, scheme_fields
-from ..stats import Counts, Score, signature
+from ..signature import signature
+from ..stats import Counts, Score
 from .settings import Settings
 
 
@@ -115,8 +115,7 @@ def legacy_settings(settings: Settings) -> dict[str, object]:
     return {"variant": "legacy", "single_token_units": settings.single_token_units}
 
 
-def usim_legacy(g1: Graph, g2: Graph, settings: Settings, *, version: str = "",
-                made_by: MadeBy | None = None) -> Score:
+def usim_legacy(g1: Graph, g2: Graph, settings: Settings) -> Score:
     """USim as computed by the authors' released code, under ``settings`` of the legacy
     variant: ``single_token_units=False`` is the 2018 revision that drops units of at most
     one token (the variant's only setting; :class:`Settings` refuses the paper's)."""
@@ -126,7 +125,7 @@ def usim_legacy(g1: Graph, g2: Graph, settings: Settings, *, version: str = "",
     check_cells(len(g1.units), len(g2.units), "node alignment")
     pairs = legacy_token_pairs(g1, g2)
     counts = legacy_parts(g1, g2, pairs, 0 if settings.single_token_units else 1)
-    sig = signature("usim", {**legacy_settings(settings), **scheme_fields(g1.scheme, made_by)}, version)
+    sig = signature("usim", legacy_settings(settings), g1.scheme)
     if not counts.total1 or not counts.total2:  # the original: 0 if either side has no units
         return Score.fixed(0.0, ["legacy"], sig)
     return Score({"legacy": counts}, sig)

@@ -16,7 +16,7 @@ from __future__ import annotations
 import dataclasses
 import functools
 import weakref
-from collections.abc import Collection, Mapping
+from collections.abc import Collection, Mapping, Sequence
 from dataclasses import dataclass, field
 from typing import Any, TypeVar
 
@@ -169,6 +169,20 @@ def expand(values: Mapping[str, Any], given: Collection[str] | None = None) -> d
     return out
 
 
+def variant_ignores(variant: str, named: Sequence[str], settings: Sequence[str], leave: str = "",
+                    flags: bool = False) -> SettingsError:
+    """The one error for settings the ``variant`` would ignore: ``named`` as the caller gave
+    them (``labels='weak'``, or ``--labels weak`` with ``flags``, the command line's words),
+    ``settings`` their names, ``leave`` the advice (``at the default``, ``out``)."""
+    other = VARIANTS[1 - VARIANTS.index(variant)]
+    it = "it" if len(named) == 1 else "them"
+    if flags:
+        return SettingsError(f"{' '.join(named)}: --variant {variant} ignores {it} (only --variant {other} uses {it})",
+                             settings)
+    return SettingsError(f"{', '.join(named)}: the {variant} variant does not use {it} (only the {other} variant "
+                         f"does); leave {it} {leave}", settings)
+
+
 def check(values: Mapping[str, Any]) -> None:
     """Refuse unknown values, and settings the chosen variant would ignore (restating a
     default is not an error); :class:`SettingsError` names the ignored settings."""
@@ -179,9 +193,7 @@ def check(values: Mapping[str, Any]) -> None:
     other = VARIANTS[1 - VARIANTS.index(variant)]
     ignored = [s.name for s in SETTINGS if s.variant == other and values.get(s.name, s.default) != s.default]
     if ignored:
-        it = "it" if len(ignored) == 1 else "them"
-        raise SettingsError(f"{', '.join(f'{k}={values[k]!r}' for k in ignored)}: the {variant} variant does not "
-                            f"use {it} (only the {other} variant does); leave {it} at the default", ignored)
+        raise variant_ignores(variant, [f"{k}={values[k]!r}" for k in ignored], ignored, "at the default")
     if values.get("edge_weights") == "none" and not values.get("leaves", 0):
         # no ``settings`` list: that names settings a variant ignores (the command line says so)
         raise SettingsError("edge_weights='none' counts no unit edge and leaves=0 no leaf: nothing would be "
@@ -231,12 +243,8 @@ def _settle(self: Settings) -> None:
             raise
         # name what the caller gave: the preset that set them, not settings never written
         rest = [k for k in exc.settings if k not in from_preset and k != "preset"]
-        variant = values.get("variant", "paper")
-        other = VARIANTS[1 - VARIANTS.index(variant)]
         named = [f"preset={preset!r}", *(f"{k}={values[k]!r}" for k in rest)]
-        it = "it" if len(named) == 1 else "them"
-        raise SettingsError(f"{', '.join(named)}: the {variant} variant does not use {it} (only the {other} "
-                            f"variant does); leave {it} out", ["preset", *rest]) from None
+        raise variant_ignores(values.get("variant", "paper"), named, ["preset", *rest], "out") from None
 
 
 @dataclass(frozen=True)

@@ -65,8 +65,8 @@ from ..align.tokens import paper_token_pairs, related_matrix, same_words
 from ..align.units import align_units, dice_alignment, overlap_matrix
 from ..errors import SettingsError
 from ..graph import Graph
-from ..scheme import MadeBy, scheme_fields
-from ..stats import Counts, Score, signature
+from ..signature import signature
+from ..stats import Counts, Score
 from .settings import EDGE_WEIGHTS, Settings
 
 
@@ -322,15 +322,13 @@ def leaf_alignment(g1: Graph, g2: Graph, settings: Settings, judge: Judge | None
 
 
 def usim(g1: Graph, g2: Graph, settings: Settings, *, judge: Judge | None = None, judge_name: str = "",
-         encoder: Encoder | None = None, encoder_name: str = "", version: str = "",
-         made_by: MadeBy | None = None) -> Score:
+         encoder: Encoder | None = None, encoder_name: str = "") -> Score:
     """USim (paper definition) of ``g1`` (the source) and ``g2`` (its correction) under
     ``settings`` (checked when it was made, so not again here). The models some settings ask
     for are no settings but the caller's: ``tokens="paraphrase"`` needs a paraphrase ``judge``
     and its identity ``judge_name`` (:class:`semsim.kernel.records.ParaphraseJudge`),
     ``tokens="contextual"`` a word ``encoder`` and its ``encoder_name``; the signature names
-    them, and ``made_by`` the plugin that made graphs of the scheme
-    (:func:`semsim.kernel.scheme.scheme_fields`)."""
+    them."""
     if settings.variant != "paper":
         raise SettingsError(f"variant={settings.variant!r}: semsim.kernel.metrics.usim computes the paper variant "
                             "(the legacy one is semsim.kernel.metrics.legacy.usim_legacy)")
@@ -340,6 +338,5 @@ def usim(g1: Graph, g2: Graph, settings: Settings, *, judge: Judge | None = None
         raise SettingsError("tokens='contextual' needs a word encoder and its name", ["tokens"])
     pairs, credit = leaf_alignment(g1, g2, settings, judge, encoder)
     parts = usim_parts(g1, g2, pairs, settings, credit)
-    sig = signature("usim", {**paper_settings(settings, judge_name, encoder_name), **scheme_fields(g1.scheme, made_by)},
-                    version)
+    sig = signature("usim", paper_settings(settings, judge_name, encoder_name), g1.scheme)
     return Score(parts, sig)

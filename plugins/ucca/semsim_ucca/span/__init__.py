@@ -28,7 +28,7 @@ MODELS = Path(__file__).resolve().parent.parent / "models"
 #: official EWT split; twice as fast as all six (``ucca-span-ewt-minilm``, 0.006 more labelled F1)
 DEFAULT_MODEL = MODELS / "ucca-span-ewt-minilm-l2.safetensors"
 
-#: how trees are read off the network's span scores (:func:`.model.cky`): part of the parse
+#: how trees are read off the network's span scores (:func:`.inference.decoder.cky`): part of the parse
 #: cache's key and of signatures, since it changes parses without changing the model file.
 #: ``cky-2`` (2026-11-25) scores a tree by its units only; ``cky-1`` also scored the spans that
 #: are no unit, log p(none), which made nearly every parse flat (every unit under the root).

@@ -46,7 +46,7 @@ Args:
     sources (`list` of `str`): the input sentences, one per example.
     predictions (`list` of `str`): the outputs (corrections), one per source.
     Settings (keywords of `compute` or `evaluate.load`, or `config_name`: default, legacy,
-    weak, unlabeled, meaning, meaning-splits): any field of `semsim.app.gec.metric.USimMetric.Config`, e.g.
+    weak, unlabeled, meaning, meaning-splits): any field of `semsim.app.metric.USimMetric.Config`, e.g.
     `parser`, `model`, `variant` (paper|legacy), `preset` (none|meaning|meaning-splits: the settings
     that agree best with people's meaning judgments; -splits for outputs that move or split
     clauses), `order` (kept|scenes|splits), `labels` (labeled|weak|unlabeled), `direction`,

@@ -181,13 +181,6 @@ class Encoder:
         import torch
         return torch.nn.ModuleList(copy.deepcopy(layers[-k:]))
 
-    def layer_shells(self, k: int) -> Any:
-        """``k`` layers shaped as the encoder's, for fine-tuned weights read from a model file."""
-        import copy
-
-        import torch
-        return torch.nn.ModuleList(copy.deepcopy(self._stack().layer[0]) for _ in range(k))
-
     def _windows(self, words: Sequence[str]) -> list[tuple[int, int]]:
         """Consecutive word ranges of at most :data:`WINDOW` word pieces each."""
         pieces = [max(1, len(e.ids)) for e in self.tokenizer.encode_batch(list(words), add_special_tokens=False)]

@@ -49,7 +49,7 @@ def length_batches(lengths: Sequence[int], batch_size: int, budget: int = SPAN_B
 class SpanParser:
     """The network with its vocabularies; :meth:`parse` turns tokenised sentences into trees.
 
-    ``net`` is the torch network while training (:class:`.network.SpanParserNet`; each
+    ``net`` is the torch network while training (:class:`..training.network.SpanParserNet`; each
     evaluation copies it) and its numpy form once read from a model file
     (:class:`.runtime.Net`): a parse runs the latter either way, so training's dev scores are
     those of the code that ships."""
@@ -67,7 +67,7 @@ class SpanParser:
         self.root_mask = np.array([is_root(s) for s in labels.itos])
         #: subtracted from the "no remote edge" logit before the argmax: remote edges are rare
         #: (about one per thousand unit pairs) and the trained scorer is too cautious; the
-        #: training command tunes this on dev for the best remote F1 (:func:`.train.tune_remote_bias`)
+        #: training command tunes this on dev for the best remote F1 (:func:`..training.train.tune_remote_bias`)
         self.remote_bias = float(self.info.get("remote_bias", 0.0))
 
     # -- files ---------------------------------------------------------------------------------
@@ -162,7 +162,8 @@ class SpanParser:
         most ``batch_size`` sentences and :data:`SPAN_BUDGET` spans a batch (every span of
         an n-token sentence is scored, n(n+1)/2 of them, so one 227-token sentence of
         CoNLL-2014 weighs as much as 150 of JFLEG's 18-token ones)."""
-        from .model import arrays, cky, span_batch
+        from .decoder import cky
+        from .model import arrays, span_batch
         from .runtime import Net, log_softmax
         net = self.net if isinstance(self.net, Net) else Net.from_torch(self.net)
         out: list[Any] = [None] * len(features)

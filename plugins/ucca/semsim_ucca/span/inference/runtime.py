@@ -3,9 +3,9 @@
 Why: a parse needs no gradients, and importing torch cost every parsing process 2 s of its
 start and 190 MB of its memory (measured: ``docs/parser.md``, *A parse without torch*), for
 a network of a few matrix products and a BiLSTM. Training builds and trains
-:class:`.network.SpanParserNet` in torch; the same weights, read from the model file (or
+:class:`..training.network.SpanParserNet` in torch; the same weights, read from the model file (or
 copied from the network being trained, for its dev evaluations), run here, the operations
-of :mod:`.network` in the same order, in float32: the BiLSTM and the label MLP over every
+of :mod:`..training.network` in the same order, in float32: the BiLSTM and the label MLP over every
 span, nearly all of the network's time, on ONNX Runtime (:mod:`.onnx_graph`: its LSTM and
 matrix products are as fast as torch's where numpy's were 25% slower), the embeddings, the
 character CNN, the layer mix and the remote scorer in numpy. The numbers agree with torch's
@@ -43,7 +43,7 @@ def log_softmax(x: np.ndarray, axis: int = -1) -> np.ndarray:
 
 
 def tuned_session(w: Arrays, layers: int, heads: int, eps: float, dim: int) -> Any:
-    """A model's fine-tuned encoder layers (``encoder_tune``: :class:`.network.TunedLayers`,
+    """A model's fine-tuned encoder layers (``encoder_tune``: :class:`..training.network.TunedLayers`,
     BERT layers over words, weights under ``tuned.layers.K.``) as an ONNX Runtime session:
     word states (B, T, dim) and the words' mask (B, T) to each layer's output."""
     from .bert import layers as bert_layers
@@ -109,7 +109,7 @@ def labels_session(w: Arrays, h: int) -> Any:
 
 def shapes(config: Any, sizes: Mapping[str, int], vector_dim: int, encoder_shape: tuple[int, int], n_labels: int,
            n_remote: int) -> dict[str, tuple[int, ...]]:
-    """The shape of every weight :class:`.network.SpanParserNet` has for these sizes (the
+    """The shape of every weight :class:`..training.network.SpanParserNet` has for these sizes (the
     fine-tuned encoder layers' ``tuned.*`` aside: their shapes are the encoder's)."""
     c, h = config, config.lstm_dim
     out: dict[str, tuple[int, ...]] = {
@@ -150,7 +150,7 @@ def check_shapes(weights: Arrays, expected: Mapping[str, tuple[int, ...]]) -> No
 
 
 class Net:
-    """:class:`.network.SpanParserNet` at parse time, on its weights: numpy and ONNX Runtime sessions.
+    """:class:`..training.network.SpanParserNet` at parse time, on its weights: numpy and ONNX Runtime sessions.
 
     ``tuned`` is the attention heads and LayerNorm epsilon of the fine-tuned encoder layers
     (``encoder_tune``), BERT layers whose weights are in the model file under ``tuned.``."""
@@ -181,7 +181,7 @@ class Net:
         return cls(net.config, weights, net.vector_dim, net.encoder_shape, tuned)
 
     def _chars(self, ids: np.ndarray) -> np.ndarray:
-        """:class:`.network.CharCNN`: (B, T, C) character ids to (B, T, filters)."""
+        """:class:`..training.network.CharCNN`: (B, T, C) character ids to (B, T, filters)."""
         batch, tokens, width = ids.shape
         flat = ids.reshape(-1, width)
         e = self.w["chars.embedding.weight"][flat]  # (N, C, dim); row 0 (padding) is zeros
@@ -194,7 +194,7 @@ class Net:
         return h.max(axis=1).reshape(batch, tokens, -1)
 
     def encode(self, inputs: Any) -> tuple[np.ndarray, np.ndarray]:
-        """Forward and backward fencepost states, as :meth:`.network.SpanParserNet.encode`."""
+        """Forward and backward fencepost states, as :meth:`..training.network.SpanParserNet.encode`."""
         c, w = self.config, self.w
         parts = [w[f"embeddings.{f}.weight"][inputs.ids[f]] for f in inputs.ids] + [inputs.vectors]
         if c.char_dim:
@@ -202,7 +202,7 @@ class Net:
         lengths = np.asarray(inputs.lengths)
         if c.encoder:
             layers = inputs.layers  # (B, T, frozen layers, dim)
-            if self._tuned is not None:  # :class:`.network.TunedLayers`, over the words
+            if self._tuned is not None:  # :class:`..training.network.TunedLayers`, over the words
                 keep = (np.arange(layers.shape[1])[None, :] < lengths[:, None]).astype(np.int64)
                 above = self._tuned.run(None, {"x": np.ascontiguousarray(layers[:, :, -1]), "attention_mask": keep})
                 layers = np.concatenate([layers, np.stack(above, axis=2)], axis=2)

@@ -185,7 +185,7 @@ def tree_to_graph(tree: Tree, graph_id: str = "") -> Graph:
     drops such tokens."""
     from semsim.kernel.graph import Edge, Graph, Token, Unit
 
-    from ...scheme import UCCA, sentence_ends_of
+    from ...scheme import UCCA, punctuation_unit, sentence_ends_of
     graph_id = graph_id or tree.id
     n = len(tree.tokens)
     if not n or {t for node in tree.nodes for t in node.terminals} != set(range(n)):
@@ -204,8 +204,7 @@ def tree_to_graph(tree: Tree, graph_id: str = "") -> Graph:
                     for (p, c, remote), labels in grouped.items()),
                    key=lambda e: (e.parent, e.child, e.labels, e.remote))
     into_by_u = {e.child for e in edges if "U" in e.labels}
-    punct_units = {u for u in into_by_u if tree.nodes[u].terminals and not any(
-        ch.isalnum() for t in tree.nodes[u].terminals for ch in tree.tokens[t])}
+    punct_units = {u for u in into_by_u if punctuation_unit(True, [tree.tokens[t] for t in tree.nodes[u].terminals])}
     parents = {e.parent for e in edges}
     units = tuple(Unit(str(u), "PNCT" if u in punct_units else "FN", tuple(sorted(node.terminals)),
                        implicit=not node.terminals and u not in parents) for u, node in enumerate(tree.nodes))

@@ -5,8 +5,8 @@ of the outputs (:data:`SUBSETS`: those that split their source into more sentenc
 changed it), and the scores a table's releasers published as **anchors**
 (:func:`published_measure`: SAMSA, their BERTScore...), each with paired intervals.
 
-Part of :mod:`semsim.app.gec.metaeval`: the study's further views, each a :class:`Level` of
-:class:`~semsim.app.gec.metaeval.MeasureResult` rows that the report renders after the
+Part of :mod:`semsim.app.metaeval`: the study's further views, each a :class:`Level` of
+:class:`~semsim.app.metaeval.MeasureResult` rows that the report renders after the
 sentence-level table.
 """
 
@@ -20,11 +20,11 @@ from typing import TYPE_CHECKING
 
 from ...kernel.errors import InputError, SemsimError, SettingsError
 from ...kernel.files import shown
-from .metaeval import Level, MeasureResult, meta_evaluate
-from .metaeval_tables import Judgment, Pair, changed, read_published
+from . import Level, MeasureResult, meta_evaluate
+from .tables import Judgment, Pair, changed, read_published
 
 if TYPE_CHECKING:
-    from .metaeval_anchors import Measure
+    from .anchors import Measure
 
 #: A sentence end on raw text: ``.``, ``!`` or ``?`` followed by whitespace or the end of the
 #: line (the issue's definition, so that counts agree with the published split subsets).

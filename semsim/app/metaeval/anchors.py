@@ -2,7 +2,7 @@
 trusts (token Levenshtein, chrF, MiniLM cosine, BERTScore), to read a semsim measure's
 correlation with people against.
 
-Part of :mod:`semsim.app.gec.metaeval` (which re-exports these names). Each anchor is a callable
+Part of :mod:`semsim.app.metaeval` (which re-exports these names). Each anchor is a callable
 on ``(source, output)`` pairs with a ``signature``; each tokenizes as it needs: the
 Levenshtein anchor through its ``tokenize`` setting, while chrF (whitespace ignored) and the
 encoders (their own word pieces) read the text as written. The libraries behind chrF and
@@ -22,7 +22,7 @@ import numpy as np
 from ...kernel.align.tokens import levenshtein_similarity
 from ...kernel.errors import SemsimError, SettingsError
 from ...kernel.signature import Signature
-from .metaeval_tables import Pair
+from .tables import Pair
 
 #: The encoder the embedding anchors run on (:data:`semsim.kernel.models.PINNED`): the one the UCCA
 #: parser and its paraphrase judge pin, so that all of them compute with the same weights.
@@ -63,10 +63,10 @@ class Levenshtein:
         return [levenshtein_similarity(s.split(), o.split()) for s, o in zip(sources, outputs)]
 
     @property
-    def signature(self) -> str:
+    def signature(self) -> Signature:
         from ..tokenization import with_tokenizer
         return with_tokenizer(Signature.of("levenshtein", {"unit": "token", "norm": "max-length",
-                                                           "rapidfuzz": _version("rapidfuzz")}), self.tokenize).format()
+                                                           "rapidfuzz": _version("rapidfuzz")}), self.tokenize)
 
 
 @functools.lru_cache(maxsize=1)
@@ -89,10 +89,11 @@ class ChrF:
         return [metric.sentence_score(o, [s]).score / 100 for s, o in pairs]
 
     @property
-    def signature(self) -> str:
-        # sacrebleu's own signature, its version named as the library's
-        sacrebleu = Signature.parse(str(_chrf().get_signature())).renamed("version", "sacrebleu")
-        return (Signature.of("chrf", {"ref": "source"}) + sacrebleu).format()
+    def signature(self) -> Signature:
+        # sacrebleu's own signature's fields, as it writes them (version last, named as the library)
+        info = _chrf().get_signature().info
+        fields = {k: v for k, v in info.items() if v is not None and k != "version"}
+        return Signature.of("chrf", {"ref": "source", **fields, "sacrebleu": info["version"]})
 
 
 def _encoder_id(name: str) -> str:
@@ -101,10 +102,10 @@ def _encoder_id(name: str) -> str:
 
 
 def _encoder(name: str, anchor: str) -> Any:
-    """The pinned encoder in numpy (:mod:`.metaeval_encoder`), or a one-line error naming what it needs."""
+    """The pinned encoder in numpy (:mod:`.encoder`), or a one-line error naming what it needs."""
     _needs("tokenizers", anchor, "tokenizers")
     _needs("safetensors", anchor, "safetensors")
-    from .metaeval_encoder import minilm
+    from .encoder import minilm
     return minilm(name)
 
 
@@ -113,7 +114,7 @@ class MiniLMCosine:
     """Cosine of the two sentences' MiniLM embeddings, as sentence-transformers makes them for
     the pinned all-MiniLM-L6-v2 (its configuration: 256 word pieces at most, the mean of all the
     last layer's piece states, [CLS] and [SEP] included, normalised): meaning as a sentence
-    encoder sees it, computed without torch (:mod:`.metaeval_encoder`)."""
+    encoder sees it, computed without torch (:mod:`.encoder`)."""
 
     model: str = ENCODER
     max_length: int = 256  # the model's sentence_bert_config.json
@@ -121,15 +122,15 @@ class MiniLMCosine:
     name = "minilm-cosine"
 
     def __call__(self, pairs: Sequence[Pair]) -> list[float]:
-        from .metaeval_encoder import encode
+        from .encoder import encode
         states = encode(_encoder(self.model, self.name), (t for pair in pairs for t in pair), self.max_length)
         vectors = {t: _unit(s.mean(0)) for t, (_, s) in states.items()}
         return [float(np.clip(vectors[s] @ vectors[o], -1.0, 1.0)) for s, o in pairs]
 
     @property
-    def signature(self) -> str:
+    def signature(self) -> Signature:
         return Signature.of("minilm-cosine", {"model": _encoder_id(self.model), "pool": "mean", "norm": "yes",
-                                              "pieces": self.max_length, "run": "numpy"}).format()
+                                              "pieces": self.max_length, "run": "numpy"})
 
 
 def _unit(v: np.ndarray) -> np.ndarray:
@@ -158,7 +159,7 @@ class BERTScore:
     """BERTScore F1 (Zhang et al. 2020: greedy matching of contextual token embeddings) of
     the output against the source, on the pinned MiniLM's 6 layers: no idf weights, no
     baseline rescaling; the ``bert-score`` library's greedy match (:func:`greedy_match`) on
-    states computed without torch (:mod:`.metaeval_encoder`; the library's numbers to 1e-5,
+    states computed without torch (:mod:`.encoder`; the library's numbers to 1e-5,
     ``tests/test_metaeval_anchors.py``)."""
 
     model: str = ENCODER
@@ -172,15 +173,15 @@ class BERTScore:
 
     def scores(self, pairs: Sequence[Pair]) -> list[tuple[float, float, float]]:
         """Each pair's precision, recall and F1."""
-        from .metaeval_encoder import encode
+        from .encoder import encode
         model = _encoder(self.model, self.name)
         states = encode(model, (t for pair in pairs for t in pair), self.max_length, self.num_layers)
         return [greedy_match(states[s], states[o], model.cls_sep) for s, o in pairs]
 
     @property
-    def signature(self) -> str:
+    def signature(self) -> Signature:
         return (Signature.of("bertscore", {"model": _encoder_id(self.model), "layers": self.num_layers}).add("f1")
-                + Signature.of(None, {"idf": "no", "rescale": "no", "run": "numpy"})).format()
+                + Signature.of(None, {"idf": "no", "rescale": "no", "run": "numpy"}))
 
 
 #: The anchors: measures from well-kept libraries that a reader already trusts, to read a

@@ -10,7 +10,7 @@ values), with ``score_sentence(sources, hypotheses) -> list[float]`` and
 :func:`register` adds it to gec-metrics' registry as ``usim``::
 
     import gec_metrics
-    from semsim.app.gec.metric import register
+    from semsim.app.metric import register
     register()
     cls = gec_metrics.get_metric("usim")
     scorer = cls(cls.Config(parser="tupa", model="path/to/model", labels="weak"))
@@ -39,11 +39,12 @@ from collections.abc import Sequence
 from dataclasses import dataclass
 from typing import TYPE_CHECKING, Any
 
-from ...api import USim
-from ...kernel.errors import SemsimError, SettingsError
-from ...kernel.metrics.settings import SETTINGS, given_fields, track_given
-from ...kernel.stats import Score
-from ..parsing import ParseSettings
+from ..kernel.errors import SemsimError, SettingsError
+from ..kernel.metrics.settings import SETTINGS, Settings, given_fields, track_given
+from ..kernel.signature import Signature
+from ..kernel.stats import Score
+from .parsing import ParseSettings
+from .usim import USim
 
 
 class _StandaloneBase:
@@ -79,6 +80,17 @@ if TYPE_CHECKING:
     _Base = _StandaloneBase
 else:
     _Base = _gec_metrics_base()
+
+
+_CONFIG_DOC = """How sentences are parsed and which USim is computed, as flat fields of plain
+values (gec-metrics builds the config from a YAML mapping).
+
+After the parsing fields come :class:`semsim.USim`'s settings, one field per row of
+:data:`semsim.kernel.metrics.settings.SETTINGS` with its default (made from the fields of
+:class:`~semsim.kernel.metrics.settings.Settings`, not written out again), so
+``Config(parser=..., **dataclasses.asdict(USim(labels="weak")))`` works too;
+``config.usim`` is the :class:`~semsim.USim` they make.
+"""
 
 
 class USimMetric(_Base):
@@ -122,34 +134,14 @@ class USimMetric(_Base):
             return ParseSettings(self.parser, self.representation, self.model, cache, self.batch_size, self.jobs,
                                  self.executor, self.batch_timeout, self.tokenize, self.progress, self.trust_model)
 
-    @dataclass
-    class Config(_Parsing):
-        """How sentences are parsed and which USim is computed, as flat fields of plain
-        values (gec-metrics builds the config from a YAML mapping).
-
-        After the parsing fields come :class:`semsim.USim`'s settings, one field per row of
-        :data:`semsim.kernel.metrics.settings.SETTINGS` with its default, so
-        ``Config(parser=..., **dataclasses.asdict(USim(labels="weak")))`` works too;
-        ``config.usim`` is the :class:`~semsim.USim` they make.
-        """
-
-        # USim's settings, flat (gec-metrics reads a YAML mapping): written out so that type
-        # checkers see them; tests/test_settings_signatures.py keeps them those of SETTINGS
-        variant: str = "paper"
-        direction: str = "both"
-        tie_break: str = "coverage"
-        labels: str = "labeled"
-        remote: bool = True
-        by_sentence: bool = True
-        denominator: str = "yield"
-        tokens: str = "edit"
-        edge_weights: str = "uniform"
-        units: str = "yield"
-        order: str = "kept"
-        leaves: int = 0
-        single_token_units: bool = True
-        preset: str = "none"
-
+    if TYPE_CHECKING:  # a type checker sees the parsing fields; the settings' come from the table
+        class Config(_Parsing):
+            pass
+    else:
+        Config = dataclasses.make_dataclass(
+            "Config", [(f.name, f.type, dataclasses.field(default=f.default)) for f in dataclasses.fields(Settings)],
+            bases=(_Parsing,), namespace={"__doc__": _CONFIG_DOC, "__module__": __name__,
+                                          "__qualname__": "USimMetric.Config"})
     track_given(Config)
 
     config: Config
@@ -201,9 +193,9 @@ class USimMetric(_Base):
 
     def sentence_scores(self, sources: Sequence[str], hypotheses: Sequence[Sequence[str]]) -> list[list[Score]]:
         """Full :class:`~semsim.Score` objects (counts, signature) per system and sentence."""
-        from ...kernel.files import checked_sentences
-        from ..scoring import score_texts
-        from ..tokenization import warn_untokenized_python
+        from ..kernel.files import checked_sentences
+        from .scoring import score_texts
+        from .tokenization import warn_untokenized_python
         sources = checked_sentences("sources", sources)
         hypotheses = [checked_sentences(f"hypotheses[{k}]", h) for k, h in enumerate(hypotheses)]
         for k, hyps in enumerate(hypotheses):
@@ -217,11 +209,17 @@ class USimMetric(_Base):
 
     def get_signature(self) -> str:
         """The settings of the scores, with the parser and model that produced the graphs (and
-        the tokenizer, if one split the text first)."""
-        from ..parsing import parser_fields
+        the tokenizer, if one split the text first): :meth:`signature` rendered, as gec-metrics
+        and the Hugging Face module write it."""
+        return self.signature().format()
+
+    def signature(self) -> Signature:
+        """:meth:`get_signature` as fields: what every score of this metric carries."""
+        from .parsing import parser_fields, signed_with
         c = self.config
         parser = c.parsing.find()
-        return (c.usim.signature(parser.representation) + parser_fields(parser, c.model, c.tokenize)).format()
+        return signed_with(c.usim.signature(parser.representation), parser_fields(parser, c.model, c.tokenize),
+                           parser.name)
 
 
 def config_fields(settings: ParseSettings) -> dict[str, Any]:
@@ -238,6 +236,6 @@ def register(name: str = "usim") -> type[USimMetric]:
     is explicit: importing semsim does not change another package's state."""
     from gec_metrics.metrics import METRIC_ID2CLS, MetricBaseForReferenceFree
     if not issubclass(USimMetric, MetricBaseForReferenceFree):
-        raise SemsimError("gec-metrics was not importable when semsim.app.gec.metric was imported; see the warning")
+        raise SemsimError("gec-metrics was not importable when semsim.app.metric was imported; see the warning")
     METRIC_ID2CLS[name] = USimMetric
     return USimMetric

@@ -11,10 +11,10 @@ reader knows: token Levenshtein, chrF, MiniLM cosine, BERTScore), and correlates
 the people (:func:`correlate`: Pearson, Spearman, Kendall, each with a bootstrap interval
 that resamples *sources*, since several outputs of one source are not independent).
 
-By concern: the tables are read in :mod:`semsim.app.gec.metaeval_tables`, the anchors are in
-:mod:`semsim.app.gec.metaeval_anchors`, the correlations and their bootstrap are the kernel's
+By concern: the tables are read in :mod:`semsim.app.metaeval.tables`, the anchors are in
+:mod:`semsim.app.metaeval.anchors`, the correlations and their bootstrap are the kernel's
 (:mod:`semsim.kernel.stats`); this module holds USim as a measure, the study and its report, and
-re-exports the others' public names, so ``semsim.app.gec.metaeval`` offers all of them.
+re-exports the others' public names, so ``semsim.app.metaeval`` offers all of them.
 
 A measure is anything that maps ``(source, output)`` pairs, as the table gives them, to
 one float each; a ``signature`` attribute, if it has one, names what computed the numbers.
@@ -32,9 +32,10 @@ from dataclasses import dataclass, field, fields
 from typing import Any
 
 from ...kernel.errors import InputError, ParseError, SemsimError, SettingsError
+from ...kernel.signature import Signature
 from ...kernel.stats import CORRELATIONS, Correlation, Difference, compare_correlations, correlate
 from ..report import Col, Record, Report, Table, num, render
-from .metaeval_anchors import (
+from .anchors import (
     ANCHOR_MODULES,
     ANCHORS,
     ENCODER,
@@ -45,7 +46,7 @@ from .metaeval_anchors import (
     MiniLMCosine,
     anchor,
 )
-from .metaeval_tables import TABLE_FORMATS, Judgment, Pair, changed, read_judgments
+from .tables import TABLE_FORMATS, Judgment, Pair, changed, read_judgments
 
 __all__ = ["ANCHORS", "ANCHOR_MODULES", "CORRELATIONS", "ENCODER", "RENDERINGS", "TABLE_FORMATS", "BERTScore",
            "ChrF", "Correlation", "Difference", "Judgment", "Levenshtein", "Measure", "MeasureResult", "MetaEvaluation",
@@ -57,14 +58,14 @@ RENDERINGS = ("text", "markdown", "tsv", "json")
 
 
 class USimMeasure:
-    """USim with any settings, from text: :class:`semsim.app.gec.metric.USimMetric` built from
+    """USim with any settings, from text: :class:`semsim.app.metric.USimMetric` built from
     ``config`` (how to parse: ``parser``, ``model``, ``tokenize``, ``cache``...) and
     ``settings`` (USim's own, given as a mapping and passed on as they are, so a setting
     USim gains later works here unchanged; a setting may also override ``config``).
     Unknown or invalid settings are refused when the measure is made, before any parse."""
 
     def __init__(self, settings: Mapping[str, Any] | None = None, **config: Any) -> None:
-        from .metric import USimMetric
+        from ..metric import USimMetric
         self.settings = dict(settings or {})
         known = {f.name for f in fields(USimMetric.Config)}
         unknown = sorted(set(self.settings) - known)
@@ -77,8 +78,8 @@ class USimMeasure:
         return self.metric.score_sentence([s for s, _ in pairs], [o for _, o in pairs])
 
     @property
-    def signature(self) -> str:
-        return self.metric.get_signature()
+    def signature(self) -> Signature:
+        return self.metric.signature()
 
 
 # -- the meta-evaluation --------------------------------------------------------------------------
@@ -103,7 +104,7 @@ class MeasureResult:
 
 @dataclass(frozen=True)
 class Level:
-    """One further view of a meta-evaluation (:mod:`semsim.app.gec.metaeval_levels`): its
+    """One further view of a meta-evaluation (:mod:`semsim.app.metaeval.levels`): its
     ``name`` (``system``, ``subset split``...), what it correlates (``about``), how many
     outputs and sources it rests on, and a :class:`MeasureResult` per measure (at the system
     level, ``scores`` are the systems' means and ``n`` the number of systems)."""
@@ -133,7 +134,7 @@ class MetaEvaluation:
     #: where the judgments came from, for the reports: ``table``, ``read`` (judgments in it),
     #: ``kept`` (which outputs), as a command sets them
     notes: Mapping[str, Any] = field(default_factory=dict)
-    #: further views (:mod:`semsim.app.gec.metaeval_levels`): subsets, the system level
+    #: further views (:mod:`semsim.app.metaeval.levels`): subsets, the system level
     levels: tuple[Level, ...] = ()
 
     @property

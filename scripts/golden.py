@@ -2,8 +2,8 @@
 each output in a file, so that two checkouts can be compared byte for byte (issue #48's refactor
 must change none of them; #36 did the same by hand).
 
-    python benchmarks/golden.py CHECKOUT OUTDIR [--python PY] [--shared DIR | --no-shared]
-    python benchmarks/golden.py --compare DIR_A DIR_B
+    python scripts/golden.py CHECKOUT OUTDIR [--python PY] [--shared DIR | --no-shared]
+    python scripts/golden.py --compare DIR_A DIR_B
 
 The first form runs CHECKOUT's semsim (``PYTHONPATH=CHECKOUT:CHECKOUT/plugins/ucca:...``, so the
 plugins' entry points are those installed, their code CHECKOUT's) as ``PY -m semsim ...`` and
@@ -260,7 +260,7 @@ print(repr(spacy.signature), spacy.tokenized(["He gva an apple for John."]))
 """
 
 API_METRIC = """
-from semsim.app.gec.metric import USimMetric
+from semsim.app.metric import USimMetric
 sources = [l.rstrip("\\n") for l in open("examples/source.txt", encoding="utf-8")]
 a = [l.rstrip("\\n") for l in open("examples/system.txt", encoding="utf-8")]
 b = [l.rstrip("\\n") for l in open("examples/system-conservative.txt", encoding="utf-8")]
@@ -303,7 +303,7 @@ print("semsim-gecmetrics-eval:", out.getvalue())
 """
 
 API_METAEVAL = """
-from semsim.app.gec.metaeval import read_judgments
+from semsim.app.metaeval import read_judgments
 js = read_judgments("data/ratings.tsv")
 print([repr(j) for j in js])
 """

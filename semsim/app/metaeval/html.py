@@ -13,7 +13,7 @@ import csv
 import io
 
 from ..charts import esc, page, scatter, table
-from .metaeval import MetaEvaluation
+from . import MetaEvaluation
 
 
 def render_metaeval(report: MetaEvaluation) -> str:

@@ -2,7 +2,7 @@
 source's meaning, from TMU-GFM's GEC ratings, ASSET's simplification ratings or a plain TSV
 (:func:`read_judgments`), and the outputs worth correlating (:func:`changed`).
 
-Part of :mod:`semsim.app.gec.metaeval` (which re-exports these names): the tables' formats and
+Part of :mod:`semsim.app.metaeval` (which re-exports these names): the tables' formats and
 their errors, each naming the file and line, kept apart from the measures and the study.
 """
 

@@ -78,7 +78,7 @@ def test_the_open_scorer_scores_as_text_scores_and_signs_before_scoring(toy_env)
         assert "parser:toy-parser" in signature and signature.startswith("usim|")
         one_by_one = [scorer.score(s, o) for s, o in zip(SOURCE, OUTPUT)]
         assert [s.f for s in one_by_one] == [s.f for s in expected]
-        assert {s.signature for s in one_by_one} == {signature} == {s.signature for s in expected}
+        assert {s.signature.format() for s in one_by_one} == {signature} == {s.signature.format() for s in expected}
         corpus = scorer.corpus_score(SOURCE, OUTPUT)
         assert corpus.macro == pytest.approx(sum(s.f for s in expected) / len(expected))
         # score() took each pair's graphs from the open cache (text_scores above filled it), with

@@ -56,7 +56,7 @@ def test_score_html_is_self_contained_and_deterministic(systems, toy_env):
 
 def test_meta_eval_html_is_self_contained():
     from semsim.app.metaeval import Judgment, meta_evaluate
-    from semsim.app.metaeval.html import render_metaeval
+    from semsim.app.metaeval.page import render_metaeval
     pairs = [("He go home .", "He goes home .", 4.0), ("She like cats .", "She likes dogs .", 1.0),
              ("I has a car .", "I have a car .", 5.0), ("We is here .", "We are there now .", 2.0)]
     js = [Judgment(s, o, h, (h,), n, "sys") for n, (s, o, h) in enumerate(pairs, 2)]

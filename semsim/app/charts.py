@@ -1,5 +1,5 @@
 """Charts as inline SVG, and the self-contained page they go on: ``score --html`` and
-``meta-eval --html`` (:mod:`.systems_html`, :mod:`.metaeval.html`).
+``meta-eval --html`` (:mod:`.systems_html`, :mod:`.metaeval.page`).
 
 Why hand-written SVG and not matplotlib or a JavaScript library: a page must open offline and
 be archived as one file, as the explanation pages are (:mod:`.explain.page`), and the same

@@ -218,7 +218,7 @@ def meta_eval(table: str, table_format: str, measure_specs: tuple[str, ...], ver
 
 
 def _write_html(path: str, report: MetaEvaluation) -> None:
-    from ..metaeval.html import render_metaeval
+    from ..metaeval.page import render_metaeval
     from .explain import write_atomic
     write_atomic(path, render_metaeval(report))
 

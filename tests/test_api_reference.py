@@ -18,4 +18,4 @@ def test_the_plain_markdown_plugin_reference_is_up_to_date():
                     "### `semsim.app.reading.read_all(", "### `semsim.app.parsing.ParseSettings`",
                     "### `semsim.app.testing.conformance_tests("):
         assert heading in current, heading
-    assert "- classmethod `parse(cls, text: 'str') -> 'Signature'`: The fields of a rendered signature" in current
+    assert "- `format(self) -> 'str'`: The signature as scores, reports and papers carry it" in current

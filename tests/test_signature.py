@@ -133,7 +133,7 @@ def test_the_shipped_parser_names_its_model_with_fields():
     from semsim_ucca import span
     name = span.model_name(None)
     assert isinstance(name, Signature) and list(name.info) == ["encoder", "decoder"]
-    assert name.name == "ucca-span-ewt-minilm-l2"
+    assert name.name == "ucca-span-ewt-minilm-l2-consistency"
 
 
 def test_the_parse_caches_model_key_is_rendered_as_before(toy_env):

@@ -438,8 +438,9 @@ def test_the_default_runs_only_minilms_first_two_layers_and_all_six_stay_selecta
     from semsim_ucca import span
     from semsim_ucca.span.inference.encoder import DEFAULT, PINNED
     encoder = f"|encoder:{DEFAULT}@{PINNED[DEFAULT].sha256[:12]}|decoder:{span.DECODER}"
-    assert span.model_name(None) == span.model_name("ucca-span-ewt-minilm-l2")
-    assert str(span.model_name(None)) == f"ucca-span-ewt-minilm-l2{encoder}"
+    assert span.model_name(None) == span.model_name("ucca-span-ewt-minilm-l2-consistency")
+    assert str(span.model_name(None)) == f"ucca-span-ewt-minilm-l2-consistency{encoder}"
+    assert str(span.model_name("ucca-span-ewt-minilm-l2")) == f"ucca-span-ewt-minilm-l2{encoder}"  # the old default
     assert span.load(None).encoder().depth == 2  # of MiniLM's 6
     assert str(span.model_name("ucca-span-ewt-minilm")) == f"ucca-span-ewt-minilm{encoder}"
     assert span.load("ucca-span-ewt-minilm").encoder().depth == 6

@@ -186,7 +186,7 @@ def test_usim_metric_tokenize_spacy_equals_pretokenized_text(toy_env, spacy):
     assert raw.get_signature() == f"{plain.get_signature()}|{tokenizer_fields('spacy').format()}"
     assert "tok:" not in plain.get_signature()
     (scores,) = raw.sentence_scores(RAW_SOURCE, [RAW_HYP])
-    assert all(s.signature == raw.get_signature() for s in scores)
+    assert all(s.signature.format() == raw.get_signature() for s in scores)
     with pytest.warns(UserWarning, match='looks untokenized .*tokenize="spacy"'):
         plain.score_sentence(RAW_SOURCE, RAW_HYP)
     with pytest.raises(SettingsError, match="unknown tokenizer"):

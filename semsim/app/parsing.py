@@ -484,8 +484,10 @@ def _guarded(parser_name: str, batch: list[str], fn: Callable[..., Any], *args: 
         # which sentence of a batch killed it is not known here (its retries would run in this
         # process, which the same sentence could kill): naming the batch's first, its longest,
         # blamed another line's sentence
-        what = (repr(batch[0]) if len(batch) == 1 else
-                f"one of a batch of {len(batch)} sentences, which one is not known (--batch-size 1 names it)")
+        # and a dying worker breaks the whole pool: every batch in flight sees it, so with several
+        # workers the batch that sees it first may be another worker's
+        what = (f"{batch[0]!r} (or on the sentence another worker had then: --jobs 1 names it)" if len(batch) == 1
+                else f"one of a batch of {len(batch)} sentences, which one is not known (--batch-size 1 names it)")
         raise PluginError(f"a worker process of parser {parser_name!r} died on {what}: {exc}") from None
     except Exception as exc:
         what = f"the batch starting {batch[0]!r}" if len(batch) > 1 else repr(batch[0])

@@ -233,7 +233,7 @@ from __future__ import annotations
 from collections import Counter
 
 from semsim.kernel.graph import Graph
-from semsim.kernel.signature import Signature
+from semsim.kernel.signature import signature
 from semsim.kernel.stats import Counts, Score
 
 
@@ -243,11 +243,12 @@ def labelled_words(g: Graph) -> Counter[tuple[str, str]]:
 
 
 def score(g1: Graph, g2: Graph) -> Score:
-    """Matched and total pairs on each side; the signature names the measure and what it matches."""
+    """Matched and total pairs on each side; the signature names the measure and what it matches,
+    then (semsim.kernel.signature.signature adds them) the graphs' scheme, plugin and semsim's version."""
     a, b = labelled_words(g1), labelled_words(g2)
     common = sum((a & b).values())
-    signature = Signature.of("{name}-labels", {{"match": "word+label"}}).format()
-    return Score({{"labels": Counts(common, sum(a.values()), common, sum(b.values()))}}, signature)
+    signed = signature("{name}-labels", {{"match": "word+label"}}, g1.scheme)
+    return Score({{"labels": Counts(common, sum(a.values()), common, sum(b.values()))}}, signed)
 ''',
     "{package}/examples/tiny.{name}": '''\
 # id = 1

@@ -31,7 +31,8 @@ def register_parsers(register: Callable[[Parser], None]) -> None:
     register(Parser("amrlib", "amr", amrlib_parser.parse,
                     "amrlib 0.8.1 sentence-to-AMR models (--model DIR, an amrlib model directory; "
                     "loading one runs code from it: trusted models only)",
-                    model_identity=amrlib_parser.model_identity, serialize=amrlib_parser.serialize))
+                    model_identity=amrlib_parser.model_identity, serialize=amrlib_parser.serialize,
+                    own_tokens=True))  # an AMR's tokens are its concepts, not the sentence's words
 
 
 @hookimpl

@@ -35,7 +35,7 @@ def test_the_inference_side_parses_with_the_default_model_without_torch():
     r = subprocess.run([sys.executable, "-c", INFERENCE], capture_output=True, text=True)
     assert r.returncode == 0, r.stderr
     modules, parsed = r.stdout.splitlines()[-2:]
-    assert modules == "8 []" and parsed == "1 []", r.stdout
+    assert modules == "10 []" and parsed == "1 []", r.stdout
 
 
 def _imports(nodes: list[ast.stmt] | ast.Module) -> list[tuple[int, list[str]]]:

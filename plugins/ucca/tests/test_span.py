@@ -418,8 +418,8 @@ def test_shipped_model_is_the_default_and_signed(tmp_path):
     from semsim_ucca.span.inference.encoder import DEFAULT, PINNED
     record = json.loads((tmp_path / "o.jsonl").read_text().splitlines()[0])
     assert shipped().name == "ucca-span-ewt-minilm-l2-consistency.safetensors"
-    assert record["signature"].endswith(f"|parser:ucca-span|model:ucca-span-ewt-minilm-l2-consistency@{sha256_file(shipped())[:12]}"
-                                        f"|encoder:{DEFAULT}@{PINNED[DEFAULT].sha256[:12]}|decoder:{span.DECODER}")
+    assert record["signature"].endswith(f"|parser:ucca-span|model:ucca-span-ewt-minilm-l2-consistency@"
+                                        f"{sha256_file(shipped())[:12]}|encoder:{DEFAULT}@{PINNED[DEFAULT].sha256[:12]}|decoder:{span.DECODER}")
     assert 0.0 < record["f"] < 1.0
 
 

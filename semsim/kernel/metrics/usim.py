@@ -49,6 +49,12 @@ its side, matched when the leaf alignment A_l aligns the token, so that a delete
 or replaced word costs the score something even where the parser gives both sentences the
 same units (:func:`leaf_counts`). ``0`` (default) is the paper's reading: units only.
 
+A fourth, ``order`` (:data:`~semsim.kernel.metrics.settings.ORDERS`), says where aligned words
+may stand: ``kept`` (default) as the token alignment says; ``scenes`` adds the scenes that moved
+(:mod:`semsim.kernel.align.moves`), wherever they stand; ``splits`` also counts the units that
+only restate aligned words, as a split-off sentence names its participant again, on neither side
+(:func:`excused_tokens`).
+
 Every setting is a field of one :class:`~semsim.kernel.metrics.settings.Settings`, which
 :func:`usim`, :func:`usim_parts` and :func:`paper_settings` take whole; the functions below
 them take the one or two settings they use.

@@ -17,7 +17,7 @@ import sqlite3
 import sys
 import time
 from collections.abc import Callable, Iterable, Sequence
-from contextlib import closing, suppress
+from contextlib import AbstractContextManager, closing, suppress
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Any, TypeVar
@@ -203,15 +203,15 @@ class ParseCache:
                     raise
                 time.sleep(0.05)
 
-    def _transaction(self):
+    def _transaction(self) -> AbstractContextManager[sqlite3.Connection]:
         db, patiently = self._db, self._patiently
 
         class _Tx:
-            def __enter__(self):
+            def __enter__(self) -> sqlite3.Connection:
                 patiently(lambda: db.execute("BEGIN IMMEDIATE"))
                 return db
 
-            def __exit__(self, exc_type, *_):
+            def __exit__(self, exc_type: type[BaseException] | None, *_: object) -> None:
                 if not exc_type:
                     try:
                         db.execute("COMMIT")

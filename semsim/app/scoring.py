@@ -261,7 +261,9 @@ class ParsedPairs:
 def parse_pairs(source: Sequence[str], output: Sequence[str], parsing: ParseSettings, files: Files,
                 left_out: Collection[int] = ()) -> ParsedPairs:
     """The step from two line-parallel texts to graph pairs that ``semsim score``'s route takes
-    (:func:`score_texts`) and ``semsim compare --source --hyp`` takes per parser: parse every
+    (:func:`score_texts`) and ``semsim compare --source --hyp`` takes per parser, ``semsim explain
+    --line`` for its one pair (raising what it leaves out) and ``semsim sensitivity`` for each
+    chain's (anchor, version) pairs (leaving out the chain): parse every
     distinct sentence once, and leave out, by file and line, the sentences the parser failed
     on and the pairs too large to align (not asked of lines already ``left_out``)."""
     parses = parse_texts([*source, *output], parsing)

@@ -132,8 +132,10 @@ def _from_graphs(source: str, correction: str, json_path: str | None, html_path:
 
 def _from_text(source: Path, hyp: Path, line: int, parsing: ParseSettings, quiet: bool) -> _Pair:
     """Line ``line`` of two line-parallel text files, parsed through the one route from text
-    (:func:`semsim.app.parsing.parse_texts`), and what signs its explanation."""
-    from ..parsing import parse_texts
+    (:func:`semsim.app.scoring.parse_pairs`), and what signs its explanation. A line that
+    route would leave out (a side the parser failed on, a pair too large to align) is the
+    error here, named by file and line: there is nothing else to explain."""
+    from ..scoring import Files, parse_pairs
     from ..textfiles import read_parallel
     from .common import warn_if_untokenized
     src, others = read_parallel(source, [hyp])
@@ -145,13 +147,13 @@ def _from_text(source: Path, hyp: Path, line: int, parsing: ParseSettings, quiet
             raise InputError("an empty line: nothing to explain (it scores by convention: 1 against another empty "
                              "line, else 0)", path, line)
     warn_if_untokenized({source: src, hyp: others[hyp]}, parsing.tokenize, quiet)
-    parses = parse_texts(pair, parsing)
-    for path, text in zip((source, hyp), pair):
-        if parses.key(text) in parses.failed:
-            raise InputError(parses.failed[parses.key(text)], path, line)
-    g1, g2 = parses.get(pair[0]), parses.get(pair[1])
-    assert g1 is not None and g2 is not None  # parsed: not failed
-    return _Pair(g1, g2, f"{hyp}:{line}", sign=parses.sign)
+    # the pair's alignment bounds are not asked here (left_out): explaining it checks them, and
+    # names the bound it meets first
+    parsed = parse_pairs([pair[0]], [pair[1]], parsing, Files(source, {"hyp": hyp}), left_out=[1])
+    for e in parsed.skipped:  # parsed as line 1 of one-line texts: named by the line asked for
+        raise InputError(e.message, e.path, line)
+    g1, g2 = parsed.graphs(1)
+    return _Pair(g1, g2, f"{hyp}:{line}", sign=parsed.parses.sign)
 
 
 def _note(message: str, quiet: bool) -> None:

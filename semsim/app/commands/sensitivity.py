@@ -15,11 +15,10 @@ from typing import Any
 import click
 
 from ...kernel.errors import InputError, ParseError, SemsimError
-from ...kernel.graph import Graph
-from ...kernel.limits import MAX_BOOTSTRAP, LimitError, check_pair
+from ...kernel.limits import MAX_BOOTSTRAP
 from ..cli import format_option, parsing_options, quiet_option, usim_options
 from ..gec.m2 import read_m2
-from ..gec.sensitivity import ANCHORS, Chain, TypeSummary, build_chains, by_type, chain_texts, edit_deltas
+from ..gec.sensitivity import ANCHORS, TypeSummary, build_chains, by_type, chain_texts, edit_deltas
 from ..parsing import ParseSettings, graph_key
 from ..report import Col, Record, Report, Skipped, Table, num, write, write_jsonl
 from ..usim import USim
@@ -67,7 +66,7 @@ def sensitivity(m2_file: Path, metric: USim, annotator: str, anchor: str, seed: 
     \b
     semsim sensitivity dev.m2 --parser tupa --model MODEL -o edits.jsonl
     """
-    from ..parsing import parse_texts
+    from ..scoring import Files, parse_pairs
     from .common import warn_if_untokenized
     check_writable(output, inputs=[m2_file])
     sentences = read_m2(m2_file)
@@ -83,27 +82,34 @@ def sensitivity(m2_file: Path, metric: USim, annotator: str, anchor: str, seed: 
         a, conflict = skipped[0]
         click.echo(f"semsim: {len(skipped)} overlapping edit(s) skipped, e.g. {m2_file}:{conflict.skipped.line} "
                    f"overlaps {m2_file}:{conflict.kept.line} (annotator {a}); the earlier edit is kept", err=True)
+    # every chain's (anchor, version) pairs, one a line, through the one route from text: it
+    # leaves out a line whose version the parser failed on or that is too large to align with
+    # its anchor, and such a line spoils its chain (its edits' deltas need it), and only that chain
+    at = [k for k, c in enumerate(chains) for _ in c.versions]  # each line's chain
     try:
-        parses = parse_texts(chain_texts(chains), parsing)
+        parsed = parse_pairs([c.versions[c.anchor] for c in chains for _ in c.versions], chain_texts(chains),
+                             parsing, Files("anchor", {"version": "version"}))
     except ParseError as exc:  # every sentence failed (say, each over the length bound): name the first's line
         named = {graph_key(t) for t in exc.sentences}
         first = next((c for c in chains if any(graph_key(v) in named for v in c.versions)), None)
         if first is None:
             raise
         raise InputError(str(exc), m2_file, first.sentence.line) from None
+    parses = parsed.parses
     # every version (the learner sentence, each partial correction) as tokenized for parsing
     chains = [replace(c, versions=tuple(parses.tokenized(c.versions))) for c in chains]
-    graphs, failed = parses.graphs, parses.failed
-    # a version that could not be parsed spoils its chain (its edits' deltas need it), and only that chain
-    unparsed = [(c, next(failed[graph_key(v)] for v in c.versions if graph_key(v) in failed)) for c in chains
-                if any(graph_key(v) in failed for v in c.versions)]
-    chains = [c for c in chains if all(graph_key(v) not in failed for v in c.versions)]
-    too_large = [(c, reason) for c in chains if (reason := _too_large(c, graphs))]  # so is one beyond a bound
-    unparsed += too_large
-    chains = [c for c in chains if all(c is not t for t, _ in too_large)]
+    why: dict[int, InputError] = {}  # a chain -> its first version left out (an anchor is a version too)
+    for e in parsed.skipped:
+        if e.path == "version" and e.line is not None:
+            why.setdefault(at[e.line - 1], e)
+    failed = {k for k, e in why.items() if graph_key(parsed.output[(e.line or 1) - 1]) in parses.failed}
+    # the chains a version of which could not be parsed, then those beyond a bound
+    too_large = [(c, why[k].message) for k, c in enumerate(chains) if k in why and k not in failed]
+    unparsed = [(c, why[k].message) for k, c in enumerate(chains) if k in failed] + too_large
+    chains = [c for k, c in enumerate(chains) if k not in why]
     if not chains:
         raise SemsimError(f"no sentence could be scored: {m2_file}:{unparsed[0][0].sentence.line}: {unparsed[0][1]}")
-    deltas = edit_deltas(chains, graphs, parses.signed(metric.sentence_score))
+    deltas = edit_deltas(chains, parses.graphs, parses.signed(metric.sentence_score))
     types = by_type(deltas, n_bootstrap=n_bootstrap, seed=seed)
     signature = parses.sign(metric.signature(parses.representation)).format()
     if output:
@@ -123,18 +129,6 @@ def sensitivity(m2_file: Path, metric: USim, annotator: str, anchor: str, seed: 
                         f"annotator {c.annotator}'s {len(c.edits)} edit(s) of this sentence")
     how = "parsed or aligned" if too_large else "parsed"
     not_counted.fail(lambda s: f"{len(s)} sentence(s) not scored: a version could not be {how} (see above)")
-
-
-def _too_large(chain: Chain, graphs: dict[str, Graph]) -> str | None:
-    """Why a chain's versions are too large to align with its anchor (a resource bound), or None."""
-    anchor = graph_key(chain.versions[chain.anchor])
-    for version in chain.versions:
-        if anchor and graph_key(version):
-            try:
-                check_pair(graphs[anchor], graphs[graph_key(version)])
-            except LimitError as exc:
-                return str(exc)
-    return None
 
 
 def _report(types: list[TypeSummary], summary: dict[str, Any]) -> Report:

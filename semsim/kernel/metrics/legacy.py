@@ -37,7 +37,7 @@ def _units_data(g: Graph, min_tokens: int) -> tuple[list[int], list[list[int]], 
     """Per graph, once: N(P); T(u), the sorted paragraph positions of each unit's tokens
     (punctuation included); the expanded label mask of each unit's incoming edges (remote
     ones too); and ``member[p, u] = 1`` iff position value p is in T(u)."""
-    def build():
+    def build() -> tuple[list[int], list[list[int]], np.ndarray, np.ndarray]:
         units = compared_units(g, min_tokens)
         pos = [t.para_pos or i + 1 for i, t in enumerate(g.tokens)]  # unknown para_pos: the position
         ts = [sorted(pos[t] for t in g.yields[u]) for u in units]

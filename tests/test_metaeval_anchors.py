@@ -26,15 +26,13 @@ PAIRS = [("The cat sat on the mat.", "The cat sat on the mat."),
 
 def _weights() -> str:
     from semsim.kernel.models import pinned_path
-    try:
-        return str(pinned_path("all-MiniLM-L6-v2", "encoder"))
-    except Exception as exc:  # the weights' package is not installed
-        pytest.skip(str(exc))
+    return str(pinned_path("all-MiniLM-L6-v2", "encoder"))
 
 
 @pytest.mark.slow
+@pytest.mark.needs_anchor_libraries
 def test_bertscore_is_the_bert_score_librarys():
-    bert_score = pytest.importorskip("bert_score")
+    import bert_score
     scorer = bert_score.BERTScorer(model_type=_weights(), num_layers=6, lang="en", device="cpu")
     with warnings.catch_warnings():
         warnings.simplefilter("ignore")
@@ -46,8 +44,9 @@ def test_bertscore_is_the_bert_score_librarys():
 
 
 @pytest.mark.slow
+@pytest.mark.needs_anchor_libraries
 def test_minilm_cosine_is_sentence_transformers():
-    st = pytest.importorskip("sentence_transformers")
+    import sentence_transformers as st
     model = st.SentenceTransformer(_weights(), device="cpu")
     v = model.encode([t for pair in PAIRS for t in pair], normalize_embeddings=True, convert_to_numpy=True)
     theirs = [float(v[2 * k] @ v[2 * k + 1]) for k in range(len(PAIRS))]

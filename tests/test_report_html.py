@@ -136,3 +136,13 @@ def test_meta_eval_html_in_headless_chromium(browser, toy_env):
     for name in ("paper", "levenshtein"):
         assert len(browser.find_elements(By.CSS_SELECTOR, f"#scatter-{name} circle.dot")) == 5
     assert _errors(browser) == []
+
+
+def test_score_html_never_writes_an_explanation_page_over_an_input(systems, toy_env):
+    """The report's pages beside it (REPORT.worstK.html) are outputs as the report is: a run
+    whose input has such a name is refused before anything is parsed, and the input is kept."""
+    hyp = toy_env / "rep.worst2.html"
+    hyp.write_text(SYSTEMS["B"], encoding="utf-8")
+    result = run_cli("score", *systems, "--hyp", f"D={hyp}", *TOY, "--html", toy_env / "rep.html")
+    assert result.exit_code == 1 and "rep.worst2.html" in result.output
+    assert hyp.read_text(encoding="utf-8") == SYSTEMS["B"] and not (toy_env / "rep.html").exists()

@@ -76,7 +76,10 @@ def score(source_path: Path, hyps: tuple[tuple[str | None, Path], ...], refs: tu
         raise SemsimError("--worst lists lines beside the table: use --format text, markdown or json (or -o for "
                           "every line's record)")
     names = system_names(hyps, refs)
-    check_writable(output, html_path, inputs=[source_path, *names])
+    listed = worst or (10 if html_path else 0)  # the page lists the worst lines even without --worst
+    # the report's explanation pages are outputs too: none may be an input or the report itself
+    check_writable(output, html_path, *(_page_names(html_path, listed) if html_path else []),
+                   inputs=[source_path, *names])
     source, files = read_parallel(source_path, list(names))
     texts: dict[str | None, list[str]] = {None: source, **{names[p]: files[p] for p in names}}  # as read
     warn_if_untokenized({source_path: source, **files}, parsing.tokenize, quiet)
@@ -86,7 +89,6 @@ def score(source_path: Path, hyps: tuple[tuple[str | None, Path], ...], refs: tu
     source, systems, unparsed, skip = scored.source, scored.systems, scored.skipped, scored.skip
     by_system: dict[str, list[Score]] = {n: [] for n in systems}
     lowest: list[dict[str, Any]] = []
-    listed = worst or (10 if html_path else 0)  # the page lists the worst lines even without --worst
     with open_output(output) as out:
         for r in scored.lines:
             src, hyp = source[r.line - 1], systems[r.system][r.line - 1]
@@ -136,6 +138,12 @@ def score(source_path: Path, hyps: tuple[tuple[str | None, Path], ...], refs: tu
     fail_if_unparsed(unparsed)
 
 
+def _page_names(html_path: str, n: int) -> list[str]:
+    """The explanation pages of the report's ``n`` worst lines: ``REPORT.worstK.html`` beside it."""
+    stem = str(Path(html_path).with_suffix(""))
+    return [f"{stem}.worst{k}.html" for k in range(1, n + 1)]
+
+
 def _explanation_pages(html_path: str, lowest: list[dict[str, Any]], texts: dict[str | None, list[str]],
                        metric: USim, parsing: ParseSettings) -> list[str | None]:
     """Each worst line's explanation page, ``REPORT.worstK.html`` beside the report (None where
@@ -146,11 +154,10 @@ def _explanation_pages(html_path: str, lowest: list[dict[str, Any]], texts: dict
     from ..explain import explain, render_html
     from ..parsing import parse_texts
     from .explain import write_atomic
-    stem = str(Path(html_path).with_suffix(""))
     pairs = [(texts[None][r["line"] - 1], texts[r["system"]][r["line"] - 1]) for r in lowest]
     parses = parse_texts([t for pair in pairs for t in pair], dataclasses.replace(parsing, progress=False))
     out: list[str | None] = []
-    for k, (src, hyp) in enumerate(pairs, 1):
+    for name, (src, hyp) in zip(_page_names(html_path, len(pairs)), pairs):
         g1, g2 = parses.get(src), parses.get(hyp)
         try:
             doc = explain(g1, g2, metric) if g1 is not None and g2 is not None else None
@@ -160,7 +167,7 @@ def _explanation_pages(html_path: str, lowest: list[dict[str, Any]], texts: dict
             out.append(None)
             continue
         doc["signature"] = parses.sign(metric.signature(parses.representation)).format()
-        write_atomic(f"{stem}.worst{k}.html", render_html(doc))
-        out.append(f"{stem}.worst{k}.html")
+        write_atomic(name, render_html(doc))
+        out.append(name)
     return out
 

@@ -202,7 +202,7 @@ def pair_error(e: InputError, index: int) -> SemsimError:
     message = f"pair {index} ({e.path}): {e.message}"
     # the limits' messages (semsim.kernel.limits.check_pair) say "too large ..." / "too deeply ..."
     error: SemsimError = LimitError(message) if e.message.startswith("too ") else ParseError(message)
-    error.index = index  # type: ignore[attr-defined]
+    error.index = index
     return error
 
 

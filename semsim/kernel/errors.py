@@ -27,6 +27,10 @@ def option(name: str, value: str = "") -> str:
 class SemsimError(Exception):
     """Base class: anything semsim reports to a user as a one-line error."""
 
+    #: the 0-based position of the pair a Python API call over many pairs failed on, where it
+    #: says (``USim.text_scores(errors="raise")``); None otherwise
+    index: int | None = None
+
 
 class InputError(SemsimError):
     """Malformed, empty or mismatched input, located by file and (optionally) line."""
